@@ -1,0 +1,95 @@
+// The evitaDB entity model: what one entity of a collection holds.
+//
+// An Entity is plain data. Order is kept as given (prices and references stay
+// in the order their source listed them); EntityDigest() is what compares two
+// entities regardless of order and encoding.
+#ifndef WARMUP_ENTITY_H_
+#define WARMUP_ENTITY_H_
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "warmup/schema.h"
+#include "warmup/value.h"
+
+namespace warmup {
+
+enum class PriceInnerRecordHandling : int { kNone = 0, kLowestPrice = 1, kSum = 2, kUnknown = 3 };
+
+// Attribute values keyed by name: the global ones, and per language tag the
+// localized ones.
+struct Attributes {
+  std::map<std::string, Value> global;
+  std::map<std::string, std::map<std::string, Value>> localized;  // tag -> name -> value
+  bool empty() const { return global.empty() && localized.empty(); }
+  friend bool operator==(const Attributes&, const Attributes&) = default;
+};
+
+// Associated data keyed by name, global and per language tag.
+struct AssociatedData {
+  std::map<std::string, AssociatedDataValue> global;
+  std::map<std::string, std::map<std::string, AssociatedDataValue>> localized;
+  bool empty() const { return global.empty() && localized.empty(); }
+  friend bool operator==(const AssociatedData&, const AssociatedData&) = default;
+};
+
+struct Price {
+  int32_t price_id = 0;
+  std::string price_list;
+  Currency currency;
+  std::optional<int32_t> inner_record_id;
+  BigDecimal price_without_tax;
+  BigDecimal tax_rate;
+  BigDecimal price_with_tax;
+  std::optional<DateTimeRange> validity;
+  // Whether the price takes part in price filtering and sorting (evitaDB's
+  // `indexed`, formerly `sellable`).
+  bool indexed = true;
+  friend bool operator==(const Price&, const Price&) = default;
+};
+
+// A pointer to another entity: its type and primary key.
+struct EntityRef {
+  std::string entity_type;
+  int32_t primary_key = 0;
+  friend bool operator==(const EntityRef&, const EntityRef&) = default;
+  friend auto operator<=>(const EntityRef&, const EntityRef&) = default;
+};
+
+struct Reference {
+  std::string name;              // the reference schema's name
+  EntityRef referenced;          // the entity it points to
+  std::optional<EntityRef> group;
+  Attributes attributes;
+  friend bool operator==(const Reference&, const Reference&) = default;
+};
+
+struct Entity {
+  std::string type;  // the collection, e.g. "Product"
+  int32_t primary_key = 0;
+  Scope scope = Scope::kLive;
+  std::optional<int32_t> parent;  // hierarchy parent's primary key; nullopt = root
+  Attributes attributes;
+  AssociatedData associated_data;
+  PriceInnerRecordHandling price_inner_record_handling = PriceInnerRecordHandling::kNone;
+  std::vector<Price> prices;
+  std::vector<Reference> references;
+  // The locales the entity has data in; evitaDB derives it from the localized
+  // attributes and associated data (see DeriveLocales).
+  std::vector<Locale> locales;
+  friend bool operator==(const Entity&, const Entity&) = default;
+};
+
+// Returns the sorted set of language tags used by `entity`'s localized
+// attributes and associated data, as evitaDB computes an entity's locales.
+std::vector<Locale> DeriveLocales(const Entity& entity);
+
+// Returns "<type>/<primary key>", the way errors name an entity.
+std::string EntityLabel(const Entity& entity);
+
+}  // namespace warmup
+
+#endif  // WARMUP_ENTITY_H_

@@ -1,0 +1,27 @@
+#include "warmup/entity.h"
+
+#include <set>
+
+namespace warmup {
+
+std::vector<Locale> DeriveLocales(const Entity& entity) {
+  std::set<std::string> tags;
+  for (const auto& [tag, values] : entity.attributes.localized) {
+    if (!values.empty()) tags.insert(tag);
+  }
+  for (const auto& [tag, values] : entity.associated_data.localized) {
+    if (!values.empty()) tags.insert(tag);
+  }
+  std::vector<Locale> locales;
+  for (const std::string& tag : tags) {
+    auto locale = Locale::Parse(tag);
+    if (locale.ok()) locales.push_back(*locale);
+  }
+  return locales;
+}
+
+std::string EntityLabel(const Entity& entity) {
+  return entity.type + "/" + std::to_string(entity.primary_key);
+}
+
+}  // namespace warmup

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Installs what warmup needs to build and test, from Debian 12 packages only.
+# Idempotent: does nothing (and needs no network) when everything is present.
+set -euo pipefail
+
+# Build tools and the libraries the build links (see docs/building.md).
+packages=(
+  cmake ninja-build pkg-config g++ ccache
+  libgrpc++-dev libgrpc-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
+  libboost-dev libboost-program-options-dev
+  librange-v3-dev doctest-dev
+  libicu-dev libroaring-dev libzstd-dev libzip-dev
+  clang-format
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+
+echo "install-deps: installing ${missing[*]}"
+sudo_cmd=()
+if [ "$(id -u)" -ne 0 ]; then sudo_cmd=(sudo); fi
+"${sudo_cmd[@]}" apt-get update -qq
+DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
