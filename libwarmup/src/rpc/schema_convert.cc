@@ -402,8 +402,10 @@ StatusOr<AttributeSchema> AttributeFromCreate(const Message& m, AttributeSchemaK
   return a;
 }
 
+// Adds `value` under its own name; every schema element has a `name`.
 template <typename T>
-Status InsertNew(std::map<std::string, T>* map, const std::string& name, T value, const char* what) {
+Status InsertNew(std::map<std::string, T>* map, T value, const char* what) {
+  std::string name = value.name;
   if (!map->emplace(name, std::move(value)).second) {
     return InvalidArgumentError(std::string(what) + " '" + name + "' already exists");
   }
@@ -422,12 +424,12 @@ Status ApplyEntityMutation(const pb::GrpcEntitySchemaMutation& m, const CatalogS
       WARMUP_ASSIGN_OR_RETURN(d.type, AssociatedDataTypeFromProto(c.type()));
       d.localized = c.localized();
       d.nullable = c.nullable();
-      return InsertNew(&e->associated_data, d.name, std::move(d), "associated data");
+      return InsertNew(&e->associated_data, std::move(d), "associated data");
     }
     case M::kCreateAttributeSchemaMutation: {
       WARMUP_ASSIGN_OR_RETURN(AttributeSchema a,
                               AttributeFromCreate(m.createattributeschemamutation(), AttributeSchemaKind::kEntity));
-      return InsertNew(&e->attributes, a.name, std::move(a), "attribute");
+      return InsertNew(&e->attributes, std::move(a), "attribute");
     }
     case M::kUseGlobalAttributeSchemaMutation: {
       const std::string& name = m.useglobalattributeschemamutation().name();
@@ -435,7 +437,7 @@ Status ApplyEntityMutation(const pb::GrpcEntitySchemaMutation& m, const CatalogS
       if (global == catalog.attributes.end()) {
         return InvalidArgumentError("global attribute '" + name + "' does not exist in the catalog");
       }
-      return InsertNew(&e->attributes, name, global->second, "attribute");
+      return InsertNew(&e->attributes, global->second, "attribute");
     }
     case M::kAllowCurrencyInEntitySchemaMutation:
       for (const auto& c : m.allowcurrencyinentityschemamutation().currencies()) {
@@ -505,7 +507,7 @@ Status ApplyEntityMutation(const pb::GrpcEntitySchemaMutation& m, const CatalogS
       r.group_type_managed = c.referencedgrouptypemanaged();
       WARMUP_RETURN_IF_ERROR(ReferenceIndexingFrom(c, &r));
       if (r.name.empty()) return InvalidArgumentError("reference with an empty name");
-      return InsertNew(&e->references, r.name, std::move(r), "reference");
+      return InsertNew(&e->references, std::move(r), "reference");
     }
     case M::kCreateReflectedReferenceSchemaMutation: {
       const auto& c = m.createreflectedreferenceschemamutation();
@@ -537,7 +539,7 @@ Status ApplyEntityMutation(const pb::GrpcEntitySchemaMutation& m, const CatalogS
       r.faceted_inherited = c.facetedinherited();
       WARMUP_RETURN_IF_ERROR(ReferenceIndexingFrom(c, &r));
       InheritFromOriginal(*original, &r);
-      return InsertNew(&e->references, r.name, std::move(r), "reference");
+      return InsertNew(&e->references, std::move(r), "reference");
     }
     case M::kModifyReferenceAttributeSchemaMutation: {
       const auto& mod = m.modifyreferenceattributeschemamutation();
@@ -549,7 +551,7 @@ Status ApplyEntityMutation(const pb::GrpcEntitySchemaMutation& m, const CatalogS
       WARMUP_ASSIGN_OR_RETURN(AttributeSchema a,
                               AttributeFromCreate(mod.attributeschemamutation().createattributeschemamutation(),
                                                   AttributeSchemaKind::kReference));
-      return InsertNew(&reference->second.attributes, a.name, std::move(a), "reference attribute");
+      return InsertNew(&reference->second.attributes, std::move(a), "reference attribute");
     }
     case M::kModifyReferenceSortableAttributeCompoundSchemaMutation: {
       const auto& mod = m.modifyreferencesortableattributecompoundschemamutation();
@@ -562,12 +564,12 @@ Status ApplyEntityMutation(const pb::GrpcEntitySchemaMutation& m, const CatalogS
           auto compound,
           CompoundFromCreate(
               mod.sortableattributecompoundschemamutation().createsortableattributecompoundschemamutation()));
-      return InsertNew(&reference->second.sortable_attribute_compounds, compound.name, std::move(compound),
+      return InsertNew(&reference->second.sortable_attribute_compounds, std::move(compound),
                        "reference compound");
     }
     case M::kCreateSortableAttributeCompoundSchemaMutation: {
       WARMUP_ASSIGN_OR_RETURN(auto compound, CompoundFromCreate(m.createsortableattributecompoundschemamutation()));
-      return InsertNew(&e->sortable_attribute_compounds, compound.name, std::move(compound), "compound");
+      return InsertNew(&e->sortable_attribute_compounds, std::move(compound), "compound");
     }
     case M::MUTATION_NOT_SET:
       return InvalidArgumentError("no mutation set");
@@ -858,8 +860,7 @@ Status ApplyCatalogSchemaMutations(const std::vector<pb::GrpcLocalCatalogSchemaM
       case M::kCreateGlobalAttributeSchemaMutation: {
         auto a = AttributeFromCreate(m.createglobalattributeschemamutation(), AttributeSchemaKind::kGlobal);
         if (!a.ok()) return a.status().WithContext(at);
-        const std::string name = a->name;
-        if (Status s = InsertNew(&schema->attributes, name, std::move(a).value(), "global attribute"); !s.ok()) {
+        if (Status s = InsertNew(&schema->attributes, std::move(a).value(), "global attribute"); !s.ok()) {
           return s.WithContext(at);
         }
         break;
@@ -869,8 +870,7 @@ Status ApplyCatalogSchemaMutations(const std::vector<pb::GrpcLocalCatalogSchemaM
         e.name = m.createentityschemamutation().entitytype();
         e.evolution_modes = AllEvolutionModes();
         if (e.name.empty()) return InvalidArgumentError(at + ": entity type with an empty name");
-        const std::string name = e.name;
-        if (Status s = InsertNew(&schema->entities, name, std::move(e), "entity type"); !s.ok()) {
+        if (Status s = InsertNew(&schema->entities, std::move(e), "entity type"); !s.ok()) {
           return s.WithContext(at);
         }
         break;

@@ -1,0 +1,438 @@
+#include "common/random_catalog.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+namespace warmup::testing {
+namespace {
+
+template <typename T>
+const T& Pick(Rng& rng, const std::vector<T>& items) {
+  return items[std::uniform_int_distribution<size_t>(0, items.size() - 1)(rng)];
+}
+
+int64_t Between(Rng& rng, int64_t lo, int64_t hi) { return std::uniform_int_distribution<int64_t>(lo, hi)(rng); }
+bool Coin(Rng& rng) { return Between(rng, 0, 1) == 1; }
+
+template <typename T>
+T Unwrap(StatusOr<T> s) {
+  if (!s.ok()) throw std::runtime_error(s.status().ToString());
+  return std::move(s).value();
+}
+
+std::string RandomText(Rng& rng) {
+  static const std::vector<std::string> kWords = {"chata", "hrad", "čaj", "Cesta", "žluť", "kůň", "abc", "x",
+                                                  "",      "ß",    "日本", "Ünïcödé"};
+  std::string out = Pick(rng, kWords);
+  if (Coin(rng)) out += " " + Pick(rng, kWords) + std::to_string(Between(rng, 0, 999));
+  return out;
+}
+
+BigDecimal RandomDecimal(Rng& rng) {
+  static const std::vector<std::string> kForms = {"0", "12.50", "-0.001", "2.5e8", "1e-7", "199990.00", "-3", "7.125"};
+  if (Coin(rng)) return Unwrap(BigDecimal::Parse(Pick(rng, kForms)));
+  return Unwrap(BigDecimal::Parse(std::to_string(Between(rng, -99999, 99999)) + "." +
+                                  std::to_string(Between(rng, 10, 99))));
+}
+
+DateTime RandomDateTime(Rng& rng, ValueType type) {
+  const int64_t seconds = Between(rng, -2'000'000'000, 4'000'000'000);
+  const int32_t nanos = static_cast<int32_t>(Coin(rng) ? 0 : Between(rng, 0, 999'999'999));
+  switch (type) {
+    case ValueType::kLocalDateTime:
+      return {seconds, nanos, 0};
+    case ValueType::kLocalDate:
+      return {seconds - ((seconds % 86'400) + 86'400) % 86'400, 0, 0};
+    case ValueType::kLocalTime:
+      return {Between(rng, 0, 86'399), nanos, 0};
+    default:
+      return {seconds, nanos, static_cast<int32_t>(Between(rng, -48, 56) * 900)};
+  }
+}
+
+std::optional<int64_t> RandomBound(Rng& rng, int64_t lo, int64_t hi) {
+  if (Between(rng, 0, 3) == 0) return std::nullopt;
+  return Between(rng, lo, hi);
+}
+
+Scalar RandomScalar(Rng& rng, ValueType type) {
+  switch (type) {
+    case ValueType::kString:
+      return RandomText(rng);
+    case ValueType::kCharacter:
+      return Pick(rng, std::vector<std::string>{"a", "Z", "č", "7", "€"});
+    case ValueType::kByte:
+      return Between(rng, -128, 127);
+    case ValueType::kShort:
+      return Between(rng, -32768, 32767);
+    case ValueType::kInteger:
+      return Between(rng, INT32_MIN, INT32_MAX);
+    case ValueType::kLong:
+      return Between(rng, INT64_MIN, INT64_MAX);
+    case ValueType::kBoolean:
+      return Coin(rng);
+    case ValueType::kBigDecimal:
+      return RandomDecimal(rng);
+    case ValueType::kOffsetDateTime:
+    case ValueType::kLocalDateTime:
+    case ValueType::kLocalDate:
+    case ValueType::kLocalTime:
+      return RandomDateTime(rng, type);
+    case ValueType::kDateTimeRange: {
+      DateTimeRange r;
+      if (Coin(rng)) r.from = RandomDateTime(rng, ValueType::kOffsetDateTime);
+      if (Coin(rng)) r.to = RandomDateTime(rng, ValueType::kOffsetDateTime);
+      return r;
+    }
+    case ValueType::kBigDecimalNumberRange: {
+      BigDecimalRange r;
+      if (Coin(rng)) r.from = RandomDecimal(rng);
+      if (Coin(rng)) r.to = RandomDecimal(rng);
+      r.decimal_places_to_compare = static_cast<int32_t>(Between(rng, 0, 4));
+      return r;
+    }
+    case ValueType::kLongNumberRange:
+      return NumberRange{RandomBound(rng, INT64_MIN, 0), RandomBound(rng, 0, INT64_MAX)};
+    case ValueType::kIntegerNumberRange:
+      return NumberRange{RandomBound(rng, INT32_MIN, 0), RandomBound(rng, 0, INT32_MAX)};
+    case ValueType::kShortNumberRange:
+      return NumberRange{RandomBound(rng, -32768, 0), RandomBound(rng, 0, 32767)};
+    case ValueType::kByteNumberRange:
+      return NumberRange{RandomBound(rng, -128, 0), RandomBound(rng, 0, 127)};
+    case ValueType::kLocale:
+      return Unwrap(Locale::Parse(Pick(rng, std::vector<std::string>{"cs", "sk", "en-US", "cs-CZ", "sr-Latn-RS"})));
+    case ValueType::kCurrency:
+      return Unwrap(Currency::Parse(Pick(rng, std::vector<std::string>{"CZK", "EUR", "USD"})));
+    case ValueType::kUuid:
+      return Uuid{Between(rng, INT64_MIN, INT64_MAX), Between(rng, INT64_MIN, INT64_MAX)};
+    case ValueType::kPredecessor:
+    case ValueType::kReferencedEntityPredecessor:
+      return Coin(rng) ? Predecessor{} : Predecessor{static_cast<int32_t>(Between(rng, 1, 1000))};
+    default:
+      throw std::logic_error("no scalar for an array type");
+  }
+}
+
+AttributeSchema Attribute(const std::string& name, ValueType type, AttributeSchemaKind kind) {
+  AttributeSchema a;
+  a.name = name;
+  a.type = type;
+  a.kind = kind;
+  return a;
+}
+
+std::string AttributeNameFor(ValueType type) {
+  std::string name = "a";
+  for (char c : ValueTypeName(type)) {
+    if (c != '_') name += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
+  return name;
+}
+
+// Attributes for one map of values as the schema describes them.
+void FillAttributes(Rng& rng, const std::map<std::string, AttributeSchema>& schemas,
+                    const std::vector<Locale>& locales, Attributes* out) {
+  for (const auto& [name, schema] : schemas) {
+    if (schema.nullable && Between(rng, 0, 3) == 0) continue;
+    if (schema.localized) {
+      for (const Locale& locale : locales) {
+        if (Coin(rng) || !schema.nullable) out->localized[locale.tag()].emplace(name, RandomValue(rng, schema.type));
+      }
+    } else {
+      out->global.emplace(name, RandomValue(rng, schema.type));
+    }
+  }
+}
+
+}  // namespace
+
+Value RandomValue(Rng& rng, ValueType type) {
+  std::vector<Scalar> items;
+  const int64_t count = IsArrayType(type) ? Between(rng, 0, 3) : 1;
+  for (int64_t i = 0; i < count; ++i) items.push_back(RandomScalar(rng, ElementType(type)));
+  return Unwrap(Value::Make(type, std::move(items)));
+}
+
+DataItem RandomDataItem(Rng& rng, int depth) {
+  const int64_t kind = depth <= 0 ? Between(rng, 0, 1) : Between(rng, 0, 3);
+  DataItem item;
+  if (kind == 0) return item;  // null
+  if (kind == 1) {
+    item.content = RandomValue(rng, Pick(rng, std::vector<ValueType>{ValueType::kString, ValueType::kInteger,
+                                                                      ValueType::kBigDecimal, ValueType::kBoolean,
+                                                                      ValueType::kLocalDate}));
+  } else if (kind == 2) {
+    DataItem::Array array;
+    for (int64_t i = Between(rng, 0, 3); i > 0; --i) array.push_back(RandomDataItem(rng, depth - 1));
+    item.content = std::move(array);
+  } else {
+    DataItem::Map map;
+    for (int64_t i = Between(rng, 0, 3); i > 0; --i) map["k" + std::to_string(i)] = RandomDataItem(rng, depth - 1);
+    item.content = std::move(map);
+  }
+  return item;
+}
+
+CatalogSchema RandomCatalogSchema(uint64_t seed) {
+  Rng rng(seed);
+  CatalogSchema catalog;
+  catalog.name = "testCatalog";
+  catalog.version = static_cast<int32_t>(Between(rng, 1, 50));
+  catalog.description = "generated for tests";
+  if (Coin(rng)) catalog.evolution_modes = {CatalogEvolutionMode::kAddingEntityTypes};
+
+  AttributeSchema code = Attribute("code", ValueType::kString, AttributeSchemaKind::kGlobal);
+  code.unique_in_scopes = {{Scope::kLive, AttributeUniqueness::kUniqueWithinCollection}};
+  code.globally_unique_in_scopes = {{Scope::kLive, GlobalAttributeUniqueness::kUniqueWithinCatalog}};
+  code.filterable_in_scopes = {Scope::kLive, Scope::kArchived};
+  code.sortable_in_scopes = {Scope::kLive};
+  code.representative = true;
+  AttributeSchema url = Attribute("url", ValueType::kString, AttributeSchemaKind::kGlobal);
+  url.localized = true;
+  url.unique_in_scopes = {{Scope::kLive, AttributeUniqueness::kUniqueWithinCollectionLocale}};
+  url.globally_unique_in_scopes = {{Scope::kLive, GlobalAttributeUniqueness::kUniqueWithinCatalogLocale}};
+  url.filterable_in_scopes = {Scope::kLive};
+  url.deprecation_notice = "use slug";
+  AttributeSchema priority = Attribute("priority", ValueType::kLong, AttributeSchemaKind::kGlobal);
+  priority.nullable = true;
+  priority.default_value = Value::Long(Between(rng, 0, 10));
+  priority.sortable_in_scopes = {Scope::kLive};
+  for (auto* a : {&code, &url, &priority}) catalog.attributes.emplace(a->name, *a);
+
+  auto add_entity = [&](const std::string& name) -> EntitySchema& {
+    EntitySchema e;
+    e.name = name;
+    e.version = static_cast<int32_t>(Between(rng, 1, 9));
+    e.evolution_modes = AllEvolutionModes();
+    e.attributes.emplace("code", catalog.attributes.at("code"));
+    return catalog.entities.emplace(name, std::move(e)).first->second;
+  };
+
+  auto& brand = add_entity("Brand");
+  brand.description = "manufacturers";
+  auto& parameter = add_entity("Parameter");
+  parameter.with_generated_primary_key = Coin(rng);
+  add_entity("ParameterValue");
+
+  auto& category = add_entity("Category");
+  category.with_hierarchy = true;
+  category.hierarchy_indexed_in_scopes = {Scope::kLive};
+  category.locales = {Unwrap(Locale::Parse("cs")), Unwrap(Locale::Parse("sk"))};
+  category.attributes.emplace("url", catalog.attributes.at("url"));
+  AttributeSchema category_name = Attribute("name", ValueType::kString, AttributeSchemaKind::kEntity);
+  category_name.localized = true;
+  category_name.sortable_in_scopes = {Scope::kLive};
+  category.attributes.emplace("name", category_name);
+
+  auto& product = add_entity("Product");
+  product.description = "goods";
+  product.deprecation_notice = "never";
+  product.with_price = true;
+  product.indexed_price_places = static_cast<int32_t>(Between(rng, 0, 4));
+  product.price_indexed_in_scopes = {Scope::kLive};
+  product.locales = {Unwrap(Locale::Parse("cs")), Unwrap(Locale::Parse("sk"))};
+  product.currencies = {Unwrap(Currency::Parse("CZK")), Unwrap(Currency::Parse("EUR"))};
+  product.evolution_modes = {EvolutionMode::kAddingAttributes, EvolutionMode::kAddingLocales};
+  product.attributes.emplace("url", catalog.attributes.at("url"));
+  product.attributes.emplace("priority", catalog.attributes.at("priority"));
+  for (ValueType type : AllValueTypes()) {
+    AttributeSchema a = Attribute(AttributeNameFor(type), type, AttributeSchemaKind::kEntity);
+    a.nullable = Coin(rng);
+    a.localized = type == ValueType::kString;
+    if (!IsArrayType(type) && type != ValueType::kPredecessor && type != ValueType::kReferencedEntityPredecessor) {
+      if (Coin(rng)) a.filterable_in_scopes = {Scope::kLive};
+      if (Coin(rng)) a.sortable_in_scopes = {Scope::kLive, Scope::kArchived};
+    }
+    if (type == ValueType::kBigDecimal) a.indexed_decimal_places = 2;
+    if (type == ValueType::kInteger) {
+      a.unique_in_scopes = {{Scope::kLive, AttributeUniqueness::kUniqueWithinCollection},
+                            {Scope::kArchived, AttributeUniqueness::kUniqueWithinCollection}};
+    }
+    if (Between(rng, 0, 4) == 0) a.default_value = RandomValue(rng, type);
+    if (Between(rng, 0, 5) == 0) a.description = "type " + std::string(ValueTypeName(type));
+    product.attributes.emplace(a.name, a);
+  }
+  for (ValueType type : AllValueTypes()) {
+    if (type == ValueType::kPredecessor || type == ValueType::kReferencedEntityPredecessor) continue;
+    AssociatedDataSchema d;
+    d.name = "d" + AttributeNameFor(type).substr(1);
+    d.type = type;
+    d.nullable = true;
+    d.localized = type == ValueType::kString;
+    product.associated_data.emplace(d.name, d);
+  }
+  AssociatedDataSchema specs;
+  specs.name = "specs";
+  specs.type = ValueType::kComplexDataObject;
+  specs.localized = true;
+  specs.nullable = true;
+  specs.description = "technical specification";
+  product.associated_data.emplace(specs.name, specs);
+
+  SortableAttributeCompoundSchema by_code_priority;
+  by_code_priority.name = "codePriority";
+  by_code_priority.elements = {{"code", OrderDirection::kAsc, OrderBehaviour::kNullsLast},
+                               {"priority", OrderDirection::kDesc, OrderBehaviour::kNullsFirst}};
+  by_code_priority.indexed_in_scopes = {Scope::kLive};
+  product.sortable_attribute_compounds.emplace(by_code_priority.name, by_code_priority);
+
+  ReferenceSchema brand_ref;
+  brand_ref.name = "brand";
+  brand_ref.cardinality = Cardinality::kZeroOrOne;
+  brand_ref.referenced_entity_type = "Brand";
+  brand_ref.referenced_entity_type_managed = true;
+  brand_ref.index_types = {{Scope::kLive, ReferenceIndexType::kForFilteringAndPartitioning}};
+  brand_ref.faceted_in_scopes = {Scope::kLive};
+  product.references.emplace(brand_ref.name, brand_ref);
+
+  ReferenceSchema categories;
+  categories.name = "categories";
+  categories.description = "where the product is listed";
+  categories.cardinality = Cardinality::kZeroOrMore;
+  categories.referenced_entity_type = "Category";
+  categories.referenced_entity_type_managed = true;
+  categories.index_types = {{Scope::kLive, ReferenceIndexType::kForFilteringAndPartitioning},
+                            {Scope::kArchived, ReferenceIndexType::kForFiltering}};
+  categories.indexed_components = {{Scope::kLive, {ReferenceIndexedComponent::kReferencedEntity}}};
+  categories.faceted_in_scopes = {Scope::kLive};
+  AttributeSchema order = Attribute("order", ValueType::kPredecessor, AttributeSchemaKind::kReference);
+  order.nullable = true;
+  AttributeSchema label = Attribute("label", ValueType::kString, AttributeSchemaKind::kReference);
+  label.localized = true;
+  label.nullable = true;
+  label.sortable_in_scopes = {Scope::kLive};
+  categories.attributes = {{"order", order}, {"label", label}};
+  SortableAttributeCompoundSchema by_label;
+  by_label.name = "byLabel";
+  by_label.elements = {{"label", OrderDirection::kAsc, OrderBehaviour::kNullsLast}};
+  by_label.indexed_in_scopes = {Scope::kLive};
+  categories.sortable_attribute_compounds.emplace(by_label.name, by_label);
+  product.references.emplace(categories.name, categories);
+
+  ReferenceSchema parameter_values;
+  parameter_values.name = "parameterValues";
+  parameter_values.cardinality = Cardinality::kZeroOrMore;
+  parameter_values.referenced_entity_type = "ParameterValue";
+  parameter_values.referenced_entity_type_managed = true;
+  parameter_values.group_type = "Parameter";
+  parameter_values.group_type_managed = true;
+  parameter_values.index_types = {{Scope::kLive, ReferenceIndexType::kForFiltering}};
+  parameter_values.indexed_components = {
+      {Scope::kLive,
+       {ReferenceIndexedComponent::kReferencedEntity, ReferenceIndexedComponent::kReferencedGroupEntity}}};
+  parameter_values.faceted_in_scopes = {Scope::kLive};
+  parameter_values.faceted_partially = {{Scope::kLive, std::string("$reference.groupEntity?.attributes['code'] != 'x'")},
+                                        {Scope::kArchived, std::nullopt}};
+  product.references.emplace(parameter_values.name, parameter_values);
+
+  ReferenceSchema related;
+  related.name = "relatedProducts";
+  related.cardinality = Cardinality::kZeroOrMoreWithDuplicates;
+  related.referenced_entity_type = "Product";
+  related.referenced_entity_type_managed = true;
+  product.references.emplace(related.name, related);
+
+  ReferenceSchema tags;
+  tags.name = "tags";
+  tags.cardinality = Cardinality::kZeroOrMore;
+  tags.referenced_entity_type = "ExternalTag";
+  tags.referenced_entity_type_managed = false;
+  tags.deprecation_notice = "replaced by labels";
+  product.references.emplace(tags.name, tags);
+
+  // Category.products mirrors Product.categories, inheriting some of its settings.
+  ReferenceSchema products;
+  products.name = "products";
+  products.referenced_entity_type = "Product";
+  products.referenced_entity_type_managed = true;
+  products.reflected_reference_name = "categories";
+  products.description_inherited = true;
+  products.description = categories.description;
+  products.deprecation_notice = "only for navigation";
+  products.cardinality = Cardinality::kZeroOrMore;
+  products.faceted_inherited = true;
+  products.faceted_in_scopes = categories.faceted_in_scopes;
+  products.index_types = {{Scope::kLive, ReferenceIndexType::kForFiltering}};
+  products.attribute_inheritance_behavior = AttributeInheritanceBehavior::kInheritOnlySpecified;
+  products.attribute_inheritance_filter = {"label"};
+  AttributeSchema inherited_label = label;
+  inherited_label.inherited = true;
+  SortableAttributeCompoundSchema inherited_by_label = by_label;
+  inherited_by_label.inherited = true;
+  AttributeSchema note = Attribute("note", ValueType::kString, AttributeSchemaKind::kReference);
+  note.nullable = true;
+  products.attributes = {{"label", inherited_label}, {"note", note}};
+  products.sortable_attribute_compounds.emplace(inherited_by_label.name, inherited_by_label);
+  category.references.emplace(products.name, products);
+  return catalog;
+}
+
+Entity RandomEntity(Rng& rng, const CatalogSchema& schema, const std::string& type, int32_t pk) {
+  const EntitySchema& es = *schema.FindEntity(type);
+  Entity e;
+  e.type = type;
+  e.primary_key = pk;
+  e.scope = Between(rng, 0, 9) == 0 ? Scope::kArchived : Scope::kLive;
+  if (es.with_hierarchy && pk > 1 && Coin(rng)) e.parent = static_cast<int32_t>(Between(rng, 1, pk - 1));
+  FillAttributes(rng, es.attributes, es.locales, &e.attributes);
+  for (const auto& [name, d] : es.associated_data) {
+    if (Between(rng, 0, 2) == 0) continue;
+    auto make = [&] {
+      return d.type == ValueType::kComplexDataObject ? AssociatedDataValue{RandomDataItem(rng, 3)}
+                                                     : AssociatedDataValue{RandomValue(rng, d.type)};
+    };
+    if (d.localized) {
+      for (const Locale& l : es.locales) {
+        if (Coin(rng)) e.associated_data.localized[l.tag()].emplace(name, make());
+      }
+    } else {
+      e.associated_data.global.emplace(name, make());
+    }
+  }
+  if (es.with_price) {
+    e.price_inner_record_handling = static_cast<PriceInnerRecordHandling>(Between(rng, 0, 2));
+    for (int64_t i = Between(rng, 0, 5); i > 0; --i) {
+      Price p;
+      p.price_id = static_cast<int32_t>(i);
+      p.price_list = Pick(rng, std::vector<std::string>{"basic", "vip", "action"});
+      p.currency = Pick(rng, es.currencies);
+      if (Coin(rng)) p.inner_record_id = static_cast<int32_t>(Between(rng, 1, 5));
+      p.price_without_tax = RandomDecimal(rng);
+      p.tax_rate = Unwrap(BigDecimal::Parse("21"));
+      p.price_with_tax = RandomDecimal(rng);
+      if (Coin(rng)) p.validity = std::get<DateTimeRange>(RandomScalar(rng, ValueType::kDateTimeRange));
+      p.indexed = Between(rng, 0, 4) != 0;
+      e.prices.push_back(std::move(p));
+    }
+  }
+  for (const auto& [name, rs] : es.references) {
+    int64_t count = Between(rng, 0, 3);
+    if (rs.cardinality == Cardinality::kZeroOrOne) count = std::min<int64_t>(count, 1);
+    std::vector<int32_t> used;
+    for (int64_t i = 0; i < count; ++i) {
+      Reference r;
+      r.name = name;
+      int32_t target = static_cast<int32_t>(Between(rng, 1, 20));
+      const bool duplicates = rs.cardinality == Cardinality::kZeroOrMoreWithDuplicates;
+      if (!duplicates && std::find(used.begin(), used.end(), target) != used.end()) continue;
+      used.push_back(target);
+      r.referenced = {rs.referenced_entity_type, target};
+      if (rs.group_type && Coin(rng)) r.group = EntityRef{*rs.group_type, static_cast<int32_t>(Between(rng, 1, 5))};
+      FillAttributes(rng, rs.attributes, es.locales.empty() ? std::vector<Locale>{} : es.locales, &r.attributes);
+      e.references.push_back(std::move(r));
+    }
+  }
+  e.locales = DeriveLocales(e);
+  return e;
+}
+
+Entity WithoutReflectedReferences(Entity entity, const EntitySchema& schema) {
+  std::erase_if(entity.references, [&](const Reference& r) {
+    const ReferenceSchema* rs = schema.FindReference(r.name);
+    return rs != nullptr && rs->is_reflected();
+  });
+  return entity;
+}
+
+}  // namespace warmup::testing
