@@ -12,7 +12,9 @@ const T& Pick(Rng& rng, const std::vector<T>& items) {
   return items[std::uniform_int_distribution<size_t>(0, items.size() - 1)(rng)];
 }
 
-int64_t Between(Rng& rng, int64_t lo, int64_t hi) { return std::uniform_int_distribution<int64_t>(lo, hi)(rng); }
+int64_t Between(Rng& rng, int64_t lo, int64_t hi) {
+  return std::uniform_int_distribution<int64_t>(lo, hi)(rng);
+}
 bool Coin(Rng& rng) { return Between(rng, 0, 1) == 1; }
 
 template <typename T>
@@ -22,15 +24,16 @@ T Unwrap(StatusOr<T> s) {
 }
 
 std::string RandomText(Rng& rng) {
-  static const std::vector<std::string> kWords = {"chata", "hrad", "čaj", "Cesta", "žluť", "kůň", "abc", "x",
-                                                  "",      "ß",    "日本", "Ünïcödé"};
+  static const std::vector<std::string> kWords = {"chata", "hrad", "čaj", "Cesta", "žluť", "kůň",
+                                                  "abc",   "x",    "",    "ß",     "日本", "Ünïcödé"};
   std::string out = Pick(rng, kWords);
   if (Coin(rng)) out += " " + Pick(rng, kWords) + std::to_string(Between(rng, 0, 999));
   return out;
 }
 
 BigDecimal RandomDecimal(Rng& rng) {
-  static const std::vector<std::string> kForms = {"0", "12.50", "-0.001", "2.5e8", "1e-7", "199990.00", "-3", "7.125"};
+  static const std::vector<std::string> kForms = {"0",    "12.50",     "-0.001", "2.5e8",
+                                                  "1e-7", "199990.00", "-3",     "7.125"};
   if (Coin(rng)) return Unwrap(BigDecimal::Parse(Pick(rng, kForms)));
   return Unwrap(BigDecimal::Parse(std::to_string(Between(rng, -99999, 99999)) + "." +
                                   std::to_string(Between(rng, 10, 99))));
@@ -101,7 +104,8 @@ Scalar RandomScalar(Rng& rng, ValueType type) {
     case ValueType::kByteNumberRange:
       return NumberRange{RandomBound(rng, -128, 0), RandomBound(rng, 0, 127)};
     case ValueType::kLocale:
-      return Unwrap(Locale::Parse(Pick(rng, std::vector<std::string>{"cs", "sk", "en-US", "cs-CZ", "sr-Latn-RS"})));
+      return Unwrap(
+          Locale::Parse(Pick(rng, std::vector<std::string>{"cs", "sk", "en-US", "cs-CZ", "sr-Latn-RS"})));
     case ValueType::kCurrency:
       return Unwrap(Currency::Parse(Pick(rng, std::vector<std::string>{"CZK", "EUR", "USD"})));
     case ValueType::kUuid:
@@ -137,7 +141,8 @@ void FillAttributes(Rng& rng, const std::map<std::string, AttributeSchema>& sche
     if (schema.nullable && Between(rng, 0, 3) == 0) continue;
     if (schema.localized) {
       for (const Locale& locale : locales) {
-        if (Coin(rng) || !schema.nullable) out->localized[locale.tag()].emplace(name, RandomValue(rng, schema.type));
+        if (Coin(rng) || !schema.nullable)
+          out->localized[locale.tag()].emplace(name, RandomValue(rng, schema.type));
       }
     } else {
       out->global.emplace(name, RandomValue(rng, schema.type));
@@ -159,16 +164,17 @@ DataItem RandomDataItem(Rng& rng, int depth) {
   DataItem item;
   if (kind == 0) return item;  // null
   if (kind == 1) {
-    item.content = RandomValue(rng, Pick(rng, std::vector<ValueType>{ValueType::kString, ValueType::kInteger,
-                                                                      ValueType::kBigDecimal, ValueType::kBoolean,
-                                                                      ValueType::kLocalDate}));
+    item.content = RandomValue(
+        rng, Pick(rng, std::vector<ValueType>{ValueType::kString, ValueType::kInteger, ValueType::kBigDecimal,
+                                              ValueType::kBoolean, ValueType::kLocalDate}));
   } else if (kind == 2) {
     DataItem::Array array;
     for (int64_t i = Between(rng, 0, 3); i > 0; --i) array.push_back(RandomDataItem(rng, depth - 1));
     item.content = std::move(array);
   } else {
     DataItem::Map map;
-    for (int64_t i = Between(rng, 0, 3); i > 0; --i) map["k" + std::to_string(i)] = RandomDataItem(rng, depth - 1);
+    for (int64_t i = Between(rng, 0, 3); i > 0; --i)
+      map["k" + std::to_string(i)] = RandomDataItem(rng, depth - 1);
     item.content = std::move(map);
   }
   return item;
@@ -240,7 +246,8 @@ CatalogSchema RandomCatalogSchema(uint64_t seed) {
     AttributeSchema a = Attribute(AttributeNameFor(type), type, AttributeSchemaKind::kEntity);
     a.nullable = Coin(rng);
     a.localized = type == ValueType::kString;
-    if (!IsArrayType(type) && type != ValueType::kPredecessor && type != ValueType::kReferencedEntityPredecessor) {
+    if (!IsArrayType(type) && type != ValueType::kPredecessor &&
+        type != ValueType::kReferencedEntityPredecessor) {
       if (Coin(rng)) a.filterable_in_scopes = {Scope::kLive};
       if (Coin(rng)) a.sortable_in_scopes = {Scope::kLive, Scope::kArchived};
     }
@@ -322,8 +329,9 @@ CatalogSchema RandomCatalogSchema(uint64_t seed) {
       {Scope::kLive,
        {ReferenceIndexedComponent::kReferencedEntity, ReferenceIndexedComponent::kReferencedGroupEntity}}};
   parameter_values.faceted_in_scopes = {Scope::kLive};
-  parameter_values.faceted_partially = {{Scope::kLive, std::string("$reference.groupEntity?.attributes['code'] != 'x'")},
-                                        {Scope::kArchived, std::nullopt}};
+  parameter_values.faceted_partially = {
+      {Scope::kLive, std::string("$reference.groupEntity?.attributes['code'] != 'x'")},
+      {Scope::kArchived, std::nullopt}};
   product.references.emplace(parameter_values.name, parameter_values);
 
   ReferenceSchema related;
@@ -418,8 +426,10 @@ Entity RandomEntity(Rng& rng, const CatalogSchema& schema, const std::string& ty
       if (!duplicates && std::find(used.begin(), used.end(), target) != used.end()) continue;
       used.push_back(target);
       r.referenced = {rs.referenced_entity_type, target};
-      if (rs.group_type && Coin(rng)) r.group = EntityRef{*rs.group_type, static_cast<int32_t>(Between(rng, 1, 5))};
-      FillAttributes(rng, rs.attributes, es.locales.empty() ? std::vector<Locale>{} : es.locales, &r.attributes);
+      if (rs.group_type && Coin(rng))
+        r.group = EntityRef{*rs.group_type, static_cast<int32_t>(Between(rng, 1, 5))};
+      FillAttributes(rng, rs.attributes, es.locales.empty() ? std::vector<Locale>{} : es.locales,
+                     &r.attributes);
       e.references.push_back(std::move(r));
     }
   }

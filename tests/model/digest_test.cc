@@ -42,7 +42,8 @@ TEST_CASE("the digest changes with any content") {
   CHECK(differs([](Entity& e) { e.parent = 77; }));
   CHECK(differs([](Entity& e) { e.attributes.global["code"] = Value::String("other"); }));
   CHECK(differs([](Entity& e) { e.attributes.localized["cs"]["url"] = Value::String("/x"); }));
-  CHECK(differs([](Entity& e) { e.associated_data.global["dstring"] = AssociatedDataValue{Value::Integer(1)}; }));
+  CHECK(differs(
+      [](Entity& e) { e.associated_data.global["dstring"] = AssociatedDataValue{Value::Integer(1)}; }));
   CHECK(differs([](Entity& e) {
     Price p;
     p.price_list = "extra";
@@ -71,7 +72,8 @@ TEST_CASE("distinct random entities have distinct digests") {
   const CatalogSchema schema = testing::RandomCatalogSchema(2);
   testing::Rng rng(5);
   std::set<Digest> seen;
-  for (int pk = 1; pk <= 300; ++pk) seen.insert(EntityDigest(testing::RandomEntity(rng, schema, "Product", pk)));
+  for (int pk = 1; pk <= 300; ++pk)
+    seen.insert(EntityDigest(testing::RandomEntity(rng, schema, "Product", pk)));
   CHECK(seen.size() == 300);
 }
 

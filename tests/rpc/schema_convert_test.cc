@@ -45,7 +45,8 @@ TEST_CASE("the generated schema is valid and uses every feature") {
     CHECK(std::any_of(product.attributes.begin(), product.attributes.end(),
                       [&](const auto& a) { return a.second.type == type; }));
   }
-  CHECK(std::any_of(schema.entities.at("Category").references.begin(), schema.entities.at("Category").references.end(),
+  CHECK(std::any_of(schema.entities.at("Category").references.begin(),
+                    schema.entities.at("Category").references.end(),
                     [](const auto& r) { return r.second.is_reflected(); }));
 }
 
@@ -110,7 +111,8 @@ TEST_CASE("bad schema input gives errors naming where") {
     attribute.set_type(static_cast<pb::GrpcEvitaDataType>(42));
     auto schema = EntitySchemaFromProto(proto);
     REQUIRE_FALSE(schema.ok());
-    CHECK(schema.status().message() == "entity type Product: attribute 'weight': type: unknown value type 42");
+    CHECK(schema.status().message() ==
+          "entity type Product: attribute 'weight': type: unknown value type 42");
   }
   SUBCASE("locale in an entity schema") {
     pb::GrpcEntitySchema proto;
@@ -149,10 +151,12 @@ TEST_CASE("bad schema input gives errors naming where") {
   }
   SUBCASE("validation names the broken cross-reference") {
     CatalogSchema schema = testing::RandomCatalogSchema(1);
-    schema.entities.at("Product").sortable_attribute_compounds.at("codePriority").elements[0].attribute_name = "gone";
+    schema.entities.at("Product").sortable_attribute_compounds.at("codePriority").elements[0].attribute_name =
+        "gone";
     Status s = ValidateCatalogSchema(schema);
     REQUIRE_FALSE(s.ok());
-    CHECK(s.message() == "entity type Product: sortable compound 'codePriority' names unknown attribute 'gone'");
+    CHECK(s.message() ==
+          "entity type Product: sortable compound 'codePriority' names unknown attribute 'gone'");
   }
 }
 

@@ -60,8 +60,8 @@ struct EntityRef {
 };
 
 struct Reference {
-  std::string name;              // the reference schema's name
-  EntityRef referenced;          // the entity it points to
+  std::string name;      // the reference schema's name
+  EntityRef referenced;  // the entity it points to
   std::optional<EntityRef> group;
   Attributes attributes;
   friend bool operator==(const Reference&, const Reference&) = default;

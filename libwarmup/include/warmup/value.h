@@ -198,8 +198,8 @@ struct Predecessor {
 //   DateTime: the four date/time types    DateTimeRange, BigDecimalRange: their types
 //   NumberRange: the four integer ranges  Locale, Currency, Uuid: their types
 //   Predecessor: kPredecessor, kReferencedEntityPredecessor
-using Scalar = std::variant<std::string, int64_t, bool, BigDecimal, DateTime, DateTimeRange,
-                            BigDecimalRange, NumberRange, Locale, Currency, Uuid, Predecessor>;
+using Scalar = std::variant<std::string, int64_t, bool, BigDecimal, DateTime, DateTimeRange, BigDecimalRange,
+                            NumberRange, Locale, Currency, Uuid, Predecessor>;
 
 // A typed value: one scalar, or an array of scalars of the element type.
 // Thread-safety: const methods may be called concurrently.

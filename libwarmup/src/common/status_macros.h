@@ -9,10 +9,10 @@
 #define WARMUP_CONCAT_(a, b) WARMUP_CONCAT_INNER_(a, b)
 
 // Returns the Status of `expr` from the enclosing function when it is not OK.
-#define WARMUP_RETURN_IF_ERROR(expr)                  \
-  do {                                                \
-    ::warmup::Status warmup_status_ = (expr);         \
-    if (!warmup_status_.ok()) return warmup_status_;  \
+#define WARMUP_RETURN_IF_ERROR(expr)                 \
+  do {                                               \
+    ::warmup::Status warmup_status_ = (expr);        \
+    if (!warmup_status_.ok()) return warmup_status_; \
   } while (false)
 
 // Evaluates `expr` (a StatusOr<T>); on error returns its Status, else moves the

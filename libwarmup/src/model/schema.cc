@@ -75,13 +75,15 @@ Status ValidateCatalogSchema(const CatalogSchema& schema) {
   }
   for (const auto& [type, entity] : schema.entities) {
     const std::string where = "entity type " + type;
-    if (entity.indexed_price_places < 0) return InvalidArgumentError(where + ": negative indexed price places");
+    if (entity.indexed_price_places < 0)
+      return InvalidArgumentError(where + ": negative indexed price places");
     for (const auto& [name, attribute] : entity.attributes) {
       if (Status s = CheckAttribute(attribute); !s.ok()) return s.WithContext(where);
       if (attribute.kind == AttributeSchemaKind::kGlobal) {
         auto global = schema.attributes.find(name);
         if (global == schema.attributes.end()) {
-          return InvalidArgumentError(where + ": attribute '" + name + "' uses a global attribute the catalog lacks");
+          return InvalidArgumentError(where + ": attribute '" + name +
+                                      "' uses a global attribute the catalog lacks");
         }
         if (!(global->second == attribute)) {
           return InvalidArgumentError(where + ": attribute '" + name + "' differs from the global attribute");
@@ -110,8 +112,8 @@ Status ValidateCatalogSchema(const CatalogSchema& schema) {
       if (reference.is_reflected()) {
         const EntitySchema* target = schema.FindEntity(reference.referenced_entity_type);
         if (target == nullptr || target->FindReference(*reference.reflected_reference_name) == nullptr) {
-          return InvalidArgumentError(ref_where + ": reflects '" + *reference.reflected_reference_name + "' of " +
-                                      reference.referenced_entity_type + ", which does not exist");
+          return InvalidArgumentError(ref_where + ": reflects '" + *reference.reflected_reference_name +
+                                      "' of " + reference.referenced_entity_type + ", which does not exist");
         }
       }
     }

@@ -145,11 +145,9 @@ Status CheckDateTime(ValueType type, const DateTime& dt) {
     return InvalidArgumentError("nanos " + std::to_string(dt.nanos) + " outside [0, 999999999]");
   }
   if (dt.offset_seconds < -kMaxOffsetSeconds || dt.offset_seconds > kMaxOffsetSeconds) {
-    return InvalidArgumentError("offset of " + std::to_string(dt.offset_seconds) +
-                                " s is beyond +-18:00");
+    return InvalidArgumentError("offset of " + std::to_string(dt.offset_seconds) + " s is beyond +-18:00");
   }
-  if (type != ValueType::kOffsetDateTime && type != ValueType::kDateTimeRange &&
-      dt.offset_seconds != 0) {
+  if (type != ValueType::kOffsetDateTime && type != ValueType::kDateTimeRange && dt.offset_seconds != 0) {
     return InvalidArgumentError("a local date/time carries no offset");
   }
   if (type == ValueType::kLocalDate && (dt.nanos != 0 || dt.epoch_seconds % kSecondsPerDay != 0)) {
@@ -163,8 +161,8 @@ Status CheckDateTime(ValueType type, const DateTime& dt) {
 
 Status CheckScalar(ValueType type, const Scalar& item) {
   if (item.index() != AlternativeOf(type)) {
-    return InvalidArgumentError("item does not hold the C++ type that " +
-                                std::string(ValueTypeName(type)) + " uses");
+    return InvalidArgumentError("item does not hold the C++ type that " + std::string(ValueTypeName(type)) +
+                                " uses");
   }
   switch (type) {
     case ValueType::kCharacter:
@@ -183,8 +181,7 @@ Status CheckScalar(ValueType type, const Scalar& item) {
       const auto [lo, hi] = IntegerBounds(type);
       const int64_t n = std::get<int64_t>(item);
       if (n < lo || n > hi) {
-        return InvalidArgumentError(std::to_string(n) + " does not fit " +
-                                    std::string(ValueTypeName(type)));
+        return InvalidArgumentError(std::to_string(n) + " does not fit " + std::string(ValueTypeName(type)));
       }
       return OkStatus();
     }
@@ -254,8 +251,8 @@ std::string ScalarString(const Scalar& item) {
         } else if constexpr (std::is_same_v<T, BigDecimalRange>) {
           return "[" + (v.from ? v.from->text() : "") + ".." + (v.to ? v.to->text() : "") + "]";
         } else if constexpr (std::is_same_v<T, NumberRange>) {
-          return "[" + (v.from ? std::to_string(*v.from) : "") + ".." +
-                 (v.to ? std::to_string(*v.to) : "") + "]";
+          return "[" + (v.from ? std::to_string(*v.from) : "") + ".." + (v.to ? std::to_string(*v.to) : "") +
+                 "]";
         } else if constexpr (std::is_same_v<T, Locale>) {
           return v.tag();
         } else if constexpr (std::is_same_v<T, Currency>) {
@@ -415,7 +412,8 @@ StatusOr<Locale> Locale::Parse(std::string_view tag) {
 }
 
 StatusOr<Currency> Currency::Parse(std::string_view code) {
-  if (code.size() != 3 || !std::all_of(code.begin(), code.end(), [](char c) { return c >= 'A' && c <= 'Z'; })) {
+  if (code.size() != 3 ||
+      !std::all_of(code.begin(), code.end(), [](char c) { return c >= 'A' && c <= 'Z'; })) {
     return InvalidArgumentError("currency '" + std::string(code) + "' is not an ISO 4217 code");
   }
   return Currency(std::string(code));

@@ -101,9 +101,11 @@ StatusOr<Reference> ReferenceFromProto(const pb::GrpcReference& r) {
     reference.group = EntityRef{r.groupreferencedentityreference().entitytype(),
                                 r.groupreferencedentityreference().primarykey()};
   } else if (r.has_groupreferencedentity()) {
-    reference.group = EntityRef{r.groupreferencedentity().entitytype(), r.groupreferencedentity().primarykey()};
+    reference.group =
+        EntityRef{r.groupreferencedentity().entitytype(), r.groupreferencedentity().primarykey()};
   }
-  WARMUP_RETURN_IF_ERROR(AttributesFromProto(r.globalattributes(), r.localizedattributes(), &reference.attributes));
+  WARMUP_RETURN_IF_ERROR(
+      AttributesFromProto(r.globalattributes(), r.localizedattributes(), &reference.attributes));
   return reference;
 }
 
@@ -147,7 +149,8 @@ StatusOr<Entity> EntityFromProto(const pb::GrpcSealedEntity& proto) {
   if (entity.type.empty()) return fail(InvalidArgumentError("entityType: empty"));
   entity.scope = proto.scope() == pb::SCOPE_ARCHIVED ? Scope::kArchived : Scope::kLive;
   if (proto.has_parent()) entity.parent = proto.parent().value();
-  if (Status s = AttributesFromProto(proto.globalattributes(), proto.localizedattributes(), &entity.attributes);
+  if (Status s =
+          AttributesFromProto(proto.globalattributes(), proto.localizedattributes(), &entity.attributes);
       !s.ok()) {
     return fail(s);
   }
@@ -162,7 +165,8 @@ StatusOr<Entity> EntityFromProto(const pb::GrpcSealedEntity& proto) {
     }
     for (const auto& [name, value] : data.associateddata()) {
       auto parsed = AssociatedDataValueFromProto(value);
-      if (!parsed.ok()) return fail(parsed.status().WithContext("associated data '" + name + "' (" + tag + ")"));
+      if (!parsed.ok())
+        return fail(parsed.status().WithContext("associated data '" + name + "' (" + tag + ")"));
       entity.associated_data.localized[tag].emplace(name, std::move(parsed).value());
     }
   }
@@ -277,7 +281,8 @@ StatusOr<pb::GrpcEntityMutation> EntityToUpsertMutation(const Entity& entity, co
       AddUpsertAttribute(name, tag, value, upsert->add_mutations()->mutable_upsertattributemutation());
     }
   }
-  auto add_associated_data = [&](const std::string& name, const std::string& tag, const AssociatedDataValue& value) {
+  auto add_associated_data = [&](const std::string& name, const std::string& tag,
+                                 const AssociatedDataValue& value) {
     auto* m = upsert->add_mutations()->mutable_upsertassociateddatamutation();
     m->set_associateddataname(name);
     if (!tag.empty()) m->mutable_associateddatalocale()->set_languagetag(tag);
@@ -312,7 +317,8 @@ StatusOr<Entity> EntityFromUpsertMutation(const pb::GrpcEntityUpsertMutation& mu
   entity.primary_key = mutation.entityprimarykey().value();
   // Maps a reference's negative internal id to its index in entity.references.
   std::map<int32_t, size_t> reference_by_internal_id;
-  auto find_reference = [&](const std::string& name, int32_t pk, int32_t internal_id) -> StatusOr<Reference*> {
+  auto find_reference = [&](const std::string& name, int32_t pk,
+                            int32_t internal_id) -> StatusOr<Reference*> {
     auto it = reference_by_internal_id.find(internal_id);
     if (it == reference_by_internal_id.end() || entity.references[it->second].name != name ||
         entity.references[it->second].referenced.primary_key != pk) {
@@ -326,7 +332,8 @@ StatusOr<Entity> EntityFromUpsertMutation(const pb::GrpcEntityUpsertMutation& mu
     const std::string at = "mutations[" + std::to_string(i) + "]";
     switch (local.mutation_case()) {
       case pb::GrpcLocalMutation::kSetEntityScopeMutation:
-        entity.scope = local.setentityscopemutation().scope() == pb::SCOPE_ARCHIVED ? Scope::kArchived : Scope::kLive;
+        entity.scope =
+            local.setentityscopemutation().scope() == pb::SCOPE_ARCHIVED ? Scope::kArchived : Scope::kLive;
         break;
       case pb::GrpcLocalMutation::kSetParentMutation:
         entity.parent = local.setparentmutation().primarykey();
@@ -348,7 +355,8 @@ StatusOr<Entity> EntityFromUpsertMutation(const pb::GrpcEntityUpsertMutation& mu
         } else if (auto locale = Locale::Parse(tag); !locale.ok()) {
           return fail(locale.status().WithContext(at + ": associatedDataLocale"));
         } else {
-          entity.associated_data.localized[tag].insert_or_assign(m.associateddataname(), std::move(value).value());
+          entity.associated_data.localized[tag].insert_or_assign(m.associateddataname(),
+                                                                 std::move(value).value());
         }
         break;
       }
@@ -376,9 +384,11 @@ StatusOr<Entity> EntityFromUpsertMutation(const pb::GrpcEntityUpsertMutation& mu
         if (m.has_validity()) *view.mutable_validity() = m.validity();
         view.set_indexed(m.indexed() || m.sellable());
         auto price = PriceFromProto(view);
-        if (!price.ok()) return fail(price.status().WithContext(at + ": price " + std::to_string(m.priceid())));
+        if (!price.ok())
+          return fail(price.status().WithContext(at + ": price " + std::to_string(m.priceid())));
         auto same_key = [&](const Price& p) {
-          return p.price_id == price->price_id && p.price_list == price->price_list && p.currency == price->currency;
+          return p.price_id == price->price_id && p.price_list == price->price_list &&
+                 p.currency == price->currency;
         };
         auto existing = std::find_if(entity.prices.begin(), entity.prices.end(), same_key);
         if (existing != entity.prices.end()) {
@@ -392,7 +402,8 @@ StatusOr<Entity> EntityFromUpsertMutation(const pb::GrpcEntityUpsertMutation& mu
         const auto& m = local.insertreferencemutation();
         const ReferenceSchema* reference_schema = schema.FindReference(m.referencename());
         if (reference_schema == nullptr && !m.has_referencedentitytype()) {
-          return fail(InvalidArgumentError(at + ": " + ReferenceLabel(m.referencename(), m.referenceprimarykey()) +
+          return fail(InvalidArgumentError(at + ": " +
+                                           ReferenceLabel(m.referencename(), m.referenceprimarykey()) +
                                            ": the schema of " + schema.name + " has no such reference"));
         }
         Reference reference;
@@ -415,7 +426,8 @@ StatusOr<Entity> EntityFromUpsertMutation(const pb::GrpcEntityUpsertMutation& mu
         } else if (reference_schema != nullptr && reference_schema->group_type) {
           group_type = *reference_schema->group_type;
         } else {
-          return fail(InvalidArgumentError(at + ": groupType: unset and the reference schema has no group type"));
+          return fail(
+              InvalidArgumentError(at + ": groupType: unset and the reference schema has no group type"));
         }
         (*reference)->group = EntityRef{group_type, m.groupprimarykey()};
         break;
@@ -425,9 +437,11 @@ StatusOr<Entity> EntityFromUpsertMutation(const pb::GrpcEntityUpsertMutation& mu
         auto reference = find_reference(m.referencename(), m.referenceprimarykey(), m.internalprimarykey());
         if (!reference.ok()) return fail(reference.status().WithContext(at));
         if (!m.attributemutation().has_upsertattributemutation()) {
-          return fail(UnimplementedError(at + ": only upserts of reference attributes apply to a new entity"));
+          return fail(
+              UnimplementedError(at + ": only upserts of reference attributes apply to a new entity"));
         }
-        if (Status s = ApplyUpsertAttribute(m.attributemutation().upsertattributemutation(), &(*reference)->attributes);
+        if (Status s = ApplyUpsertAttribute(m.attributemutation().upsertattributemutation(),
+                                            &(*reference)->attributes);
             !s.ok()) {
           return fail(s.WithContext(at + ": " + ReferenceLabel(m.referencename(), m.referenceprimarykey())));
         }

@@ -92,24 +92,25 @@ StatusOr<AttributeSchema> AttributeFrom(const Message& p, AttributeSchemaKind ki
     a.default_value = std::move(value).value();
   }
   a.indexed_decimal_places = p.indexeddecimalplaces();
-  WARMUP_ASSIGN_OR_RETURN(a.unique_in_scopes, ScopedFrom(p.uniqueinscopes(),
-                                                         AttributeUniqueness::kUniqueWithinCollectionLocale,
-                                                         "uniqueInScopes"));
-  WARMUP_ASSIGN_OR_RETURN(a.globally_unique_in_scopes,
-                          ScopedFrom(p.uniquegloballyinscopes(), GlobalAttributeUniqueness::kUniqueWithinCatalogLocale,
-                                     "uniqueGloballyInScopes"));
+  WARMUP_ASSIGN_OR_RETURN(
+      a.unique_in_scopes,
+      ScopedFrom(p.uniqueinscopes(), AttributeUniqueness::kUniqueWithinCollectionLocale, "uniqueInScopes"));
+  WARMUP_ASSIGN_OR_RETURN(
+      a.globally_unique_in_scopes,
+      ScopedFrom(p.uniquegloballyinscopes(), GlobalAttributeUniqueness::kUniqueWithinCatalogLocale,
+                 "uniqueGloballyInScopes"));
   WARMUP_ASSIGN_OR_RETURN(a.filterable_in_scopes, ScopesFrom(p.filterableinscopes(), "filterableInScopes"));
   WARMUP_ASSIGN_OR_RETURN(a.sortable_in_scopes, ScopesFrom(p.sortableinscopes(), "sortableInScopes"));
   // Servers before per-scope settings sent single flags meaning "in the live scope".
   if (a.unique_in_scopes.empty() && p.unique() != pb::NOT_UNIQUE) {
-    WARMUP_ASSIGN_OR_RETURN(auto unique, EnumFrom(p.unique(), AttributeUniqueness::kUniqueWithinCollectionLocale,
-                                                  "unique"));
+    WARMUP_ASSIGN_OR_RETURN(
+        auto unique, EnumFrom(p.unique(), AttributeUniqueness::kUniqueWithinCollectionLocale, "unique"));
     a.unique_in_scopes.push_back({Scope::kLive, unique});
   }
   if (a.globally_unique_in_scopes.empty() && p.uniqueglobally() != pb::NOT_GLOBALLY_UNIQUE) {
-    WARMUP_ASSIGN_OR_RETURN(auto unique, EnumFrom(p.uniqueglobally(),
-                                                  GlobalAttributeUniqueness::kUniqueWithinCatalogLocale,
-                                                  "uniqueGlobally"));
+    WARMUP_ASSIGN_OR_RETURN(
+        auto unique, EnumFrom(p.uniqueglobally(), GlobalAttributeUniqueness::kUniqueWithinCatalogLocale,
+                              "uniqueGlobally"));
     a.globally_unique_in_scopes.push_back({Scope::kLive, unique});
   }
   if (a.filterable_in_scopes.empty() && p.filterable()) a.filterable_in_scopes.push_back(Scope::kLive);
@@ -169,7 +170,8 @@ StatusOr<SortableAttributeCompoundSchema> CompoundFrom(const pb::GrpcSortableAtt
     AttributeElement element;
     element.attribute_name = e.attributename();
     WARMUP_ASSIGN_OR_RETURN(element.direction, EnumFrom(e.direction(), OrderDirection::kDesc, "direction"));
-    WARMUP_ASSIGN_OR_RETURN(element.behaviour, EnumFrom(e.behaviour(), OrderBehaviour::kNullsLast, "behaviour"));
+    WARMUP_ASSIGN_OR_RETURN(element.behaviour,
+                            EnumFrom(e.behaviour(), OrderBehaviour::kNullsLast, "behaviour"));
     c.elements.push_back(std::move(element));
   }
   WARMUP_ASSIGN_OR_RETURN(c.indexed_in_scopes, ScopesFrom(p.indexedinscopes(), "indexedInScopes"));
@@ -205,12 +207,13 @@ Status CompoundsFrom(const Map& compounds, std::map<std::string, SortableAttribu
 // Index settings shared by the reference read message and both create mutations.
 template <typename Message>
 Status ReferenceIndexingFrom(const Message& p, ReferenceSchema* r) {
-  WARMUP_ASSIGN_OR_RETURN(r->index_types, ScopedFrom(p.scopedindextypes(),
-                                                     ReferenceIndexType::kForFilteringAndPartitioning,
-                                                     "scopedIndexTypes"));
+  WARMUP_ASSIGN_OR_RETURN(
+      r->index_types,
+      ScopedFrom(p.scopedindextypes(), ReferenceIndexType::kForFilteringAndPartitioning, "scopedIndexTypes"));
   for (const auto& item : p.scopedindexedcomponents()) {
     Scoped<std::vector<ReferenceIndexedComponent>> scoped;
-    WARMUP_ASSIGN_OR_RETURN(scoped.scope, EnumFrom(item.scope(), Scope::kArchived, "scopedIndexedComponents"));
+    WARMUP_ASSIGN_OR_RETURN(scoped.scope,
+                            EnumFrom(item.scope(), Scope::kArchived, "scopedIndexedComponents"));
     for (int component : item.indexedcomponents()) {
       WARMUP_ASSIGN_OR_RETURN(auto c, EnumFrom(component, ReferenceIndexedComponent::kReferencedGroupEntity,
                                                "scopedIndexedComponents"));
@@ -234,7 +237,8 @@ void ReferenceIndexingTo(const ReferenceSchema& r, Message* p) {
   for (const auto& scoped : r.indexed_components) {
     auto* item = p->add_scopedindexedcomponents();
     item->set_scope(static_cast<pb::GrpcEntityScope>(scoped.scope));
-    for (auto c : scoped.value) item->add_indexedcomponents(static_cast<pb::GrpcReferenceIndexedComponents>(c));
+    for (auto c : scoped.value)
+      item->add_indexedcomponents(static_cast<pb::GrpcReferenceIndexedComponents>(c));
   }
   ScopesTo(r.faceted_in_scopes, p->mutable_facetedinscopes());
   for (const auto& scoped : r.faceted_partially) {
@@ -249,8 +253,8 @@ StatusOr<ReferenceSchema> ReferenceFrom(const pb::GrpcReferenceSchema& p) {
   r.name = p.name();
   r.description = OptionalString(p.has_description(), p.description());
   r.deprecation_notice = OptionalString(p.has_deprecationnotice(), p.deprecationnotice());
-  WARMUP_ASSIGN_OR_RETURN(r.cardinality, EnumFrom(p.cardinality(), Cardinality::kOneOrMoreWithDuplicates,
-                                                  "cardinality"));
+  WARMUP_ASSIGN_OR_RETURN(r.cardinality,
+                          EnumFrom(p.cardinality(), Cardinality::kOneOrMoreWithDuplicates, "cardinality"));
   r.referenced_entity_type = p.entitytype();
   r.referenced_entity_type_managed = p.referencedentitytypemanaged();
   r.group_type = OptionalString(p.has_grouptype(), p.grouptype());
@@ -262,7 +266,8 @@ StatusOr<ReferenceSchema> ReferenceFrom(const pb::GrpcReferenceSchema& p) {
       WARMUP_ASSIGN_OR_RETURN(Scope scope, EnumFrom(s, Scope::kArchived, "indexedInScopes"));
       r.index_types.push_back({scope, ReferenceIndexType::kForFiltering});
     }
-    if (r.index_types.empty() && p.indexed()) r.index_types.push_back({Scope::kLive, ReferenceIndexType::kForFiltering});
+    if (r.index_types.empty() && p.indexed())
+      r.index_types.push_back({Scope::kLive, ReferenceIndexType::kForFiltering});
   }
   if (r.faceted_in_scopes.empty() && p.faceted()) r.faceted_in_scopes.push_back(Scope::kLive);
   WARMUP_RETURN_IF_ERROR(AttributesFrom(p.attributes(), &r.attributes));
@@ -273,10 +278,12 @@ StatusOr<ReferenceSchema> ReferenceFrom(const pb::GrpcReferenceSchema& p) {
   r.cardinality_inherited = p.cardinalityinherited();
   r.faceted_inherited = p.facetedinherited();
   r.indexed_inherited = p.indexedinherited();
-  WARMUP_ASSIGN_OR_RETURN(r.attribute_inheritance_behavior,
-                          EnumFrom(p.attributeinheritancebehavior(), AttributeInheritanceBehavior::kInheritOnlySpecified,
-                                   "attributeInheritanceBehavior"));
-  r.attribute_inheritance_filter.assign(p.attributeinheritancefilter().begin(), p.attributeinheritancefilter().end());
+  WARMUP_ASSIGN_OR_RETURN(
+      r.attribute_inheritance_behavior,
+      EnumFrom(p.attributeinheritancebehavior(), AttributeInheritanceBehavior::kInheritOnlySpecified,
+               "attributeInheritanceBehavior"));
+  r.attribute_inheritance_filter.assign(p.attributeinheritancefilter().begin(),
+                                        p.attributeinheritancefilter().end());
   return r;
 }
 
@@ -302,7 +309,8 @@ void ReferenceTo(const ReferenceSchema& r, pb::GrpcReferenceSchema* p) {
   p->set_cardinalityinherited(r.cardinality_inherited);
   p->set_facetedinherited(r.faceted_inherited);
   p->set_indexedinherited(r.indexed_inherited);
-  p->set_attributeinheritancebehavior(static_cast<pb::GrpcAttributeInheritanceBehavior>(r.attribute_inheritance_behavior));
+  p->set_attributeinheritancebehavior(
+      static_cast<pb::GrpcAttributeInheritanceBehavior>(r.attribute_inheritance_behavior));
   for (const auto& name : r.attribute_inheritance_filter) p->add_attributeinheritancefilter(name);
 }
 
@@ -351,8 +359,9 @@ void InheritFromOriginal(const ReferenceSchema& original, ReferenceSchema* r) {
     r->attributes.emplace(name, std::move(copy));
   }
   for (const auto& [name, compound] : original.sortable_attribute_compounds) {
-    const bool complete = std::all_of(compound.elements.begin(), compound.elements.end(),
-                                      [&](const auto& e) { return r->attributes.contains(e.attribute_name); });
+    const bool complete = std::all_of(compound.elements.begin(), compound.elements.end(), [&](const auto& e) {
+      return r->attributes.contains(e.attribute_name);
+    });
     if (!complete) continue;
     SortableAttributeCompoundSchema copy = compound;
     copy.inherited = true;
@@ -388,13 +397,14 @@ StatusOr<AttributeSchema> AttributeFromCreate(const Message& m, AttributeSchemaK
     WARMUP_ASSIGN_OR_RETURN(a.default_value, ValueFromProto(m.defaultvalue()));
   }
   a.indexed_decimal_places = m.indexeddecimalplaces();
-  WARMUP_ASSIGN_OR_RETURN(a.unique_in_scopes, ScopedFrom(m.uniqueinscopes(),
-                                                         AttributeUniqueness::kUniqueWithinCollectionLocale,
-                                                         "uniqueInScopes"));
+  WARMUP_ASSIGN_OR_RETURN(
+      a.unique_in_scopes,
+      ScopedFrom(m.uniqueinscopes(), AttributeUniqueness::kUniqueWithinCollectionLocale, "uniqueInScopes"));
   if constexpr (requires { m.uniquegloballyinscopes(); }) {
-    WARMUP_ASSIGN_OR_RETURN(a.globally_unique_in_scopes,
-                            ScopedFrom(m.uniquegloballyinscopes(), GlobalAttributeUniqueness::kUniqueWithinCatalogLocale,
-                                       "uniqueGloballyInScopes"));
+    WARMUP_ASSIGN_OR_RETURN(
+        a.globally_unique_in_scopes,
+        ScopedFrom(m.uniquegloballyinscopes(), GlobalAttributeUniqueness::kUniqueWithinCatalogLocale,
+                   "uniqueGloballyInScopes"));
   }
   WARMUP_ASSIGN_OR_RETURN(a.filterable_in_scopes, ScopesFrom(m.filterableinscopes(), "filterableInScopes"));
   WARMUP_ASSIGN_OR_RETURN(a.sortable_in_scopes, ScopesFrom(m.sortableinscopes(), "sortableInScopes"));
@@ -412,7 +422,8 @@ Status InsertNew(std::map<std::string, T>* map, T value, const char* what) {
   return OkStatus();
 }
 
-Status ApplyEntityMutation(const pb::GrpcEntitySchemaMutation& m, const CatalogSchema& catalog, EntitySchema* e) {
+Status ApplyEntityMutation(const pb::GrpcEntitySchemaMutation& m, const CatalogSchema& catalog,
+                           EntitySchema* e) {
   using M = pb::GrpcEntitySchemaMutation;
   switch (m.mutation_case()) {
     case M::kCreateAssociatedDataSchemaMutation: {
@@ -427,8 +438,8 @@ Status ApplyEntityMutation(const pb::GrpcEntitySchemaMutation& m, const CatalogS
       return InsertNew(&e->associated_data, std::move(d), "associated data");
     }
     case M::kCreateAttributeSchemaMutation: {
-      WARMUP_ASSIGN_OR_RETURN(AttributeSchema a,
-                              AttributeFromCreate(m.createattributeschemamutation(), AttributeSchemaKind::kEntity));
+      WARMUP_ASSIGN_OR_RETURN(AttributeSchema a, AttributeFromCreate(m.createattributeschemamutation(),
+                                                                     AttributeSchemaKind::kEntity));
       return InsertNew(&e->attributes, std::move(a), "attribute");
     }
     case M::kUseGlobalAttributeSchemaMutation: {
@@ -450,7 +461,8 @@ Status ApplyEntityMutation(const pb::GrpcEntitySchemaMutation& m, const CatalogS
     case M::kAllowLocaleInEntitySchemaMutation:
       for (const auto& l : m.allowlocaleinentityschemamutation().locales()) {
         WARMUP_ASSIGN_OR_RETURN(Locale locale, LocaleFromProto(l));
-        if (std::find(e->locales.begin(), e->locales.end(), locale) == e->locales.end()) e->locales.push_back(locale);
+        if (std::find(e->locales.begin(), e->locales.end(), locale) == e->locales.end())
+          e->locales.push_back(locale);
       }
       return OkStatus();
     case M::kDisallowEvolutionModeInEntitySchemaMutation:
@@ -460,7 +472,8 @@ Status ApplyEntityMutation(const pb::GrpcEntitySchemaMutation& m, const CatalogS
       return OkStatus();
     case M::kAllowEvolutionModeInEntitySchemaMutation:
       for (int mode : m.allowevolutionmodeinentityschemamutation().evolutionmodes()) {
-        WARMUP_ASSIGN_OR_RETURN(auto em, EnumFrom(mode, EvolutionMode::kUpdatingReferenceCardinality, "evolutionModes"));
+        WARMUP_ASSIGN_OR_RETURN(
+            auto em, EnumFrom(mode, EvolutionMode::kUpdatingReferenceCardinality, "evolutionModes"));
         if (std::find(e->evolution_modes.begin(), e->evolution_modes.end(), em) == e->evolution_modes.end()) {
           e->evolution_modes.push_back(em);
           std::sort(e->evolution_modes.begin(), e->evolution_modes.end());
@@ -478,12 +491,14 @@ Status ApplyEntityMutation(const pb::GrpcEntitySchemaMutation& m, const CatalogS
       return OkStatus();
     }
     case M::kSetEntitySchemaWithGeneratedPrimaryKeyMutation:
-      e->with_generated_primary_key = m.setentityschemawithgeneratedprimarykeymutation().withgeneratedprimarykey();
+      e->with_generated_primary_key =
+          m.setentityschemawithgeneratedprimarykeymutation().withgeneratedprimarykey();
       return OkStatus();
     case M::kSetEntitySchemaWithHierarchyMutation: {
       const auto& h = m.setentityschemawithhierarchymutation();
       e->with_hierarchy = h.withhierarchy();
-      WARMUP_ASSIGN_OR_RETURN(e->hierarchy_indexed_in_scopes, ScopesFrom(h.indexedinscopes(), "indexedInScopes"));
+      WARMUP_ASSIGN_OR_RETURN(e->hierarchy_indexed_in_scopes,
+                              ScopesFrom(h.indexedinscopes(), "indexedInScopes"));
       return OkStatus();
     }
     case M::kSetEntitySchemaWithPriceMutation: {
@@ -499,8 +514,8 @@ Status ApplyEntityMutation(const pb::GrpcEntitySchemaMutation& m, const CatalogS
       r.name = c.name();
       r.description = OptionalString(c.has_description(), c.description());
       r.deprecation_notice = OptionalString(c.has_deprecationnotice(), c.deprecationnotice());
-      WARMUP_ASSIGN_OR_RETURN(r.cardinality, EnumFrom(c.cardinality(), Cardinality::kOneOrMoreWithDuplicates,
-                                                      "cardinality"));
+      WARMUP_ASSIGN_OR_RETURN(
+          r.cardinality, EnumFrom(c.cardinality(), Cardinality::kOneOrMoreWithDuplicates, "cardinality"));
       r.referenced_entity_type = c.referencedentitytype();
       r.referenced_entity_type_managed = c.referencedentitytypemanaged();
       r.group_type = OptionalString(c.has_referencedgrouptype(), c.referencedgrouptype());
@@ -525,16 +540,18 @@ Status ApplyEntityMutation(const pb::GrpcEntitySchemaMutation& m, const CatalogS
       r.deprecation_notice_inherited = !c.has_deprecationnotice();
       r.cardinality_inherited = c.cardinality() == pb::NOT_SPECIFIED;
       if (!r.cardinality_inherited) {
-        WARMUP_ASSIGN_OR_RETURN(r.cardinality, EnumFrom(c.cardinality(), Cardinality::kOneOrMoreWithDuplicates,
-                                                        "cardinality"));
+        WARMUP_ASSIGN_OR_RETURN(
+            r.cardinality, EnumFrom(c.cardinality(), Cardinality::kOneOrMoreWithDuplicates, "cardinality"));
       }
       r.referenced_entity_type = c.referencedentitytype();
       r.referenced_entity_type_managed = true;
       r.reflected_reference_name = c.reflectedreferencename();
-      WARMUP_ASSIGN_OR_RETURN(r.attribute_inheritance_behavior,
-                              EnumFrom(c.attributeinheritancebehavior(),
-                                       AttributeInheritanceBehavior::kInheritOnlySpecified, "attributeInheritanceBehavior"));
-      r.attribute_inheritance_filter.assign(c.attributeinheritancefilter().begin(), c.attributeinheritancefilter().end());
+      WARMUP_ASSIGN_OR_RETURN(
+          r.attribute_inheritance_behavior,
+          EnumFrom(c.attributeinheritancebehavior(), AttributeInheritanceBehavior::kInheritOnlySpecified,
+                   "attributeInheritanceBehavior"));
+      r.attribute_inheritance_filter.assign(c.attributeinheritancefilter().begin(),
+                                            c.attributeinheritancefilter().end());
       r.indexed_inherited = c.indexedinherited();
       r.faceted_inherited = c.facetedinherited();
       WARMUP_RETURN_IF_ERROR(ReferenceIndexingFrom(c, &r));
@@ -544,20 +561,24 @@ Status ApplyEntityMutation(const pb::GrpcEntitySchemaMutation& m, const CatalogS
     case M::kModifyReferenceAttributeSchemaMutation: {
       const auto& mod = m.modifyreferenceattributeschemamutation();
       auto reference = e->references.find(mod.name());
-      if (reference == e->references.end()) return InvalidArgumentError("reference '" + mod.name() + "' does not exist");
+      if (reference == e->references.end())
+        return InvalidArgumentError("reference '" + mod.name() + "' does not exist");
       if (!mod.attributeschemamutation().has_createattributeschemamutation()) {
         return UnimplementedError("reference '" + mod.name() + "': only attribute creation is supported");
       }
-      WARMUP_ASSIGN_OR_RETURN(AttributeSchema a,
-                              AttributeFromCreate(mod.attributeschemamutation().createattributeschemamutation(),
-                                                  AttributeSchemaKind::kReference));
+      WARMUP_ASSIGN_OR_RETURN(
+          AttributeSchema a,
+          AttributeFromCreate(mod.attributeschemamutation().createattributeschemamutation(),
+                              AttributeSchemaKind::kReference));
       return InsertNew(&reference->second.attributes, std::move(a), "reference attribute");
     }
     case M::kModifyReferenceSortableAttributeCompoundSchemaMutation: {
       const auto& mod = m.modifyreferencesortableattributecompoundschemamutation();
       auto reference = e->references.find(mod.name());
-      if (reference == e->references.end()) return InvalidArgumentError("reference '" + mod.name() + "' does not exist");
-      if (!mod.sortableattributecompoundschemamutation().has_createsortableattributecompoundschemamutation()) {
+      if (reference == e->references.end())
+        return InvalidArgumentError("reference '" + mod.name() + "' does not exist");
+      if (!mod.sortableattributecompoundschemamutation()
+               .has_createsortableattributecompoundschemamutation()) {
         return UnimplementedError("reference '" + mod.name() + "': only compound creation is supported");
       }
       WARMUP_ASSIGN_OR_RETURN(
@@ -568,7 +589,8 @@ Status ApplyEntityMutation(const pb::GrpcEntitySchemaMutation& m, const CatalogS
                        "reference compound");
     }
     case M::kCreateSortableAttributeCompoundSchemaMutation: {
-      WARMUP_ASSIGN_OR_RETURN(auto compound, CompoundFromCreate(m.createsortableattributecompoundschemamutation()));
+      WARMUP_ASSIGN_OR_RETURN(auto compound,
+                              CompoundFromCreate(m.createsortableattributecompoundschemamutation()));
       return InsertNew(&e->sortable_attribute_compounds, std::move(compound), "compound");
     }
     case M::MUTATION_NOT_SET:
@@ -643,7 +665,8 @@ StatusOr<CatalogSchema> CatalogSchemaFromProto(const pb::GrpcCatalogSchema& cata
   }
   for (const auto& [name, proto] : catalog.attributes()) {
     auto a = AttributeFrom(proto, AttributeSchemaKind::kGlobal);
-    if (!a.ok()) return a.status().WithContext("catalog " + schema.name + ": global attribute '" + name + "'");
+    if (!a.ok())
+      return a.status().WithContext("catalog " + schema.name + ": global attribute '" + name + "'");
     schema.attributes.emplace(name, std::move(a).value());
   }
   for (const auto& proto : entities) {
@@ -704,12 +727,16 @@ std::vector<pb::GrpcLocalCatalogSchemaMutation> CatalogSchemaToMutations(const C
   for (const auto& [type, e] : schema.entities) {
     out.emplace_back().mutable_createentityschemamutation()->set_entitytype(type);
   }
-  auto create_attribute = [](const AttributeSchema& a, pb::GrpcCreateAttributeSchemaMutation* m) { AttributeTo(a, m); };
+  auto create_attribute = [](const AttributeSchema& a, pb::GrpcCreateAttributeSchemaMutation* m) {
+    AttributeTo(a, m);
+  };
   for (const auto& [type, e] : schema.entities) {
     auto* modify = out.emplace_back().mutable_modifyentityschemamutation();
     modify->set_entitytype(type);
     auto add = [&] { return modify->add_entityschemamutations(); };
-    if (e.description) add()->mutable_modifyentityschemadescriptionmutation()->mutable_description()->set_value(*e.description);
+    if (e.description)
+      add()->mutable_modifyentityschemadescriptionmutation()->mutable_description()->set_value(
+          *e.description);
     if (e.deprecation_notice) {
       add()->mutable_modifyentityschemadeprecationnoticemutation()->mutable_deprecationnotice()->set_value(
           *e.deprecation_notice);
@@ -805,13 +832,15 @@ std::vector<pb::GrpcLocalCatalogSchemaMutation> CatalogSchemaToMutations(const C
       }
       for (const auto& [compound_name, c] : r.sortable_attribute_compounds) {
         if (c.inherited) continue;
-        auto* mod = modify.add_entityschemamutations()->mutable_modifyreferencesortableattributecompoundschemamutation();
+        auto* mod = modify.add_entityschemamutations()
+                        ->mutable_modifyreferencesortableattributecompoundschemamutation();
         mod->set_name(r.name);
         CompoundTo(c, mod->mutable_sortableattributecompoundschemamutation()
                           ->mutable_createsortableattributecompoundschemamutation());
       }
     }
-    if (modify.entityschemamutations_size() > 0) *out.emplace_back().mutable_modifyentityschemamutation() = modify;
+    if (modify.entityschemamutations_size() > 0)
+      *out.emplace_back().mutable_modifyentityschemamutation() = modify;
   }
   // Evolution restrictions last, so that the load itself never trips over them.
   for (const auto& [type, e] : schema.entities) {
@@ -883,7 +912,9 @@ Status ApplyCatalogSchemaMutations(const std::vector<pb::GrpcLocalCatalogSchemaM
         }
         for (int k = 0; k < modify.entityschemamutations_size(); ++k) {
           Status s = ApplyEntityMutation(modify.entityschemamutations(k), *schema, &entity->second);
-          if (!s.ok()) return s.WithContext(at + ": entity type " + modify.entitytype() + " [" + std::to_string(k) + "]");
+          if (!s.ok())
+            return s.WithContext(at + ": entity type " + modify.entitytype() + " [" + std::to_string(k) +
+                                 "]");
         }
         break;
       }

@@ -366,8 +366,7 @@ pb::GrpcEvitaDataType ValueTypeToProto(ValueType type) {
   return static_cast<pb::GrpcEvitaDataType>(static_cast<int>(type));
 }
 
-StatusOr<ValueType> AssociatedDataTypeFromProto(
-    pb::GrpcEvitaAssociatedDataDataType::GrpcEvitaDataType type) {
+StatusOr<ValueType> AssociatedDataTypeFromProto(pb::GrpcEvitaAssociatedDataDataType::GrpcEvitaDataType type) {
   const int number = static_cast<int>(type);
   if (number == pb::GrpcEvitaAssociatedDataDataType::COMPLEX_DATA_OBJECT) {
     return ValueType::kComplexDataObject;

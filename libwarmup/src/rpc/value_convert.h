@@ -21,10 +21,8 @@ StatusOr<Value> ValueFromProto(const pb::GrpcEvitaValue& proto);
 // Writes `value` into `out` (cleared first). Never sets `version`.
 void ValueToProto(const Value& value, pb::GrpcEvitaValue* out);
 
-StatusOr<AssociatedDataValue> AssociatedDataValueFromProto(
-    const pb::GrpcEvitaAssociatedDataValue& proto);
-void AssociatedDataValueToProto(const AssociatedDataValue& value,
-                                pb::GrpcEvitaAssociatedDataValue* out);
+StatusOr<AssociatedDataValue> AssociatedDataValueFromProto(const pb::GrpcEvitaAssociatedDataValue& proto);
+void AssociatedDataValueToProto(const AssociatedDataValue& value, pb::GrpcEvitaAssociatedDataValue* out);
 
 // Value types as evitaDB numbers them in the two protocol enums.
 StatusOr<ValueType> ValueTypeFromProto(pb::GrpcEvitaDataType type);

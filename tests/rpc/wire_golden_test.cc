@@ -1,0 +1,92 @@
+// Decodes bytes that evitaDB's own .proto definitions encoded (see
+// tests/testdata/wire/README.md) with warmup's generated code.
+#include <google/protobuf/text_format.h>
+#include <google/protobuf/util/message_differencer.h>
+
+#include <doctest/doctest.h>
+
+#include <fstream>
+#include <memory>
+#include <sstream>
+
+#include "GrpcEvitaSessionAPI.pb.h"
+#include "rpc/entity_convert.h"
+#include "rpc/pb.h"
+#include "rpc/schema_convert.h"
+
+namespace warmup::rpc {
+namespace {
+
+std::string ReadFile(const std::string& name) {
+  std::ifstream in(std::string(WARMUP_TESTDATA_DIR) + "/wire/" + name, std::ios::binary);
+  REQUIRE_MESSAGE(in.good(), "missing test data ", name);
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return buffer.str();
+}
+
+// Counts fields the decoder did not recognise, anywhere in the message tree.
+int UnknownFieldCount(const google::protobuf::Message& message) {
+  const auto* reflection = message.GetReflection();
+  int count = reflection->GetUnknownFields(message).field_count();
+  std::vector<const google::protobuf::FieldDescriptor*> fields;
+  reflection->ListFields(message, &fields);
+  for (const auto* field : fields) {
+    if (field->cpp_type() != google::protobuf::FieldDescriptor::CPPTYPE_MESSAGE) continue;
+    if (field->is_repeated()) {
+      for (int i = 0; i < reflection->FieldSize(message, field); ++i) {
+        count += UnknownFieldCount(reflection->GetRepeatedMessage(message, field, i));
+      }
+    } else {
+      count += UnknownFieldCount(reflection->GetMessage(message, field));
+    }
+  }
+  return count;
+}
+
+template <typename Message>
+Message CheckGolden(const std::string& name) {
+  Message from_bytes;
+  REQUIRE(from_bytes.ParseFromString(ReadFile(name + ".bin")));
+  CHECK_MESSAGE(UnknownFieldCount(from_bytes) == 0, name, ": a field number or type differs from evitaDB's");
+  Message from_text;
+  REQUIRE_MESSAGE(google::protobuf::TextFormat::ParseFromString(ReadFile(name + ".txtpb"), &from_text), name,
+                  ": a field name differs from evitaDB's");
+  std::string diff;
+  google::protobuf::util::MessageDifferencer differencer;
+  differencer.ReportDifferencesToString(&diff);
+  CHECK_MESSAGE(differencer.Compare(from_text, from_bytes), name, ":\n", diff);
+  // Re-encoding with warmup's definitions gives evitaDB's bytes back.
+  CHECK(from_bytes.SerializeAsString().size() == ReadFile(name + ".bin").size());
+  return from_bytes;
+}
+
+TEST_CASE("query responses encoded by evitaDB decode completely") {
+  auto response = CheckGolden<pb::GrpcQueryResponse>("query_response");
+  REQUIRE(response.recordpage().sealedentities_size() == 2);
+  auto entity = EntityFromProto(response.recordpage().sealedentities(0));
+  REQUIRE_MESSAGE(entity.ok(), entity.status().ToString());
+  CHECK(entity->type == "Product");
+  CHECK_FALSE(entity->prices.empty());
+  CHECK(response.recordpage().paginatedlist().lastpagenumber() == 9);
+}
+
+TEST_CASE("upsert requests encoded by evitaDB decode completely") {
+  auto request = CheckGolden<pb::GrpcUpsertEntityRequest>("upsert_entity_request");
+  CHECK(request.entitymutation().entityupsertmutation().mutations_size() > 20);
+}
+
+TEST_CASE("schema messages encoded by evitaDB decode completely") {
+  auto product = CheckGolden<pb::GrpcEntitySchemaResponse>("product_schema_response");
+  auto category = CheckGolden<pb::GrpcEntitySchemaResponse>("category_schema_response");
+  auto catalog = CheckGolden<pb::GrpcCatalogSchemaResponse>("catalog_schema_response");
+  auto update = CheckGolden<pb::GrpcUpdateCatalogSchemaRequest>("update_catalog_schema_request");
+  auto schema =
+      CatalogSchemaFromProto(catalog.catalogschema(), {product.entityschema(), category.entityschema()});
+  REQUIRE_MESSAGE(schema.ok(), schema.status().ToString());
+  CHECK(schema->entities.at("Category").references.at("products").is_reflected());
+  CHECK(update.schemamutations_size() > 5);
+}
+
+}  // namespace
+}  // namespace warmup::rpc
