@@ -9,7 +9,7 @@ packages=(
   libgrpc++-dev libgrpc-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
   libboost-dev libboost-program-options-dev
   librange-v3-dev doctest-dev
-  libicu-dev libroaring-dev libzstd-dev libzip-dev
+  libssl-dev libicu-dev libroaring-dev libzstd-dev libzip-dev
   clang-format
 )
 
