@@ -2,7 +2,12 @@
 find_package(Threads REQUIRED)
 find_package(Protobuf REQUIRED)          # CMake's FindProtobuf: Debian ships no protobuf config
 find_package(gRPC CONFIG REQUIRED)       # needs protobuf-compiler-grpc for its plugin check
-find_package(OpenSSL REQUIRED)           # SHA-256 for entity digests
+find_package(OpenSSL REQUIRED)           # SHA-256 for entity digests and fingerprints
+find_package(zstd CONFIG REQUIRED)       # zstd::libzstd_shared: snapshot compression
+# libzip's CMake config demands its command-line tools (zipcmp, ...); pkg-config does not.
+find_package(PkgConfig REQUIRED)
+pkg_check_modules(LIBZIP REQUIRED IMPORTED_TARGET libzip)  # PkgConfig::LIBZIP: exports
+find_package(nlohmann_json CONFIG REQUIRED)  # snapshot manifests, JSON reports
 find_package(doctest CONFIG)
 if(WARMUP_BUILD_APPS)
   find_package(Boost 1.74 REQUIRED COMPONENTS program_options)

@@ -1,24 +1,85 @@
 // warmup: the command-line front end. Parses, calls libwarmup, prints, exits.
+// Exit status: 0 done, 1 failed (the message says what and where).
+#include <unistd.h>
+
+#include <cstdio>
 #include <iostream>
 #include <string>
+#include <vector>
 
+#include "common/options.h"
+#include "warmup/generator.h"
+#include "warmup/snapshot.h"
 #include "warmup/version.h"
 
 namespace {
 
-constexpr const char* kUsage = R"(usage: warmup <command> [options]
+constexpr const char* kUsage =
+    R"(usage: warmup <command> [options]     (warmup <command> --help for its options)
 
 Measures how long publishing an evitaDB catalog takes.
 
 commands:
-  version    print the version and the evitaDB protocol subset this build speaks
-  help       print this text
+  generate   write a deterministic synthetic catalog (profile senesi or tiny) as a snapshot
+  inspect    verify a snapshot or export and show its collections, sizes and per-entity averages
+  unpack     unzip an export into a pristine snapshot directory, verifying every checksum
+  version    print the version and the evitaDB protocol this build speaks
 )";
+
+int Fail(const warmup::Status& status) {
+  if (status.code() == warmup::StatusCode::kCancelled) {  // --help
+    std::cout << status.message() << "\n";
+    return 0;
+  }
+  std::cerr << "warmup: " << status.ToString() << "\n";
+  return 1;
+}
+
+int Generate(const std::vector<std::string>& args) {
+  auto cmd = warmup::cli::ParseGenerate(args);
+  if (!cmd.ok()) return Fail(cmd.status());
+  if (isatty(STDERR_FILENO)) {
+    cmd->write.on_collection_written = [](const std::string& type, int64_t count, double seconds) {
+      std::fprintf(stderr, "  generated %10lld %-20s in %7.1f s\n", static_cast<long long>(count),
+                   type.c_str(), seconds);
+    };
+  }
+  auto path = warmup::GenerateSnapshot(cmd->generator, cmd->out_dir, cmd->write);
+  if (!path.ok()) return Fail(path.status());
+  std::cout << "wrote " << *path << "\n";
+  if (cmd->zip_path) {
+    if (auto s = warmup::ZipSnapshot(*path, *cmd->zip_path); !s.ok()) return Fail(s);
+    std::cout << "wrote " << *cmd->zip_path << "\n";
+  }
+  return 0;
+}
+
+int Inspect(const std::vector<std::string>& args) {
+  auto cmd = warmup::cli::ParseInspect(args);
+  if (!cmd.ok()) return Fail(cmd.status());
+  auto info = warmup::InspectSnapshot(cmd->path);
+  if (!info.ok()) return Fail(info.status());
+  std::cout << (cmd->json ? warmup::SnapshotInfoToJson(*info) : warmup::SnapshotInfoToText(*info));
+  return 0;
+}
+
+int Unpack(const std::vector<std::string>& args) {
+  auto cmd = warmup::cli::ParseUnpack(args);
+  if (!cmd.ok()) return Fail(cmd.status());
+  auto path = warmup::UnpackSnapshot(cmd->zip_path, cmd->out_dir);
+  if (!path.ok()) return Fail(path.status());
+  std::cout << "unpacked and verified " << *path << "\n";
+  return 0;
+}
 
 }  // namespace
 
 int main(int argc, char** argv) {
   const std::string command = argc > 1 ? argv[1] : "help";
+  const std::vector<std::string> args(argv + std::min(argc, 2), argv + argc);
+  if (command == "generate") return Generate(args);
+  if (command == "inspect") return Inspect(args);
+  if (command == "unpack") return Unpack(args);
   if (command == "version" || command == "--version") {
     std::cout << "warmup " << warmup::Version() << "\n"
               << "evitaDB gRPC protocol: " << warmup::ProtocolDescription() << "\n";
@@ -29,5 +90,5 @@ int main(int argc, char** argv) {
     return 0;
   }
   std::cerr << "warmup: unknown command '" << command << "'\n\n" << kUsage;
-  return 2;
+  return 1;
 }

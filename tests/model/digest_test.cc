@@ -5,17 +5,17 @@
 #include <algorithm>
 #include <set>
 
-#include "common/random_catalog.h"
+#include "generator/tiny_profile.h"
 
 namespace warmup {
 namespace {
 
 TEST_CASE("the digest ignores the order of prices and references") {
-  const CatalogSchema schema = testing::RandomCatalogSchema(1);
-  testing::Rng rng(3);
+  const CatalogSchema schema = generator::RandomCatalogSchema(1);
+  generator::Rng rng(3);
   int reordered = 0;
   for (int pk = 1; pk <= 100; ++pk) {
-    Entity entity = testing::RandomEntity(rng, schema, "Product", pk);
+    Entity entity = generator::RandomEntity(rng, schema, "Product", pk);
     const Digest before = EntityDigest(entity);
     std::reverse(entity.prices.begin(), entity.prices.end());
     std::reverse(entity.references.begin(), entity.references.end());
@@ -26,9 +26,9 @@ TEST_CASE("the digest ignores the order of prices and references") {
 }
 
 TEST_CASE("the digest changes with any content") {
-  const CatalogSchema schema = testing::RandomCatalogSchema(1);
-  testing::Rng rng(4);
-  const Entity base = testing::RandomEntity(rng, schema, "Product", 1);
+  const CatalogSchema schema = generator::RandomCatalogSchema(1);
+  generator::Rng rng(4);
+  const Entity base = generator::RandomEntity(rng, schema, "Product", 1);
   const Digest d = EntityDigest(base);
   CHECK(d.ToHex().size() == 64);
   auto differs = [&](auto&& change) {
@@ -69,11 +69,11 @@ TEST_CASE("the digest changes with any content") {
 }
 
 TEST_CASE("distinct random entities have distinct digests") {
-  const CatalogSchema schema = testing::RandomCatalogSchema(2);
-  testing::Rng rng(5);
+  const CatalogSchema schema = generator::RandomCatalogSchema(2);
+  generator::Rng rng(5);
   std::set<Digest> seen;
   for (int pk = 1; pk <= 300; ++pk)
-    seen.insert(EntityDigest(testing::RandomEntity(rng, schema, "Product", pk)));
+    seen.insert(EntityDigest(generator::RandomEntity(rng, schema, "Product", pk)));
   CHECK(seen.size() == 300);
 }
 

@@ -2,18 +2,18 @@
 
 #include <doctest/doctest.h>
 
-#include "common/random_catalog.h"
+#include "generator/tiny_profile.h"
 #include "warmup/digest.h"
 
 namespace warmup::rpc {
 namespace {
 
 TEST_CASE("entities survive model -> sealed entity proto -> model") {
-  const CatalogSchema schema = testing::RandomCatalogSchema(1);
-  testing::Rng rng(2);
+  const CatalogSchema schema = generator::RandomCatalogSchema(1);
+  generator::Rng rng(2);
   for (const auto& [type, entity_schema] : schema.entities) {
     for (int pk = 1; pk <= 60; ++pk) {
-      const Entity entity = testing::RandomEntity(rng, schema, type, pk);
+      const Entity entity = generator::RandomEntity(rng, schema, type, pk);
       pb::GrpcSealedEntity proto;
       EntityToProto(entity, &proto);
       // Through the wire bytes, not just the object.
@@ -29,18 +29,18 @@ TEST_CASE("entities survive model -> sealed entity proto -> model") {
 
 TEST_CASE("entity -> upsert mutation -> applied to an empty entity gives the same entity") {
   for (uint64_t seed : {3u, 4u, 5u}) {
-    const CatalogSchema schema = testing::RandomCatalogSchema(seed);
-    testing::Rng rng(seed * 31);
+    const CatalogSchema schema = generator::RandomCatalogSchema(seed);
+    generator::Rng rng(seed * 31);
     for (const auto& [type, entity_schema] : schema.entities) {
       for (int pk = 1; pk <= 60; ++pk) {
-        const Entity entity = testing::RandomEntity(rng, schema, type, pk);
+        const Entity entity = generator::RandomEntity(rng, schema, type, pk);
         auto mutation = EntityToUpsertMutation(entity, entity_schema, Existence::kMustNotExist);
         REQUIRE_MESSAGE(mutation.ok(), mutation.status().ToString());
         const auto& upsert = mutation->entityupsertmutation();
         CHECK(upsert.entityexistence() == pb::MUST_NOT_EXIST);
         auto applied = EntityFromUpsertMutation(upsert, entity_schema);
         REQUIRE_MESSAGE(applied.ok(), applied.status().ToString());
-        const Entity expected = testing::WithoutReflectedReferences(entity, entity_schema);
+        const Entity expected = generator::WithoutReflectedReferences(entity, entity_schema);
         CHECK(*applied == expected);
         CHECK(EntityDigest(*applied) == EntityDigest(expected));
       }
@@ -49,7 +49,7 @@ TEST_CASE("entity -> upsert mutation -> applied to an empty entity gives the sam
 }
 
 TEST_CASE("upsert mutations follow evitaDB's rules") {
-  const CatalogSchema schema = testing::RandomCatalogSchema(9);
+  const CatalogSchema schema = generator::RandomCatalogSchema(9);
   const EntitySchema& product = schema.entities.at("Product");
   Entity entity;
   entity.type = "Product";
@@ -80,7 +80,7 @@ TEST_CASE("upsert mutations follow evitaDB's rules") {
 }
 
 TEST_CASE("bad entities give errors naming entity and field") {
-  const CatalogSchema schema = testing::RandomCatalogSchema(9);
+  const CatalogSchema schema = generator::RandomCatalogSchema(9);
   const EntitySchema& product = schema.entities.at("Product");
   SUBCASE("unknown reference name") {
     Entity entity;

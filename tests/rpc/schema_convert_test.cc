@@ -2,7 +2,7 @@
 
 #include <doctest/doctest.h>
 
-#include "common/random_catalog.h"
+#include "generator/tiny_profile.h"
 
 namespace warmup::rpc {
 namespace {
@@ -38,7 +38,7 @@ void NormalizeVersions(CatalogSchema* schema) {
 }
 
 TEST_CASE("the generated schema is valid and uses every feature") {
-  const CatalogSchema schema = testing::RandomCatalogSchema(1);
+  const CatalogSchema schema = generator::RandomCatalogSchema(1);
   CHECK(ValidateCatalogSchema(schema).ok());
   const EntitySchema& product = schema.entities.at("Product");
   for (ValueType type : AllValueTypes()) {
@@ -52,14 +52,15 @@ TEST_CASE("the generated schema is valid and uses every feature") {
 
 TEST_CASE("schemas survive model -> read messages -> model") {
   for (uint64_t seed = 1; seed <= 20; ++seed) {
-    const CatalogSchema schema = testing::RandomCatalogSchema(seed);
+    const CatalogSchema schema = generator::RandomCatalogSchema(seed);
     CHECK(ThroughProto(schema) == schema);
   }
 }
 
-TEST_CASE("schema -> mutations -> applied to a fresh catalog gives the same schema") {
+TEST_CASE(
+    "schema -> mutations -> applied to a fresh catalog gives the same schema (regression: moved-from name)") {
   for (uint64_t seed = 1; seed <= 20; ++seed) {
-    CatalogSchema schema = testing::RandomCatalogSchema(seed);
+    CatalogSchema schema = generator::RandomCatalogSchema(seed);
     const auto mutations = CatalogSchemaToMutations(schema);
     // Through the wire bytes.
     std::vector<pb::GrpcLocalCatalogSchemaMutation> parsed(mutations.size());
@@ -76,7 +77,7 @@ TEST_CASE("schema -> mutations -> applied to a fresh catalog gives the same sche
 }
 
 TEST_CASE("mutations come in the order evitaDB needs") {
-  const CatalogSchema schema = testing::RandomCatalogSchema(2);
+  const CatalogSchema schema = generator::RandomCatalogSchema(2);
   const auto mutations = CatalogSchemaToMutations(schema);
   size_t last_global = 0, first_create = mutations.size(), last_create = 0, first_modify = mutations.size();
   size_t first_reflected = mutations.size(), last_plain_reference = 0;
@@ -150,7 +151,7 @@ TEST_CASE("bad schema input gives errors naming where") {
     CHECK(s.message().find("global attribute 'code' does not exist") != std::string::npos);
   }
   SUBCASE("validation names the broken cross-reference") {
-    CatalogSchema schema = testing::RandomCatalogSchema(1);
+    CatalogSchema schema = generator::RandomCatalogSchema(1);
     schema.entities.at("Product").sortable_attribute_compounds.at("codePriority").elements[0].attribute_name =
         "gone";
     Status s = ValidateCatalogSchema(schema);

@@ -2,16 +2,16 @@
 
 #include <doctest/doctest.h>
 
-#include "common/random_catalog.h"
+#include "generator/tiny_profile.h"
 
 namespace warmup::rpc {
 namespace {
 
 TEST_CASE("every value type survives model -> proto -> model") {
-  testing::Rng rng(7);
+  generator::Rng rng(7);
   for (ValueType type : AllValueTypes()) {
     for (int i = 0; i < 50; ++i) {
-      const Value value = testing::RandomValue(rng, type);
+      const Value value = generator::RandomValue(rng, type);
       pb::GrpcEvitaValue proto;
       ValueToProto(value, &proto);
       CHECK(proto.type() == static_cast<int>(type));
@@ -23,9 +23,9 @@ TEST_CASE("every value type survives model -> proto -> model") {
 }
 
 TEST_CASE("complex associated data survives model -> proto -> model") {
-  testing::Rng rng(11);
+  generator::Rng rng(11);
   for (int i = 0; i < 200; ++i) {
-    AssociatedDataValue value{testing::RandomDataItem(rng, 4)};
+    AssociatedDataValue value{generator::RandomDataItem(rng, 4)};
     pb::GrpcEvitaAssociatedDataValue proto;
     AssociatedDataValueToProto(value, &proto);
     CHECK(proto.type() == pb::GrpcEvitaAssociatedDataDataType::COMPLEX_DATA_OBJECT);

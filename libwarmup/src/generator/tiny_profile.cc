@@ -1,62 +1,53 @@
-#include "common/random_catalog.h"
+#include "generator/tiny_profile.h"
+
+#include "generator/profile.h"
 
 #include <algorithm>
-#include <stdexcept>
 #include <string>
 
-namespace warmup::testing {
+namespace warmup::generator {
 namespace {
 
-template <typename T>
-const T& Pick(Rng& rng, const std::vector<T>& items) {
-  return items[std::uniform_int_distribution<size_t>(0, items.size() - 1)(rng)];
-}
-
-int64_t Between(Rng& rng, int64_t lo, int64_t hi) {
-  return std::uniform_int_distribution<int64_t>(lo, hi)(rng);
-}
-bool Coin(Rng& rng) { return Between(rng, 0, 1) == 1; }
-
+// For values built from constants known to be valid.
 template <typename T>
 T Unwrap(StatusOr<T> s) {
-  if (!s.ok()) throw std::runtime_error(s.status().ToString());
   return std::move(s).value();
 }
 
 std::string RandomText(Rng& rng) {
   static const std::vector<std::string> kWords = {"chata", "hrad", "čaj", "Cesta", "žluť", "kůň",
                                                   "abc",   "x",    "",    "ß",     "日本", "Ünïcödé"};
-  std::string out = Pick(rng, kWords);
-  if (Coin(rng)) out += " " + Pick(rng, kWords) + std::to_string(Between(rng, 0, 999));
+  std::string out = rng.Pick(kWords);
+  if (rng.Coin()) out += " " + rng.Pick(kWords) + std::to_string(rng.Between(0, 999));
   return out;
 }
 
 BigDecimal RandomDecimal(Rng& rng) {
   static const std::vector<std::string> kForms = {"0",    "12.50",     "-0.001", "2.5e8",
                                                   "1e-7", "199990.00", "-3",     "7.125"};
-  if (Coin(rng)) return Unwrap(BigDecimal::Parse(Pick(rng, kForms)));
-  return Unwrap(BigDecimal::Parse(std::to_string(Between(rng, -99999, 99999)) + "." +
-                                  std::to_string(Between(rng, 10, 99))));
+  if (rng.Coin()) return Unwrap(BigDecimal::Parse(rng.Pick(kForms)));
+  return Unwrap(BigDecimal::Parse(std::to_string(rng.Between(-99999, 99999)) + "." +
+                                  std::to_string(rng.Between(10, 99))));
 }
 
 DateTime RandomDateTime(Rng& rng, ValueType type) {
-  const int64_t seconds = Between(rng, -2'000'000'000, 4'000'000'000);
-  const int32_t nanos = static_cast<int32_t>(Coin(rng) ? 0 : Between(rng, 0, 999'999'999));
+  const int64_t seconds = rng.Between(-2'000'000'000, 4'000'000'000);
+  const int32_t nanos = static_cast<int32_t>(rng.Coin() ? 0 : rng.Between(0, 999'999'999));
   switch (type) {
     case ValueType::kLocalDateTime:
       return {seconds, nanos, 0};
     case ValueType::kLocalDate:
       return {seconds - ((seconds % 86'400) + 86'400) % 86'400, 0, 0};
     case ValueType::kLocalTime:
-      return {Between(rng, 0, 86'399), nanos, 0};
+      return {rng.Between(0, 86'399), nanos, 0};
     default:
-      return {seconds, nanos, static_cast<int32_t>(Between(rng, -48, 56) * 900)};
+      return {seconds, nanos, static_cast<int32_t>(rng.Between(-48, 56) * 900)};
   }
 }
 
 std::optional<int64_t> RandomBound(Rng& rng, int64_t lo, int64_t hi) {
-  if (Between(rng, 0, 3) == 0) return std::nullopt;
-  return Between(rng, lo, hi);
+  if (rng.Between(0, 3) == 0) return std::nullopt;
+  return rng.Between(lo, hi);
 }
 
 Scalar RandomScalar(Rng& rng, ValueType type) {
@@ -64,17 +55,17 @@ Scalar RandomScalar(Rng& rng, ValueType type) {
     case ValueType::kString:
       return RandomText(rng);
     case ValueType::kCharacter:
-      return Pick(rng, std::vector<std::string>{"a", "Z", "č", "7", "€"});
+      return rng.Pick(std::vector<std::string>{"a", "Z", "č", "7", "€"});
     case ValueType::kByte:
-      return Between(rng, -128, 127);
+      return rng.Between(-128, 127);
     case ValueType::kShort:
-      return Between(rng, -32768, 32767);
+      return rng.Between(-32768, 32767);
     case ValueType::kInteger:
-      return Between(rng, INT32_MIN, INT32_MAX);
+      return rng.Between(INT32_MIN, INT32_MAX);
     case ValueType::kLong:
-      return Between(rng, INT64_MIN, INT64_MAX);
+      return rng.Between(INT64_MIN, INT64_MAX);
     case ValueType::kBoolean:
-      return Coin(rng);
+      return rng.Coin();
     case ValueType::kBigDecimal:
       return RandomDecimal(rng);
     case ValueType::kOffsetDateTime:
@@ -84,15 +75,15 @@ Scalar RandomScalar(Rng& rng, ValueType type) {
       return RandomDateTime(rng, type);
     case ValueType::kDateTimeRange: {
       DateTimeRange r;
-      if (Coin(rng)) r.from = RandomDateTime(rng, ValueType::kOffsetDateTime);
-      if (Coin(rng)) r.to = RandomDateTime(rng, ValueType::kOffsetDateTime);
+      if (rng.Coin()) r.from = RandomDateTime(rng, ValueType::kOffsetDateTime);
+      if (rng.Coin()) r.to = RandomDateTime(rng, ValueType::kOffsetDateTime);
       return r;
     }
     case ValueType::kBigDecimalNumberRange: {
       BigDecimalRange r;
-      if (Coin(rng)) r.from = RandomDecimal(rng);
-      if (Coin(rng)) r.to = RandomDecimal(rng);
-      r.decimal_places_to_compare = static_cast<int32_t>(Between(rng, 0, 4));
+      if (rng.Coin()) r.from = RandomDecimal(rng);
+      if (rng.Coin()) r.to = RandomDecimal(rng);
+      r.decimal_places_to_compare = static_cast<int32_t>(rng.Between(0, 4));
       return r;
     }
     case ValueType::kLongNumberRange:
@@ -105,16 +96,16 @@ Scalar RandomScalar(Rng& rng, ValueType type) {
       return NumberRange{RandomBound(rng, -128, 0), RandomBound(rng, 0, 127)};
     case ValueType::kLocale:
       return Unwrap(
-          Locale::Parse(Pick(rng, std::vector<std::string>{"cs", "sk", "en-US", "cs-CZ", "sr-Latn-RS"})));
+          Locale::Parse(rng.Pick(std::vector<std::string>{"cs", "sk", "en-US", "cs-CZ", "sr-Latn-RS"})));
     case ValueType::kCurrency:
-      return Unwrap(Currency::Parse(Pick(rng, std::vector<std::string>{"CZK", "EUR", "USD"})));
+      return Unwrap(Currency::Parse(rng.Pick(std::vector<std::string>{"CZK", "EUR", "USD"})));
     case ValueType::kUuid:
-      return Uuid{Between(rng, INT64_MIN, INT64_MAX), Between(rng, INT64_MIN, INT64_MAX)};
+      return Uuid{rng.Between(INT64_MIN, INT64_MAX), rng.Between(INT64_MIN, INT64_MAX)};
     case ValueType::kPredecessor:
     case ValueType::kReferencedEntityPredecessor:
-      return Coin(rng) ? Predecessor{} : Predecessor{static_cast<int32_t>(Between(rng, 1, 1000))};
+      return rng.Coin() ? Predecessor{} : Predecessor{static_cast<int32_t>(rng.Between(1, 1000))};
     default:
-      throw std::logic_error("no scalar for an array type");
+      return std::string();  // array types never reach here: RandomValue asks for element types
   }
 }
 
@@ -138,10 +129,10 @@ std::string AttributeNameFor(ValueType type) {
 void FillAttributes(Rng& rng, const std::map<std::string, AttributeSchema>& schemas,
                     const std::vector<Locale>& locales, Attributes* out) {
   for (const auto& [name, schema] : schemas) {
-    if (schema.nullable && Between(rng, 0, 3) == 0) continue;
+    if (schema.nullable && rng.Between(0, 3) == 0) continue;
     if (schema.localized) {
       for (const Locale& locale : locales) {
-        if (Coin(rng) || !schema.nullable)
+        if (rng.Coin() || !schema.nullable)
           out->localized[locale.tag()].emplace(name, RandomValue(rng, schema.type));
       }
     } else {
@@ -154,26 +145,26 @@ void FillAttributes(Rng& rng, const std::map<std::string, AttributeSchema>& sche
 
 Value RandomValue(Rng& rng, ValueType type) {
   std::vector<Scalar> items;
-  const int64_t count = IsArrayType(type) ? Between(rng, 0, 3) : 1;
+  const int64_t count = IsArrayType(type) ? rng.Between(0, 3) : 1;
   for (int64_t i = 0; i < count; ++i) items.push_back(RandomScalar(rng, ElementType(type)));
   return Unwrap(Value::Make(type, std::move(items)));
 }
 
 DataItem RandomDataItem(Rng& rng, int depth) {
-  const int64_t kind = depth <= 0 ? Between(rng, 0, 1) : Between(rng, 0, 3);
+  const int64_t kind = depth <= 0 ? rng.Between(0, 1) : rng.Between(0, 3);
   DataItem item;
   if (kind == 0) return item;  // null
   if (kind == 1) {
     item.content = RandomValue(
-        rng, Pick(rng, std::vector<ValueType>{ValueType::kString, ValueType::kInteger, ValueType::kBigDecimal,
-                                              ValueType::kBoolean, ValueType::kLocalDate}));
+        rng, rng.Pick(std::vector<ValueType>{ValueType::kString, ValueType::kInteger, ValueType::kBigDecimal,
+                                             ValueType::kBoolean, ValueType::kLocalDate}));
   } else if (kind == 2) {
     DataItem::Array array;
-    for (int64_t i = Between(rng, 0, 3); i > 0; --i) array.push_back(RandomDataItem(rng, depth - 1));
+    for (int64_t i = rng.Between(0, 3); i > 0; --i) array.push_back(RandomDataItem(rng, depth - 1));
     item.content = std::move(array);
   } else {
     DataItem::Map map;
-    for (int64_t i = Between(rng, 0, 3); i > 0; --i)
+    for (int64_t i = rng.Between(0, 3); i > 0; --i)
       map["k" + std::to_string(i)] = RandomDataItem(rng, depth - 1);
     item.content = std::move(map);
   }
@@ -184,9 +175,9 @@ CatalogSchema RandomCatalogSchema(uint64_t seed) {
   Rng rng(seed);
   CatalogSchema catalog;
   catalog.name = "testCatalog";
-  catalog.version = static_cast<int32_t>(Between(rng, 1, 50));
+  catalog.version = static_cast<int32_t>(rng.Between(1, 50));
   catalog.description = "generated for tests";
-  if (Coin(rng)) catalog.evolution_modes = {CatalogEvolutionMode::kAddingEntityTypes};
+  if (rng.Coin()) catalog.evolution_modes = {CatalogEvolutionMode::kAddingEntityTypes};
 
   AttributeSchema code = Attribute("code", ValueType::kString, AttributeSchemaKind::kGlobal);
   code.unique_in_scopes = {{Scope::kLive, AttributeUniqueness::kUniqueWithinCollection}};
@@ -202,14 +193,14 @@ CatalogSchema RandomCatalogSchema(uint64_t seed) {
   url.deprecation_notice = "use slug";
   AttributeSchema priority = Attribute("priority", ValueType::kLong, AttributeSchemaKind::kGlobal);
   priority.nullable = true;
-  priority.default_value = Value::Long(Between(rng, 0, 10));
+  priority.default_value = Value::Long(rng.Between(0, 10));
   priority.sortable_in_scopes = {Scope::kLive};
   for (auto* a : {&code, &url, &priority}) catalog.attributes.emplace(a->name, *a);
 
   auto add_entity = [&](const std::string& name) -> EntitySchema& {
     EntitySchema e;
     e.name = name;
-    e.version = static_cast<int32_t>(Between(rng, 1, 9));
+    e.version = static_cast<int32_t>(rng.Between(1, 9));
     e.evolution_modes = AllEvolutionModes();
     e.attributes.emplace("code", catalog.attributes.at("code"));
     return catalog.entities.emplace(name, std::move(e)).first->second;
@@ -218,7 +209,7 @@ CatalogSchema RandomCatalogSchema(uint64_t seed) {
   auto& brand = add_entity("Brand");
   brand.description = "manufacturers";
   auto& parameter = add_entity("Parameter");
-  parameter.with_generated_primary_key = Coin(rng);
+  parameter.with_generated_primary_key = rng.Coin();
   add_entity("ParameterValue");
 
   auto& category = add_entity("Category");
@@ -235,7 +226,7 @@ CatalogSchema RandomCatalogSchema(uint64_t seed) {
   product.description = "goods";
   product.deprecation_notice = "never";
   product.with_price = true;
-  product.indexed_price_places = static_cast<int32_t>(Between(rng, 0, 4));
+  product.indexed_price_places = static_cast<int32_t>(rng.Between(0, 4));
   product.price_indexed_in_scopes = {Scope::kLive};
   product.locales = {Unwrap(Locale::Parse("cs")), Unwrap(Locale::Parse("sk"))};
   product.currencies = {Unwrap(Currency::Parse("CZK")), Unwrap(Currency::Parse("EUR"))};
@@ -244,20 +235,20 @@ CatalogSchema RandomCatalogSchema(uint64_t seed) {
   product.attributes.emplace("priority", catalog.attributes.at("priority"));
   for (ValueType type : AllValueTypes()) {
     AttributeSchema a = Attribute(AttributeNameFor(type), type, AttributeSchemaKind::kEntity);
-    a.nullable = Coin(rng);
+    a.nullable = rng.Coin();
     a.localized = type == ValueType::kString;
     if (!IsArrayType(type) && type != ValueType::kPredecessor &&
         type != ValueType::kReferencedEntityPredecessor) {
-      if (Coin(rng)) a.filterable_in_scopes = {Scope::kLive};
-      if (Coin(rng)) a.sortable_in_scopes = {Scope::kLive, Scope::kArchived};
+      if (rng.Coin()) a.filterable_in_scopes = {Scope::kLive};
+      if (rng.Coin()) a.sortable_in_scopes = {Scope::kLive, Scope::kArchived};
     }
     if (type == ValueType::kBigDecimal) a.indexed_decimal_places = 2;
     if (type == ValueType::kInteger) {
       a.unique_in_scopes = {{Scope::kLive, AttributeUniqueness::kUniqueWithinCollection},
                             {Scope::kArchived, AttributeUniqueness::kUniqueWithinCollection}};
     }
-    if (Between(rng, 0, 4) == 0) a.default_value = RandomValue(rng, type);
-    if (Between(rng, 0, 5) == 0) a.description = "type " + std::string(ValueTypeName(type));
+    if (rng.Between(0, 4) == 0) a.default_value = RandomValue(rng, type);
+    if (rng.Between(0, 5) == 0) a.description = "type " + std::string(ValueTypeName(type));
     product.attributes.emplace(a.name, a);
   }
   for (ValueType type : AllValueTypes()) {
@@ -381,53 +372,53 @@ Entity RandomEntity(Rng& rng, const CatalogSchema& schema, const std::string& ty
   Entity e;
   e.type = type;
   e.primary_key = pk;
-  e.scope = Between(rng, 0, 9) == 0 ? Scope::kArchived : Scope::kLive;
-  if (es.with_hierarchy && pk > 1 && Coin(rng)) e.parent = static_cast<int32_t>(Between(rng, 1, pk - 1));
+  e.scope = rng.Between(0, 9) == 0 ? Scope::kArchived : Scope::kLive;
+  if (es.with_hierarchy && pk > 1 && rng.Coin()) e.parent = static_cast<int32_t>(rng.Between(1, pk - 1));
   FillAttributes(rng, es.attributes, es.locales, &e.attributes);
   for (const auto& [name, d] : es.associated_data) {
-    if (Between(rng, 0, 2) == 0) continue;
+    if (rng.Between(0, 2) == 0) continue;
     auto make = [&] {
       return d.type == ValueType::kComplexDataObject ? AssociatedDataValue{RandomDataItem(rng, 3)}
                                                      : AssociatedDataValue{RandomValue(rng, d.type)};
     };
     if (d.localized) {
       for (const Locale& l : es.locales) {
-        if (Coin(rng)) e.associated_data.localized[l.tag()].emplace(name, make());
+        if (rng.Coin()) e.associated_data.localized[l.tag()].emplace(name, make());
       }
     } else {
       e.associated_data.global.emplace(name, make());
     }
   }
   if (es.with_price) {
-    e.price_inner_record_handling = static_cast<PriceInnerRecordHandling>(Between(rng, 0, 2));
-    for (int64_t i = Between(rng, 0, 5); i > 0; --i) {
+    e.price_inner_record_handling = static_cast<PriceInnerRecordHandling>(rng.Between(0, 2));
+    for (int64_t i = rng.Between(0, 5); i > 0; --i) {
       Price p;
       p.price_id = static_cast<int32_t>(i);
-      p.price_list = Pick(rng, std::vector<std::string>{"basic", "vip", "action"});
-      p.currency = Pick(rng, es.currencies);
-      if (Coin(rng)) p.inner_record_id = static_cast<int32_t>(Between(rng, 1, 5));
+      p.price_list = rng.Pick(std::vector<std::string>{"basic", "vip", "action"});
+      p.currency = rng.Pick(es.currencies);
+      if (rng.Coin()) p.inner_record_id = static_cast<int32_t>(rng.Between(1, 5));
       p.price_without_tax = RandomDecimal(rng);
       p.tax_rate = Unwrap(BigDecimal::Parse("21"));
       p.price_with_tax = RandomDecimal(rng);
-      if (Coin(rng)) p.validity = std::get<DateTimeRange>(RandomScalar(rng, ValueType::kDateTimeRange));
-      p.indexed = Between(rng, 0, 4) != 0;
+      if (rng.Coin()) p.validity = std::get<DateTimeRange>(RandomScalar(rng, ValueType::kDateTimeRange));
+      p.indexed = rng.Between(0, 4) != 0;
       e.prices.push_back(std::move(p));
     }
   }
   for (const auto& [name, rs] : es.references) {
-    int64_t count = Between(rng, 0, 3);
+    int64_t count = rng.Between(0, 3);
     if (rs.cardinality == Cardinality::kZeroOrOne) count = std::min<int64_t>(count, 1);
     std::vector<int32_t> used;
     for (int64_t i = 0; i < count; ++i) {
       Reference r;
       r.name = name;
-      int32_t target = static_cast<int32_t>(Between(rng, 1, 20));
+      int32_t target = static_cast<int32_t>(rng.Between(1, 20));
       const bool duplicates = rs.cardinality == Cardinality::kZeroOrMoreWithDuplicates;
       if (!duplicates && std::find(used.begin(), used.end(), target) != used.end()) continue;
       used.push_back(target);
       r.referenced = {rs.referenced_entity_type, target};
-      if (rs.group_type && Coin(rng))
-        r.group = EntityRef{*rs.group_type, static_cast<int32_t>(Between(rng, 1, 5))};
+      if (rs.group_type && rng.Coin())
+        r.group = EntityRef{*rs.group_type, static_cast<int32_t>(rng.Between(1, 5))};
       FillAttributes(rng, rs.attributes, es.locales.empty() ? std::vector<Locale>{} : es.locales,
                      &r.attributes);
       e.references.push_back(std::move(r));
@@ -445,4 +436,43 @@ Entity WithoutReflectedReferences(Entity entity, const EntitySchema& schema) {
   return entity;
 }
 
-}  // namespace warmup::testing
+}  // namespace warmup::generator
+
+namespace warmup::generator {
+namespace {
+
+// Collection sizes of the tiny catalog at scale 1.0 (300 entities).
+const std::vector<CollectionPlan>& TinyCounts() {
+  static const std::vector<CollectionPlan> kCounts = {
+      {"Brand", 20}, {"Category", 30}, {"Parameter", 10}, {"ParameterValue", 40}, {"Product", 200}};
+  return kCounts;
+}
+
+class TinyProfile : public Profile {
+ public:
+  explicit TinyProfile(const GeneratorOptions& options)
+      : seed_(options.seed), schema_(RandomCatalogSchema(options.seed)) {
+    schema_.name = options.catalog_name.empty() ? "tiny" : options.catalog_name;
+    for (const auto& plan : TinyCounts())
+      plans_.push_back({plan.entity_type, ScaleCount(plan.count, options.scale)});
+  }
+  const CatalogSchema& schema() const override { return schema_; }
+  const std::vector<CollectionPlan>& collections() const override { return plans_; }
+  void MakeEntity(const std::string& type, int32_t pk, Entity* entity) const override {
+    Rng rng(Rng::Derive(seed_, type, pk));
+    *entity = RandomEntity(rng, schema_, type, pk);
+  }
+
+ private:
+  uint64_t seed_;
+  CatalogSchema schema_;
+  std::vector<CollectionPlan> plans_;
+};
+
+}  // namespace
+
+std::unique_ptr<Profile> MakeTinyProfile(const GeneratorOptions& options) {
+  return std::make_unique<TinyProfile>(options);
+}
+
+}  // namespace warmup::generator

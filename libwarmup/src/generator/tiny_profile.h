@@ -1,20 +1,19 @@
-// Seeded random schemas, values and entities for property tests. Every value
-// type of value.h and every schema feature of schema.h occurs in what these
-// produce, so a round trip that survives them survives the whole model.
-#ifndef WARMUP_TESTS_COMMON_RANDOM_CATALOG_H_
-#define WARMUP_TESTS_COMMON_RANDOM_CATALOG_H_
+// The "tiny" profile: seeded random schemas, values and entities in which every
+// value type of value.h and every schema feature of schema.h occurs. The
+// generator's tiny catalog and the property tests both come from here, so a
+// round trip that survives them survives the whole model.
+#ifndef WARMUP_SRC_GENERATOR_TINY_PROFILE_H_
+#define WARMUP_SRC_GENERATOR_TINY_PROFILE_H_
 
 #include <cstdint>
-#include <random>
 #include <vector>
 
+#include "generator/rng.h"
 #include "warmup/entity.h"
 #include "warmup/schema.h"
 #include "warmup/value.h"
 
-namespace warmup::testing {
-
-using Rng = std::mt19937_64;
+namespace warmup::generator {
 
 // A random, valid value of `type` (arrays have 0 to 3 elements).
 Value RandomValue(Rng& rng, ValueType type);
@@ -37,6 +36,6 @@ Entity RandomEntity(Rng& rng, const CatalogSchema& schema, const std::string& ty
 // can carry.
 Entity WithoutReflectedReferences(Entity entity, const EntitySchema& schema);
 
-}  // namespace warmup::testing
+}  // namespace warmup::generator
 
-#endif  // WARMUP_TESTS_COMMON_RANDOM_CATALOG_H_
+#endif  // WARMUP_SRC_GENERATOR_TINY_PROFILE_H_

@@ -1,0 +1,42 @@
+// Command-line parsing for the warmup tools: argv in, documented option
+// structs out. The only place Boost.Program_options is included.
+#ifndef WARMUP_APPS_COMMON_OPTIONS_H_
+#define WARMUP_APPS_COMMON_OPTIONS_H_
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "warmup/generator.h"
+#include "warmup/snapshot.h"
+#include "warmup/status.h"
+
+namespace warmup::cli {
+
+struct GenerateCommand {
+  GeneratorOptions generator;
+  std::string out_dir;                  // parent of the snapshot directory
+  std::optional<std::string> zip_path;  // also write an export here
+  SnapshotWriteOptions write;
+};
+
+struct InspectCommand {
+  std::string path;  // snapshot directory or export zip
+  bool json = false;
+};
+
+struct UnpackCommand {
+  std::string zip_path;
+  std::string out_dir;
+};
+
+// Each parser reads the arguments after the command name. `--help` yields a
+// kCancelled status whose message is the command's help text.
+// Errors: kInvalidArgument naming the option that is wrong or missing.
+StatusOr<GenerateCommand> ParseGenerate(const std::vector<std::string>& args);
+StatusOr<InspectCommand> ParseInspect(const std::vector<std::string>& args);
+StatusOr<UnpackCommand> ParseUnpack(const std::vector<std::string>& args);
+
+}  // namespace warmup::cli
+
+#endif  // WARMUP_APPS_COMMON_OPTIONS_H_

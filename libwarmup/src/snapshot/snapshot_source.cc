@@ -1,0 +1,201 @@
+#include "snapshot/snapshot_source.h"
+
+#include "GrpcEntity.pb.h"
+#include "common/crc32c.h"
+#include "rpc/entity_convert.h"
+#include "rpc/schema_convert.h"
+#include "snapshot/byte_io.h"
+#include "snapshot/snapshot_files.h"
+#include "warmup/snapshot.h"
+#include "warmup_snapshot.pb.h"
+
+namespace warmup::snapshot {
+namespace {
+
+std::string Hex(uint32_t v) {
+  char buf[9];
+  std::snprintf(buf, sizeof(buf), "%08x", v);
+  return buf;
+}
+
+class SnapshotEntityStream : public EntityStream {
+ public:
+  SnapshotEntityStream(const ManifestCollection& collection, std::string name,
+                       std::unique_ptr<ByteReader> raw)
+      : collection_(collection), name_(std::move(name)), stored_(std::move(raw)) {
+    ByteReader* content = &stored_;
+    if (collection.compression == SnapshotCompression::kZstd) {
+      zstd_ = MakeZstdReader(&stored_, name_);
+      content_ = std::make_unique<ChecksummingReader>(std::move(zstd_));
+      content = content_.get();
+    }
+    records_ = std::make_unique<RecordReader>(content, name_);
+  }
+
+  StatusOr<bool> Next(Entity* entity) override {
+    std::string_view record;
+    uint64_t offset = 0;
+    auto more = records_->Next(&record, &offset);
+    if (!more.ok()) return more.status();
+    if (!*more) {
+      if (Status s = VerifyEnd(); !s.ok()) return s;
+      return false;
+    }
+    const std::string where = name_ + ": offset " + std::to_string(offset);
+    if (!message_.ParseFromArray(record.data(), static_cast<int>(record.size()))) {
+      return DataLossError(where + ": entity record does not parse as GrpcSealedEntity");
+    }
+    auto parsed = rpc::EntityFromProto(message_);
+    if (!parsed.ok()) return parsed.status().WithContext(where);
+    *entity = std::move(parsed).value();
+    if (entity->type != collection_.entity_type) {
+      return DataLossError(where + ": entity " + EntityLabel(*entity) + " in the file of " +
+                           collection_.entity_type);
+    }
+    if (count_ > 0 && entity->primary_key <= last_pk_) {
+      return DataLossError(where + ": entity " + EntityLabel(*entity) +
+                           " is out of primary-key order (after " + std::to_string(last_pk_) + ")");
+    }
+    last_pk_ = entity->primary_key;
+    ++count_;
+    return true;
+  }
+
+ private:
+  Status VerifyEnd() {
+    if (stored_.bytes() != static_cast<uint64_t>(collection_.data.stored_bytes)) {
+      return DataLossError(name_ + ": " + std::to_string(stored_.bytes()) + " bytes, the manifest says " +
+                           std::to_string(collection_.data.stored_bytes));
+    }
+    if (stored_.crc() != collection_.data.crc32c) {
+      return DataLossError(name_ + ": checksum " + Hex(stored_.crc()) + " does not match the manifest's " +
+                           Hex(collection_.data.crc32c) + ": the file is damaged");
+    }
+    if (content_ && content_->crc() != collection_.serialized_crc32c) {
+      return DataLossError(name_ + ": decompressed checksum does not match the manifest");
+    }
+    if (count_ != collection_.count) {
+      return DataLossError(name_ + ": holds " + std::to_string(count_) + " entities, the manifest says " +
+                           std::to_string(collection_.count));
+    }
+    return OkStatus();
+  }
+
+  const ManifestCollection& collection_;
+  std::string name_;
+  ChecksummingReader stored_;
+  std::unique_ptr<ByteReader> zstd_;
+  std::unique_ptr<ChecksummingReader> content_;
+  std::unique_ptr<RecordReader> records_;
+  io::evitadb::externalApi::grpc::generated::GrpcSealedEntity message_;
+  int64_t count_ = 0;
+  int32_t last_pk_ = 0;
+};
+
+class SnapshotSourceImpl : public SnapshotSource {
+ public:
+  SnapshotSourceImpl(std::unique_ptr<SnapshotFiles> files, Manifest manifest, CatalogSchema schema)
+      : files_(std::move(files)), manifest_(std::move(manifest)), schema_(std::move(schema)) {
+    for (const auto& c : manifest_.collections) {
+      collections_.push_back({c.entity_type, c.count, c.data.stored_bytes});
+    }
+  }
+  const CatalogSchema& schema() const override { return schema_; }
+  const std::vector<CollectionInfo>& collections() const override { return collections_; }
+  const Manifest& manifest() const override { return manifest_; }
+
+  StatusOr<std::unique_ptr<EntityStream>> OpenCollection(const std::string& entity_type) override {
+    for (const auto& c : manifest_.collections) {
+      if (c.entity_type != entity_type) continue;
+      auto raw = files_->Open(c.data.file);
+      if (!raw.ok()) return raw.status();
+      return std::unique_ptr<EntityStream>(
+          new SnapshotEntityStream(c, files_->Name(c.data.file), std::move(raw).value()));
+    }
+    std::string known;
+    for (const auto& c : manifest_.collections) known += (known.empty() ? "" : ", ") + c.entity_type;
+    return NotFoundError("snapshot " + files_->root() + " has no collection " + entity_type +
+                         " (it has: " + known + ")");
+  }
+  std::string Describe() const override {
+    return "snapshot " + files_->root() + " (catalog " + manifest_.catalog + ", format " +
+           std::to_string(manifest_.format_version) + ")";
+  }
+  std::string Fingerprint() const override { return ManifestFingerprint(manifest_); }
+
+ private:
+  std::unique_ptr<SnapshotFiles> files_;
+  Manifest manifest_;
+  CatalogSchema schema_;
+  std::vector<CollectionInfo> collections_;
+};
+
+StatusOr<std::string> ReadAll(SnapshotFiles& files, const std::string& relative) {
+  auto reader = files.Open(relative);
+  if (!reader.ok()) return reader.status();
+  std::string out;
+  char chunk[1 << 16];
+  while (true) {
+    auto n = (*reader)->Read(chunk, sizeof(chunk));
+    if (!n.ok()) return n.status();
+    if (*n == 0) return out;
+    out.append(chunk, *n);
+  }
+}
+
+}  // namespace
+
+StatusOr<std::unique_ptr<SnapshotSource>> SnapshotSource::Open(const std::string& path) {
+  auto files = OpenSnapshotFiles(path);
+  if (!files.ok()) return files.status();
+  auto manifest_text = ReadAll(**files, kManifestFile);
+  if (!manifest_text.ok()) return manifest_text.status();
+  auto manifest = ParseManifest(*manifest_text, (*files)->Name(kManifestFile));
+  if (!manifest.ok()) return manifest.status();
+  const std::string schema_name = (*files)->Name(manifest->schema.file);
+  auto schema_bytes = ReadAll(**files, manifest->schema.file);
+  if (!schema_bytes.ok()) return schema_bytes.status();
+  if (static_cast<int64_t>(schema_bytes->size()) != manifest->schema.stored_bytes ||
+      Crc32c(schema_bytes->data(), schema_bytes->size()) != manifest->schema.crc32c) {
+    return DataLossError(schema_name + ": size or checksum does not match the manifest: the file is damaged");
+  }
+  warmup::snapshot::v1::SnapshotSchema message;
+  if (!message.ParseFromString(*schema_bytes)) return DataLossError(schema_name + ": does not parse");
+  std::vector<io::evitadb::externalApi::grpc::generated::GrpcEntitySchema> entities(
+      message.entities().begin(), message.entities().end());
+  auto schema = rpc::CatalogSchemaFromProto(message.catalog(), entities);
+  if (!schema.ok()) return schema.status().WithContext(schema_name);
+  if (schema->name != manifest->catalog) {
+    return InvalidArgumentError(schema_name + ": catalog " + schema->name + ", the manifest says " +
+                                manifest->catalog);
+  }
+  std::vector<std::string> manifest_types;
+  for (const auto& c : manifest->collections) manifest_types.push_back(c.entity_type);
+  std::vector<std::string> schema_types;
+  for (const auto& [type, e] : schema->entities) schema_types.push_back(type);
+  if (manifest_types != schema_types) {
+    return InvalidArgumentError((*files)->Name(kManifestFile) +
+                                ": its collections differ from the schema's entity types");
+  }
+  return std::unique_ptr<SnapshotSource>(new SnapshotSourceImpl(
+      std::move(files).value(), std::move(manifest).value(), std::move(schema).value()));
+}
+
+}  // namespace warmup::snapshot
+
+namespace warmup {
+
+const CollectionInfo* FindCollection(const CatalogSource& source, const std::string& entity_type) {
+  for (const auto& c : source.collections()) {
+    if (c.entity_type == entity_type) return &c;
+  }
+  return nullptr;
+}
+
+StatusOr<std::unique_ptr<CatalogSource>> OpenSnapshotSource(const std::string& path) {
+  auto source = snapshot::SnapshotSource::Open(path);
+  if (!source.ok()) return source.status();
+  return std::unique_ptr<CatalogSource>(std::move(source).value());
+}
+
+}  // namespace warmup

@@ -1,0 +1,83 @@
+#include "warmup/generator.h"
+
+#include <doctest/doctest.h>
+
+#include "rpc/entity_convert.h"
+#include "rpc/schema_convert.h"
+
+namespace warmup {
+namespace {
+
+int64_t Total(const CatalogSource& source) {
+  int64_t total = 0;
+  for (const auto& c : source.collections()) total += c.expected_count;
+  return total;
+}
+
+TEST_CASE("senesi at scale 1 has the production catalog's counts") {
+  auto source = OpenGeneratorSource({"senesi", 1.0, 1, ""});
+  REQUIRE(source.ok());
+  CHECK((*source)->collections().size() == 18);
+  CHECK(Total(**source) == 386'369);
+  CHECK(FindCollection(**source, "Product")->expected_count == 118'772);
+  CHECK((*source)->schema().name == "senesi");
+}
+
+TEST_CASE("scale shrinks every collection proportionally, at least one entity each") {
+  auto full = OpenGeneratorSource({"senesi", 1.0, 1, ""});
+  auto tenth = OpenGeneratorSource({"senesi", 0.1, 1, ""});
+  auto tiny = OpenGeneratorSource({"senesi", 1e-6, 1, ""});
+  REQUIRE(tenth.ok());
+  for (const auto& c : (*full)->collections()) {
+    const int64_t scaled = FindCollection(**tenth, c.entity_type)->expected_count;
+    CHECK(scaled == std::max<int64_t>(1, (c.expected_count + 5) / 10));
+    CHECK(FindCollection(**tiny, c.entity_type)->expected_count == 1);
+  }
+}
+
+TEST_CASE("bad generator options are refused with the reason") {
+  auto unknown = OpenGeneratorSource({"huge", 1.0, 1, ""});
+  CHECK(unknown.status().message() == "unknown generator profile 'huge' (known: senesi, tiny)");
+  CHECK(OpenGeneratorSource({"senesi", 0.0, 1, ""}).status().code() == StatusCode::kInvalidArgument);
+  CHECK(OpenGeneratorSource({"senesi", -1.0, 1, ""}).status().code() == StatusCode::kInvalidArgument);
+}
+
+TEST_CASE("every generated entity is a valid upsert against its schema, and the schema recreates itself") {
+  for (const char* profile : {"senesi", "tiny"}) {
+    CAPTURE(profile);
+    auto source = OpenGeneratorSource({profile, 0.01, 5, ""});
+    REQUIRE(source.ok());
+    const CatalogSchema& schema = (*source)->schema();
+    REQUIRE_MESSAGE(ValidateCatalogSchema(schema).ok(), ValidateCatalogSchema(schema).ToString());
+    CatalogSchema rebuilt;
+    rebuilt.name = schema.name;
+    rebuilt.evolution_modes = {CatalogEvolutionMode::kAddingEntityTypes};
+    REQUIRE(rpc::ApplyCatalogSchemaMutations(rpc::CatalogSchemaToMutations(schema), &rebuilt).ok());
+    Entity entity;
+    int64_t checked = 0;
+    for (const auto& c : (*source)->collections()) {
+      const EntitySchema& es = schema.entities.at(c.entity_type);
+      auto stream = (*source)->OpenCollection(c.entity_type);
+      REQUIRE(stream.ok());
+      int32_t last_pk = 0;
+      while (*(*stream)->Next(&entity)) {
+        CHECK(entity.primary_key > last_pk);
+        last_pk = entity.primary_key;
+        auto mutation = rpc::EntityToUpsertMutation(entity, es, rpc::Existence::kMustNotExist);
+        REQUIRE_MESSAGE(mutation.ok(), mutation.status().ToString());
+        auto applied = rpc::EntityFromUpsertMutation(mutation->entityupsertmutation(), es);
+        REQUIRE_MESSAGE(applied.ok(), applied.status().ToString());
+        for (const auto& [name, value] : entity.attributes.global) {
+          REQUIRE_MESSAGE(es.attributes.contains(name), c.entity_type, ".", name);
+          CHECK(es.attributes.at(name).type == value.type());
+        }
+        ++checked;
+      }
+      CHECK(last_pk == c.expected_count);
+    }
+    CHECK(checked == Total(**source));
+  }
+}
+
+}  // namespace
+}  // namespace warmup

@@ -1,0 +1,323 @@
+#include "warmup/snapshot.h"
+
+#include <sys/stat.h>
+#include <zip.h>
+
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "common/temp_dir.h"
+#include "warmup/digest.h"
+#include "warmup/generator.h"
+
+namespace warmup {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::TempDir;
+
+std::string Generate(const std::string& parent, const std::string& profile = "tiny", double scale = 1.0,
+                     uint64_t seed = 1, SnapshotCompression compression = SnapshotCompression::kNone) {
+  GeneratorOptions options;
+  options.profile = profile;
+  options.scale = scale;
+  options.seed = seed;
+  SnapshotWriteOptions write;
+  write.compression = compression;
+  auto path = GenerateSnapshot(options, parent, write);
+  REQUIRE_MESSAGE(path.ok(), path.status().ToString());
+  return *path;
+}
+
+// Every entity of every collection, by "type/pk", as digests.
+std::map<std::string, Digest> ReadAll(CatalogSource& source) {
+  std::map<std::string, Digest> out;
+  Entity entity;
+  for (const auto& c : source.collections()) {
+    auto stream = source.OpenCollection(c.entity_type);
+    REQUIRE(stream.ok());
+    while (true) {
+      auto more = (*stream)->Next(&entity);
+      REQUIRE_MESSAGE(more.ok(), more.status().ToString());
+      if (!*more) break;
+      out[EntityLabel(entity)] = EntityDigest(entity);
+    }
+  }
+  return out;
+}
+
+// Reading everything, returning the first error (OK when all verifies).
+Status ReadAllStatus(const std::string& path) {
+  auto source = OpenSnapshotSource(path);
+  if (!source.ok()) return source.status();
+  Entity entity;
+  for (const auto& c : (*source)->collections()) {
+    auto stream = (*source)->OpenCollection(c.entity_type);
+    if (!stream.ok()) return stream.status();
+    while (true) {
+      auto more = (*stream)->Next(&entity);
+      if (!more.ok()) return more.status();
+      if (!*more) break;
+    }
+  }
+  return OkStatus();
+}
+
+std::map<std::string, std::string> FileContents(const std::string& dir) {
+  std::map<std::string, std::string> out;
+  for (const auto& e : fs::recursive_directory_iterator(dir)) {
+    if (!e.is_regular_file()) continue;
+    std::ifstream in(e.path(), std::ios::binary);
+    std::stringstream s;
+    s << in.rdbuf();
+    out[fs::relative(e.path(), dir).string()] = s.str();
+  }
+  return out;
+}
+
+std::string ProductFile(const std::string& snapshot) {
+  for (const auto& e : fs::directory_iterator(snapshot + "/collections")) {
+    if (e.path().filename().string().find("Product") != std::string::npos) return e.path().string();
+  }
+  return "";
+}
+
+void EditFile(const std::string& path, const std::string& from, const std::string& to) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  std::string text = s.str();
+  const size_t at = text.find(from);
+  REQUIRE_MESSAGE(at != std::string::npos, from);
+  text.replace(at, from.size(), to);
+  std::ofstream(path, std::ios::trunc) << text;
+}
+
+TEST_CASE("tiny survives generate -> snapshot -> read with the same digests, every value type included") {
+  TempDir dir;
+  const std::string path = Generate(dir.path());
+  auto generated = OpenGeneratorSource({"tiny", 1.0, 1, ""});
+  REQUIRE(generated.ok());
+  auto snapshot = OpenSnapshotSource(path);
+  REQUIRE_MESSAGE(snapshot.ok(), snapshot.status().ToString());
+  CHECK((*snapshot)->schema() == (*generated)->schema());
+  CHECK(ReadAll(**snapshot) == ReadAll(**generated));
+
+  std::set<ValueType> seen;
+  auto stream = (*snapshot)->OpenCollection("Product");
+  REQUIRE(stream.ok());
+  Entity e;
+  while (*(*stream)->Next(&e)) {
+    for (const auto& [name, v] : e.attributes.global) seen.insert(v.type());
+    for (const auto& [tag, values] : e.attributes.localized) {
+      for (const auto& [name, v] : values) seen.insert(v.type());
+    }
+  }
+  CHECK(seen == std::set<ValueType>(AllValueTypes().begin(), AllValueTypes().end()));
+}
+
+TEST_CASE(
+    "the same arguments give identical bytes; another seed differs (regression: unordered protobuf maps)") {
+  TempDir a, b, c;
+  const auto first = FileContents(Generate(a.path(), "senesi", 0.003, 7));
+  const auto second = FileContents(Generate(b.path(), "senesi", 0.003, 7));
+  const auto other = FileContents(Generate(c.path(), "senesi", 0.003, 8));
+  CHECK(first.size() == 20);  // manifest, schema, 18 collections
+  CHECK(first == second);
+  CHECK(first.at("manifest.json") != other.at("manifest.json"));
+}
+
+TEST_CASE("zstd snapshots read the same entities and share the fingerprint") {
+  TempDir plain, packed;
+  auto a = OpenSnapshotSource(Generate(plain.path()));
+  auto b = OpenSnapshotSource(Generate(packed.path(), "tiny", 1.0, 1, SnapshotCompression::kZstd));
+  REQUIRE(a.ok());
+  REQUIRE(b.ok());
+  CHECK(ReadAll(**a) == ReadAll(**b));
+  CHECK((*a)->Fingerprint() == (*b)->Fingerprint());
+}
+
+TEST_CASE("reading never modifies the snapshot and works on a read-only copy") {
+  TempDir dir;
+  const std::string path = Generate(dir.path(), "tiny", 1.0, 3, SnapshotCompression::kZstd);
+  std::map<std::string, std::pair<std::string, fs::file_time_type>> before;
+  for (const auto& [name, bytes] : FileContents(path))
+    before[name] = {bytes, fs::last_write_time(path + "/" + name)};
+  for (const auto& e : fs::recursive_directory_iterator(path)) {
+    fs::permissions(e.path(), fs::perms::owner_write | fs::perms::group_write | fs::perms::others_write,
+                    fs::perm_options::remove);
+  }
+  fs::permissions(path, fs::perms::owner_write, fs::perm_options::remove);
+  CHECK(ReadAllStatus(path).ok());
+  CHECK(InspectSnapshot(path).ok());
+  TempDir zip_dir;
+  CHECK(ZipSnapshot(path, zip_dir / "export.zip").ok());
+  std::map<std::string, std::pair<std::string, fs::file_time_type>> after;
+  for (const auto& [name, bytes] : FileContents(path))
+    after[name] = {bytes, fs::last_write_time(path + "/" + name)};
+  CHECK(after == before);
+  fs::permissions(path, fs::perms::owner_all, fs::perm_options::add);
+}
+
+TEST_CASE("an export reads like its directory and unpacks into an identical pristine copy") {
+  TempDir dir;
+  const std::string path = Generate(dir.path());
+  REQUIRE(ZipSnapshot(path, dir / "tiny.zip").ok());
+  CHECK(ZipSnapshot(path, dir / "tiny.zip").code() == StatusCode::kAlreadyExists);
+  auto from_zip = OpenSnapshotSource(dir / "tiny.zip");
+  REQUIRE_MESSAGE(from_zip.ok(), from_zip.status().ToString());
+  auto from_dir = OpenSnapshotSource(path);
+  CHECK(ReadAll(**from_zip) == ReadAll(**from_dir));
+  auto unpacked = UnpackSnapshot(dir / "tiny.zip", dir / "pristine");
+  REQUIRE_MESSAGE(unpacked.ok(), unpacked.status().ToString());
+  CHECK(*unpacked == dir / "pristine/tiny");
+  CHECK(FileContents(*unpacked) == FileContents(path));
+  CHECK(UnpackSnapshot(dir / "tiny.zip", dir / "pristine").status().code() == StatusCode::kAlreadyExists);
+}
+
+TEST_CASE("inspection reports counts and per-entity averages") {
+  TempDir dir;
+  auto info = InspectSnapshot(Generate(dir.path(), "senesi", 0.002));
+  REQUIRE_MESSAGE(info.ok(), info.status().ToString());
+  CHECK(info->collections.size() == 18);
+  for (const auto& c : info->collections) {
+    if (c.entity_type != "Product") continue;
+    CHECK(c.count == 238);
+    CHECK(c.prices == doctest::Approx(58));
+    CHECK(c.localized_attributes == doctest::Approx(12));  // 6 localized attributes x cs, sk
+    CHECK(c.global_attributes + c.localized_attributes / 2 >= 30);
+    CHECK(c.references.at("parameterValues") > 4);
+    CHECK(c.associated_data_bytes > 500);
+  }
+  CHECK(SnapshotInfoToJson(*info).find("\"total_count\": " + std::to_string(info->total_count())) !=
+        std::string::npos);
+  CHECK(SnapshotInfoToText(*info).find("checksums verified") != std::string::npos);
+}
+
+TEST_CASE("the writer refuses to overwrite and leaves nothing behind on failure") {
+  TempDir dir;
+  Generate(dir.path());
+  const auto before = FileContents(dir.path());
+  auto source = OpenGeneratorSource({"tiny", 1.0, 2, ""});
+  auto again = WriteSnapshot(**source, dir.path(), {});
+  CHECK(again.status().code() == StatusCode::kAlreadyExists);
+  CHECK(FileContents(dir.path()) == before);
+
+  CatalogSchema schema = (*source)->schema();
+  schema.name = "partial";
+  auto writer = SnapshotWriter::Create(dir.path(), schema, {});
+  REQUIRE(writer.ok());
+  Entity e;
+  e.type = "Brand";
+  e.primary_key = 5;
+  CHECK((*writer)->Append(e).ok());
+  e.primary_key = 4;
+  CHECK((*writer)->Append(e).message().find("primary keys must ascend") != std::string::npos);
+  e.type = "Nope";
+  CHECK((*writer)->Append(e).code() == StatusCode::kInvalidArgument);
+  writer->reset();  // abandoned: the temporary directory goes away
+  CHECK(FileContents(dir.path()) == before);
+  CHECK_FALSE(fs::exists(dir / "partial"));
+  schema.name = "../escape";
+  CHECK(SnapshotWriter::Create(dir.path(), schema, {}).status().code() == StatusCode::kInvalidArgument);
+}
+
+TEST_CASE("damaged snapshots give clear errors naming file and offset") {
+  TempDir dir;
+  const std::string path = Generate(dir.path());
+  const std::string product = ProductFile(path);
+  const auto size = fs::file_size(product);
+
+  SUBCASE("truncated file") {
+    fs::resize_file(product, size - 100);
+    Status s = ReadAllStatus(path);
+    CHECK(s.code() == StatusCode::kDataLoss);
+    CHECK(s.message().find(product + ": offset ") == 0);
+    CHECK(s.message().find("truncated") != std::string::npos);
+  }
+  SUBCASE("flipped byte") {
+    std::fstream f(product, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(static_cast<std::streamoff>(size / 2));
+    char c = 0;
+    f.read(&c, 1);
+    f.seekp(static_cast<std::streamoff>(size / 2));
+    c = static_cast<char>(c ^ 0x10);
+    f.write(&c, 1);
+    f.close();
+    Status s = ReadAllStatus(path);
+    REQUIRE_FALSE(s.ok());
+    CHECK(s.message().find(product) == 0);
+  }
+  SUBCASE("wrong format version") {
+    EditFile(path + "/manifest.json", "\"format_version\": 1", "\"format_version\": 7");
+    auto source = OpenSnapshotSource(path);
+    CHECK(source.status().code() == StatusCode::kFailedPrecondition);
+    CHECK(source.status().message() ==
+          path + "/manifest.json: format_version 7 is not supported (this build reads 1)");
+  }
+  SUBCASE("missing manifest") {
+    fs::remove(path + "/manifest.json");
+    auto source = OpenSnapshotSource(path);
+    CHECK(source.status().message() == path + ": no manifest.json: not a warmup snapshot directory");
+    auto parent = OpenSnapshotSource(dir.path());
+    CHECK(parent.status().message().find("did you mean") == std::string::npos);
+  }
+  SUBCASE("manifest count that does not match the file") {
+    EditFile(path + "/manifest.json", "\"count\": 200", "\"count\": 201");
+    Status s = ReadAllStatus(path);
+    CHECK(s.code() == StatusCode::kDataLoss);
+    CHECK(s.message().find("holds 200 entities, the manifest says 201") != std::string::npos);
+  }
+  SUBCASE("manifest pointing outside the snapshot") {
+    EditFile(path + "/manifest.json", "\"file\": \"schema.pb\"", "\"file\": \"../schema.pb\"");
+    auto source = OpenSnapshotSource(path);
+    CHECK(source.status().message().find("is not a plain relative path") != std::string::npos);
+  }
+  SUBCASE("a snapshot's parent directory is not a snapshot, with a hint") {
+    auto source = OpenSnapshotSource(dir.path());
+    CHECK(source.status().message().find("did you mean " + path) != std::string::npos);
+  }
+}
+
+// Writes a zip with the given entry names (each holding a few bytes).
+void WriteZip(const std::string& path, const std::vector<std::string>& names) {
+  int error = 0;
+  zip_t* z = zip_open(path.c_str(), ZIP_CREATE | ZIP_TRUNCATE, &error);
+  REQUIRE(z != nullptr);
+  static const char kBytes[] = "x";
+  for (const auto& name : names) {
+    zip_source_t* s = zip_source_buffer(z, kBytes, 1, 0);
+    REQUIRE(zip_file_add(z, name.c_str(), s, ZIP_FL_ENC_RAW) >= 0);
+  }
+  REQUIRE(zip_close(z) == 0);
+}
+
+TEST_CASE("unpacking refuses entries that escape the target directory") {
+  TempDir dir;
+  for (const auto& evil : std::vector<std::string>{"tiny/../evil", "/tmp/warmup-evil", "tiny/a/../../evil",
+                                                   "other/manifest.json"}) {
+    CAPTURE(evil);
+    WriteZip(dir / "bad.zip", {"tiny/manifest.json", evil});
+    auto result = UnpackSnapshot(dir / "bad.zip", dir / "target");
+    REQUIRE_FALSE(result.ok());
+    CHECK(result.status().message().find("refusing to unpack") != std::string::npos);
+    CHECK_FALSE(fs::exists(dir / "target/tiny"));
+    CHECK_FALSE(fs::exists(dir / "evil"));
+    CHECK_FALSE(fs::exists("/tmp/warmup-evil"));
+  }
+  // A well-formed but bogus export is unpacked to a temporary place, fails
+  // verification, and leaves nothing.
+  WriteZip(dir / "bogus.zip", {"tiny/manifest.json"});
+  auto result = UnpackSnapshot(dir / "bogus.zip", dir / "target");
+  REQUIRE_FALSE(result.ok());
+  CHECK(result.status().message().find("manifest.json") != std::string::npos);
+  CHECK(fs::is_empty(dir / "target"));
+}
+
+}  // namespace
+}  // namespace warmup
