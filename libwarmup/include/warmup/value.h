@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -225,16 +226,22 @@ class Value {
   ValueType type() const { return type_; }
   bool is_array() const { return IsArrayType(type_); }
   // REQUIRES: !is_array().
-  const Scalar& scalar() const { return items_.front(); }
+  const Scalar& scalar() const { return scalar_; }
   // The single item of a scalar, or the elements of an array.
-  const std::vector<Scalar>& items() const { return items_; }
+  std::span<const Scalar> items() const {
+    return is_array() ? std::span<const Scalar>(elements_) : std::span<const Scalar>(&scalar_, 1);
+  }
 
   friend bool operator==(const Value&, const Value&) = default;
 
  private:
-  Value(ValueType type, std::vector<Scalar> items) : type_(type), items_(std::move(items)) {}
+  Value(ValueType type, Scalar scalar) : type_(type), scalar_(std::move(scalar)) {}
+  Value(ValueType type, std::vector<Scalar> elements) : type_(type), elements_(std::move(elements)) {}
   ValueType type_;
-  std::vector<Scalar> items_;
+  // A scalar lives inline (no allocation: most values are scalars); an array's
+  // elements live in `elements_` and `scalar_` stays empty.
+  Scalar scalar_;
+  std::vector<Scalar> elements_;
 };
 
 // A node of a complex associated-data object (evitaDB's ComplexDataObject):

@@ -4,6 +4,7 @@
 #include <array>
 #include <cctype>
 #include <cstdio>
+#include <cstring>
 #include <limits>
 
 namespace warmup {
@@ -126,8 +127,15 @@ std::pair<int64_t, int64_t> IntegerBounds(ValueType type) {
 
 // Counts UTF-16 code units of valid UTF-8 `text`; -1 when it is not valid UTF-8.
 int Utf16Length(std::string_view text) {
-  int units = 0;
-  for (size_t i = 0; i < text.size();) {
+  // Fast path: pure ASCII, checked eight bytes at a time.
+  size_t ascii = 0;
+  for (; ascii + 8 <= text.size(); ascii += 8) {
+    uint64_t word;
+    std::memcpy(&word, text.data() + ascii, 8);
+    if (word & 0x8080808080808080ull) break;
+  }
+  int units = static_cast<int>(ascii);
+  for (size_t i = ascii; i < text.size();) {
     const auto c = static_cast<unsigned char>(text[i]);
     size_t len = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
     if (len == 0 || i + len > text.size()) return -1;
@@ -419,7 +427,7 @@ StatusOr<Currency> Currency::Parse(std::string_view code) {
   return Currency(std::string(code));
 }
 
-Value::Value() : type_(ValueType::kString), items_{std::string()} {}
+Value::Value() : type_(ValueType::kString) {}
 
 StatusOr<Value> Value::Make(ValueType type, std::vector<Scalar> items) {
   if (type == ValueType::kComplexDataObject || ValueTypeName(type) == "UNKNOWN_TYPE") {
@@ -437,13 +445,14 @@ StatusOr<Value> Value::Make(ValueType type, std::vector<Scalar> items) {
                            (IsArrayType(type) ? " item " + std::to_string(i) : ""));
     }
   }
-  return Value(type, std::move(items));
+  if (IsArrayType(type)) return Value(type, std::move(items));
+  return Value(type, std::move(items.front()));
 }
 
-Value Value::String(std::string text) { return Value(ValueType::kString, {std::move(text)}); }
-Value Value::Integer(int32_t number) { return Value(ValueType::kInteger, {int64_t{number}}); }
-Value Value::Long(int64_t number) { return Value(ValueType::kLong, {number}); }
-Value Value::Boolean(bool flag) { return Value(ValueType::kBoolean, {flag}); }
+Value Value::String(std::string text) { return Value(ValueType::kString, Scalar(std::move(text))); }
+Value Value::Integer(int32_t number) { return Value(ValueType::kInteger, Scalar(int64_t{number})); }
+Value Value::Long(int64_t number) { return Value(ValueType::kLong, Scalar(number)); }
+Value Value::Boolean(bool flag) { return Value(ValueType::kBoolean, Scalar(flag)); }
 
 ValueType AssociatedDataValue::type() const {
   if (const auto* value = std::get_if<Value>(&content)) return value->type();

@@ -295,7 +295,7 @@ void ScalarTo(ValueType, const Scalar& s, pb::GrpcPredecessor* out) {
 }
 
 template <typename ArrayMessage>
-void ElementsTo(ValueType element, const std::vector<Scalar>& items, ArrayMessage* out) {
+void ElementsTo(ValueType element, std::span<const Scalar> items, ArrayMessage* out) {
   for (const Scalar& s : items) {
     using Element = std::decay_t<decltype(out->value(0))>;
     if constexpr (std::is_same_v<Element, std::string>) {
