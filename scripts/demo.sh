@@ -10,6 +10,11 @@ cmake --build build-release -j"$(nproc)"
 
 warmup=build-release/apps/warmup
 "$warmup" version
+
+# The default dataset: the production-shaped catalog at a small scale, generated once.
+data=${WARMUP_DEMO_DIR:-build-release/demo-data}
+if [ ! -d "$data/senesi" ]; then
+  "$warmup" generate --profile senesi --scale 0.05 --out "$data"
+fi
 echo
-echo "== An entity built with the public model, and its content digest =="
-build-release/examples/entity_digest
+"$warmup" inspect "$data/senesi"
