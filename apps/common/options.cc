@@ -1,6 +1,7 @@
 #include "common/options.h"
 
 #include <boost/program_options.hpp>
+#include <filesystem>
 #include <sstream>
 
 namespace warmup::cli {
@@ -76,6 +77,60 @@ StatusOr<UnpackCommand> ParseUnpack(const std::vector<std::string>& args) {
   p.add("zip", 1).add("dir", 1);
   auto vm = Parse(args, o, p, "usage: warmup unpack EXPORT.zip DIR");
   if (!vm.ok()) return vm.status();
+  return cmd;
+}
+
+StatusOr<LoadCommand> ParseLoad(const std::vector<std::string>& args) {
+  LoadCommand cmd;
+  std::string pristine_dir;
+  std::string catalog;
+  std::string collections;
+  po::options_description o("options");
+  o.add_options()("help", "show this help")("pristine-dir", po::value(&pristine_dir)->required(),
+                                            "parent of the <catalog>/ snapshot (or an export zip)")(
+      "catalog", po::value(&catalog), "source catalog (default: the only snapshot in --pristine-dir)")(
+      "target", po::value(&cmd.target)->default_value("embedded"), "embedded | null")(
+      "target-catalog", po::value(&cmd.copy.target_catalog), "catalog to create (default <catalog>_<4 hex>)")(
+      "max-per-collection", po::value(&cmd.copy.max_per_collection)->default_value(0),
+      "cap per collection, 0 = all")("collections", po::value(&collections),
+                                     "comma-separated subset of collections")(
+      "per-entity-csv", po::value(&cmd.copy.per_entity_csv), "one CSV row per upsert")(
+      "report-json", po::value(&cmd.report_json), "write the report as JSON here")(
+      "hold-open-seconds", po::value(&cmd.copy.hold_open_seconds)->default_value(0),
+      "stay alive after the report")("skip-verify", po::bool_switch(&cmd.copy.skip_verify),
+                                     "do not compare counts (exit 0, said in the report)")(
+      "run", po::value(&cmd.copy.run_label)->default_value("run"), "run label")(
+      "keep-target", po::bool_switch(&cmd.copy.keep_target), "keep the target catalog when the run fails")(
+      "work-dir", po::value(&cmd.work_dir),
+      "the target's data directory (wiped only if it carries warmup's marker)");
+  auto vm = Parse(args, o, {},
+                  "usage: warmup load --pristine-dir DIR [--catalog NAME] [--target embedded|null] ...");
+  if (!vm.ok()) return vm.status();
+  if (cmd.target != "embedded" && cmd.target != "null") {
+    return InvalidArgumentError("--target must be embedded or null, not '" + cmd.target + "'");
+  }
+  for (size_t start = 0; start < collections.size();) {
+    const size_t end = std::min(collections.find(',', start), collections.size());
+    if (end > start) cmd.copy.collections.push_back(collections.substr(start, end - start));
+    start = end + 1;
+  }
+  namespace fs = std::filesystem;
+  if (!catalog.empty()) {
+    cmd.snapshot_path = (fs::path(pristine_dir) / catalog).string();
+  } else if (fs::is_regular_file(pristine_dir)) {
+    cmd.snapshot_path = pristine_dir;  // an export zip
+  } else {
+    std::vector<std::string> found;
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator(pristine_dir, ec)) {
+      if (fs::exists(entry.path() / "manifest.json")) found.push_back(entry.path().string());
+    }
+    if (found.size() != 1) {
+      return InvalidArgumentError("--catalog is needed: " + pristine_dir + " holds " +
+                                  std::to_string(found.size()) + " snapshots");
+    }
+    cmd.snapshot_path = found.front();
+  }
   return cmd;
 }
 

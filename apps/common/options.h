@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "warmup/copy_engine.h"
 #include "warmup/generator.h"
 #include "warmup/snapshot.h"
 #include "warmup/status.h"
@@ -30,12 +31,21 @@ struct UnpackCommand {
   std::string out_dir;
 };
 
+struct LoadCommand {
+  std::string snapshot_path;  // resolved from --pristine-dir and --catalog
+  std::string target = "embedded";
+  std::string work_dir;  // empty = none
+  std::string report_json;
+  CopyOptions copy;
+};
+
 // Each parser reads the arguments after the command name. `--help` yields a
 // kCancelled status whose message is the command's help text.
 // Errors: kInvalidArgument naming the option that is wrong or missing.
 StatusOr<GenerateCommand> ParseGenerate(const std::vector<std::string>& args);
 StatusOr<InspectCommand> ParseInspect(const std::vector<std::string>& args);
 StatusOr<UnpackCommand> ParseUnpack(const std::vector<std::string>& args);
+StatusOr<LoadCommand> ParseLoad(const std::vector<std::string>& args);
 
 }  // namespace warmup::cli
 

@@ -7,10 +7,17 @@
 #include <string>
 #include <vector>
 
+#include <chrono>
+#include <fstream>
+#include <thread>
+
 #include "common/options.h"
+#include "warmup/catalog_target.h"
 #include "warmup/generator.h"
+#include "warmup/report.h"
 #include "warmup/snapshot.h"
 #include "warmup/version.h"
+#include "warmup/work_dir.h"
 
 namespace {
 
@@ -20,6 +27,8 @@ constexpr const char* kUsage =
 Measures how long publishing an evitaDB catalog takes.
 
 commands:
+  load       copy a snapshot into a fresh catalog of a target, timed, then goLive, verify, report
+             exit 0 = verified, 2 = figures stand but counts unknown, 1 = failed (docs/measurement.md)
   generate   write a deterministic synthetic catalog (profile senesi or tiny) as a snapshot
   inspect    verify a snapshot or export and show its collections, sizes and per-entity averages
   unpack     unzip an export into a pristine snapshot directory, verifying every checksum
@@ -72,11 +81,45 @@ int Unpack(const std::vector<std::string>& args) {
   return 0;
 }
 
+int Load(const std::vector<std::string>& args) {
+  auto cmd = warmup::cli::ParseLoad(args);
+  if (!cmd.ok()) return Fail(cmd.status());
+  if (!cmd->work_dir.empty()) {
+    if (auto s = warmup::PrepareWorkDir(cmd->work_dir); !s.ok()) return Fail(s);
+  }
+  auto source = warmup::OpenSnapshotSource(cmd->snapshot_path);
+  if (!source.ok()) return Fail(source.status());
+  if (cmd->target == "embedded") {
+    return Fail(
+        warmup::UnimplementedError("the embedded target (the catalog engine) is not in this build yet; "
+                                   "use --target null"));
+  }
+  std::unique_ptr<warmup::CatalogTarget> target = warmup::MakeNullTarget();
+  if (isatty(STDERR_FILENO)) {
+    cmd->copy.on_progress = [](const warmup::CopyProgress& p) {
+      std::fprintf(
+          stderr,
+          "  copied %10lld %-20s in %8.1f s (%7.2f us/entity)  |  cumulative %12lld entities, %8.1f s\n",
+          static_cast<long long>(p.copied), p.entity_type.c_str(), p.seconds,
+          p.copied > 0 ? p.seconds * 1e6 / static_cast<double>(p.copied) : 0.0,
+          static_cast<long long>(p.cumulative_copied), p.cumulative_seconds);
+    };
+  }
+  auto result = warmup::RunCopy(**source, *target, cmd->copy);
+  if (!result.ok()) return Fail(result.status());
+  if (!cmd->report_json.empty()) std::ofstream(cmd->report_json) << warmup::RenderJsonReport(*result);
+  std::cout << warmup::RenderTextReport(*result) << std::flush;
+  if (cmd->copy.hold_open_seconds > 0)
+    std::this_thread::sleep_for(std::chrono::seconds(cmd->copy.hold_open_seconds));
+  return result->ExitCode();
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   const std::string command = argc > 1 ? argv[1] : "help";
   const std::vector<std::string> args(argv + std::min(argc, 2), argv + argc);
+  if (command == "load") return Load(args);
   if (command == "generate") return Generate(args);
   if (command == "inspect") return Inspect(args);
   if (command == "unpack") return Unpack(args);

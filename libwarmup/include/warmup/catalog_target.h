@@ -1,0 +1,51 @@
+// CatalogTarget: where a copy writes: the embedded engine, an evitaDB server
+// over gRPC, or nothing at all (the null target, which measures the harness).
+#ifndef WARMUP_CATALOG_TARGET_H_
+#define WARMUP_CATALOG_TARGET_H_
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "warmup/entity.h"
+#include "warmup/schema.h"
+#include "warmup/status.h"
+
+namespace warmup {
+
+// A catalog being built. One copy run uses one target, from one thread:
+// CreateCatalog, then Upserts, then GoLive, then Counts; DropCatalog may come
+// at any point to remove what was built.
+class CatalogTarget {
+ public:
+  virtual ~CatalogTarget() = default;
+
+  // What the target is, for reports, e.g. "null", "embedded /data".
+  virtual std::string Describe() const = 0;
+  // Creates catalog `schema.name` in WARM_UP state and defines `schema` in it.
+  // Errors: kAlreadyExists when the catalog exists; the target's own errors.
+  virtual Status CreateCatalog(const CatalogSchema& schema) = 0;
+  // Upserts one entity into the catalog being built. An error rejects that
+  // entity only; the target stays usable.
+  virtual Status Upsert(const Entity& entity) = 0;
+  // The target's own processing time of the last successful Upsert, in
+  // nanoseconds, when it reports one (a remote server in trailing metadata).
+  virtual std::optional<int64_t> LastServerNanos() const { return std::nullopt; }
+  // The size of the last Upsert's request on the wire, 0 when there is no wire.
+  virtual int64_t LastRequestBytes() const { return 0; }
+  // Switches the catalog to ALIVE, making everything durable.
+  virtual Status GoLive() = 0;
+  // The number of entities of `entity_type` the catalog holds.
+  virtual StatusOr<int64_t> Count(const std::string& entity_type) = 0;
+  // Removes the catalog and everything in it. OK when it does not exist.
+  virtual Status DropCatalog() = 0;
+};
+
+// A target that keeps nothing but per-type counts: every call succeeds at once.
+// Copying into it measures the harness itself (source read, conversion, loop).
+std::unique_ptr<CatalogTarget> MakeNullTarget();
+
+}  // namespace warmup
+
+#endif  // WARMUP_CATALOG_TARGET_H_

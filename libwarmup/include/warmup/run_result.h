@@ -1,0 +1,108 @@
+// RunResult: every figure one copy run measured, and what became of it.
+// Filled by RunCopy (copy_engine.h), rendered by report.h. The meaning of each
+// figure is the measurement contract in docs/measurement.md.
+#ifndef WARMUP_RUN_RESULT_H_
+#define WARMUP_RUN_RESULT_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace warmup {
+
+// Exact order statistics of a set of durations (nearest-rank percentiles
+// over the stored samples; no histogram, no interpolation).
+struct LatencyStats {
+  int64_t count = 0;
+  double total_seconds = 0;
+  double mean_us = 0;
+  double median_us = 0;
+  double p90_us = 0;
+  double p95_us = 0;
+  double p99_us = 0;
+  std::optional<double> p999_us;  // only when count >= 1000
+  double max_us = 0;
+};
+
+// Computes LatencyStats from samples in nanoseconds (reordered in place).
+LatencyStats ComputeLatencyStats(std::vector<int64_t>& samples_ns);
+
+struct CollectionResult {
+  std::string entity_type;
+  int64_t source_count = 0;             // what the source says the collection holds
+  int64_t expected_count = 0;           // what should be copied: source_count, capped by max per collection
+  int64_t copied = 0;                   // upserts that succeeded
+  int64_t failed = 0;                   // upserts the target rejected
+  double wall_seconds = 0;              // first read to last upsert of this collection
+  double read_seconds = 0;              // sum of source fetches (opening included)
+  LatencyStats upsert;                  // of the individual Upsert calls
+  std::optional<LatencyStats> server;   // the target's own time, when it reports one
+  std::optional<int64_t> target_count;  // from verification; nullopt = not asked or unknown
+};
+
+enum class GoLiveOutcome { kNotAttempted, kCompleted, kFailed };
+enum class Verification { kVerified, kSkipped, kUnknown, kMismatch, kNotReached };
+
+// How the loader process itself fared (getrusage).
+struct ResourceUsage {
+  double user_seconds = 0;
+  double system_seconds = 0;
+  int64_t peak_rss_bytes = 0;
+};
+
+// Where the run happened.
+struct Environment {
+  std::string hostname;
+  std::string cpu_model;
+  int cores = 0;
+  int64_t memory_limit_bytes = 0;  // cgroup memory.max, else physical memory
+  std::string kernel;
+  std::string build;  // warmup version and commit
+};
+
+struct RunResult {
+  std::string run_label;
+  std::string source;  // CatalogSource::Describe()
+  std::string dataset_fingerprint;
+  std::string target;  // CatalogTarget::Describe()
+  std::string source_catalog;
+  std::string target_catalog;
+  std::string started_at;  // UTC, ISO 8601
+  Environment environment;
+
+  std::vector<CollectionResult> collections;
+  double load_wall_seconds = 0;  // first source read to the return of the last upsert
+  double source_read_seconds = 0;
+  LatencyStats upsert;  // all upserts
+  std::optional<LatencyStats> server;
+  double loop_overhead_seconds = 0;  // wall - read - upsert
+
+  GoLiveOutcome golive = GoLiveOutcome::kNotAttempted;
+  double golive_seconds = 0;  // transition time, or time to failure
+  std::string golive_error;
+
+  Verification verification = Verification::kNotReached;
+  std::string verification_error;  // why counts are unknown, when they are
+
+  std::string abort_error;  // set when the load stopped before the end
+  bool target_dropped = false;
+  ResourceUsage loader;
+
+  int64_t copied() const;
+  int64_t expected() const;
+  // load wall + goLive; only when goLive completed.
+  std::optional<double> total_seconds() const;
+  // The loader's exit status, decided here and nowhere else:
+  //   0  the load and goLive completed, and counts were verified or the check
+  //      was declined on purpose (skip verify);
+  //   2  the load and goLive completed and the figures stand, but verification
+  //      never got its answer: counts unknown;
+  //   1  the run failed: counts differ (a short load is wrong and flatteringly
+  //      fast), an upsert was rejected, goLive failed, or the load aborted.
+  int ExitCode() const;
+};
+
+}  // namespace warmup
+
+#endif  // WARMUP_RUN_RESULT_H_

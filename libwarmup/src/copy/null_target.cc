@@ -1,0 +1,42 @@
+#include <map>
+
+#include "warmup/catalog_target.h"
+
+namespace warmup {
+namespace {
+
+class NullTarget : public CatalogTarget {
+ public:
+  std::string Describe() const override { return "null (keeps nothing; measures the harness)"; }
+  Status CreateCatalog(const CatalogSchema& schema) override {
+    if (created_) return AlreadyExistsError("the null target holds one catalog at a time");
+    created_ = true;
+    name_ = schema.name;
+    return OkStatus();
+  }
+  Status Upsert(const Entity& entity) override {
+    ++counts_[entity.type];
+    return OkStatus();
+  }
+  Status GoLive() override { return OkStatus(); }
+  StatusOr<int64_t> Count(const std::string& entity_type) override {
+    auto it = counts_.find(entity_type);
+    return it == counts_.end() ? 0 : it->second;
+  }
+  Status DropCatalog() override {
+    counts_.clear();
+    created_ = false;
+    return OkStatus();
+  }
+
+ private:
+  bool created_ = false;
+  std::string name_;
+  std::map<std::string, int64_t> counts_;
+};
+
+}  // namespace
+
+std::unique_ptr<CatalogTarget> MakeNullTarget() { return std::make_unique<NullTarget>(); }
+
+}  // namespace warmup

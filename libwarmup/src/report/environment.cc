@@ -1,0 +1,70 @@
+#include "report/environment.h"
+
+#include <sys/resource.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include <ctime>
+#include <fstream>
+#include <string>
+
+#include "warmup/version.h"
+
+namespace warmup::report {
+namespace {
+
+std::string FirstLine(const std::string& path) {
+  std::ifstream in(path);
+  std::string line;
+  std::getline(in, line);
+  return line;
+}
+
+}  // namespace
+
+Environment CollectEnvironment() {
+  Environment env;
+  char host[256] = {};
+  if (::gethostname(host, sizeof(host) - 1) == 0) env.hostname = host;
+  std::ifstream cpuinfo("/proc/cpuinfo");
+  for (std::string line; std::getline(cpuinfo, line);) {
+    if (line.rfind("model name", 0) == 0) {
+      env.cpu_model = line.substr(line.find(':') + 2);
+      break;
+    }
+  }
+  env.cores = static_cast<int>(::sysconf(_SC_NPROCESSORS_ONLN));
+  const std::string cgroup_limit = FirstLine("/sys/fs/cgroup/memory.max");
+  if (!cgroup_limit.empty() && cgroup_limit != "max") {
+    env.memory_limit_bytes = std::stoll(cgroup_limit);
+  } else {
+    env.memory_limit_bytes = static_cast<int64_t>(::sysconf(_SC_PHYS_PAGES)) * ::sysconf(_SC_PAGE_SIZE);
+  }
+  struct utsname uts {};
+  if (::uname(&uts) == 0) env.kernel = uts.release;
+  env.build = Version();
+  return env;
+}
+
+ResourceUsage CollectResourceUsage() {
+  struct rusage usage {};
+  ::getrusage(RUSAGE_SELF, &usage);
+  ResourceUsage r;
+  r.user_seconds =
+      static_cast<double>(usage.ru_utime.tv_sec) + static_cast<double>(usage.ru_utime.tv_usec) / 1e6;
+  r.system_seconds =
+      static_cast<double>(usage.ru_stime.tv_sec) + static_cast<double>(usage.ru_stime.tv_usec) / 1e6;
+  r.peak_rss_bytes = static_cast<int64_t>(usage.ru_maxrss) * 1024;
+  return r;
+}
+
+std::string UtcNow() {
+  const std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  ::gmtime_r(&now, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+}  // namespace warmup::report

@@ -1,0 +1,104 @@
+// RunResult as JSON, schema "warmup-run/1" (docs/measurement.md).
+#include <nlohmann/json.hpp>
+
+#include "warmup/report.h"
+
+namespace warmup {
+namespace {
+
+using nlohmann::json;
+
+json Stats(const LatencyStats& s) {
+  json j = {{"count", s.count},     {"total_seconds", s.total_seconds},
+            {"mean_us", s.mean_us}, {"median_us", s.median_us},
+            {"p90_us", s.p90_us},   {"p95_us", s.p95_us},
+            {"p99_us", s.p99_us},   {"max_us", s.max_us}};
+  j["p999_us"] = s.p999_us ? json(*s.p999_us) : json(nullptr);
+  return j;
+}
+
+const char* Name(Verification v) {
+  switch (v) {
+    case Verification::kVerified:
+      return "verified";
+    case Verification::kSkipped:
+      return "skipped";
+    case Verification::kUnknown:
+      return "unknown";
+    case Verification::kMismatch:
+      return "mismatch";
+    case Verification::kNotReached:
+      return "not_reached";
+  }
+  return "?";
+}
+
+const char* Name(GoLiveOutcome g) {
+  switch (g) {
+    case GoLiveOutcome::kCompleted:
+      return "completed";
+    case GoLiveOutcome::kFailed:
+      return "failed";
+    case GoLiveOutcome::kNotAttempted:
+      return "not_attempted";
+  }
+  return "?";
+}
+
+}  // namespace
+
+std::string RenderJsonReport(const RunResult& r) {
+  json collections = json::array();
+  for (const auto& c : r.collections) {
+    json entry = {{"entity_type", c.entity_type},
+                  {"source_count", c.source_count},
+                  {"expected_count", c.expected_count},
+                  {"copied", c.copied},
+                  {"failed", c.failed},
+                  {"wall_seconds", c.wall_seconds},
+                  {"read_seconds", c.read_seconds},
+                  {"upsert", Stats(c.upsert)}};
+    entry["server"] = c.server ? Stats(*c.server) : json(nullptr);
+    entry["target_count"] = c.target_count ? json(*c.target_count) : json(nullptr);
+    collections.push_back(std::move(entry));
+  }
+  const auto& e = r.environment;
+  json doc = {
+      {"schema", "warmup-run/1"},
+      {"run_label", r.run_label},
+      {"started_at", r.started_at},
+      {"source", r.source},
+      {"dataset_fingerprint", r.dataset_fingerprint},
+      {"target", r.target},
+      {"source_catalog", r.source_catalog},
+      {"target_catalog", r.target_catalog},
+      {"environment",
+       {{"hostname", e.hostname},
+        {"cpu_model", e.cpu_model},
+        {"cores", e.cores},
+        {"memory_limit_bytes", e.memory_limit_bytes},
+        {"kernel", e.kernel},
+        {"build", e.build}}},
+      {"collections", std::move(collections)},
+      {"load_wall_seconds", r.load_wall_seconds},
+      {"source_read_seconds", r.source_read_seconds},
+      {"upsert", Stats(r.upsert)},
+      {"server", r.server ? Stats(*r.server) : json(nullptr)},
+      {"loop_overhead_seconds", r.loop_overhead_seconds},
+      {"golive", {{"outcome", Name(r.golive)}, {"seconds", r.golive_seconds}, {"error", r.golive_error}}},
+      {"total_seconds", r.total_seconds() ? json(*r.total_seconds()) : json(nullptr)},
+      {"verification", {{"outcome", Name(r.verification)}, {"error", r.verification_error}}},
+      {"abort_error", r.abort_error.empty() ? json(nullptr) : json(r.abort_error)},
+      {"target_dropped", r.target_dropped},
+      {"loader",
+       {{"user_seconds", r.loader.user_seconds},
+        {"system_seconds", r.loader.system_seconds},
+        {"peak_rss_bytes", r.loader.peak_rss_bytes}}},
+      {"copied", r.copied()},
+      {"expected", r.expected()},
+      {"exit_code", r.ExitCode()},
+  };
+  return doc.dump(2) + "\n";
+}
+
+}  // namespace warmup

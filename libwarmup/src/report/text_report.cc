@@ -1,0 +1,152 @@
+#include <algorithm>
+#include <cstdarg>
+#include <cstdio>
+
+#include "warmup/report.h"
+
+namespace warmup {
+namespace {
+
+std::string Format(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
+std::string Format(const char* fmt, ...) {
+  char buf[512];
+  va_list args;
+  va_start(args, fmt);
+  std::vsnprintf(buf, sizeof(buf), fmt, args);
+  va_end(args);
+  return buf;
+}
+
+// 386369 -> "386,369"
+std::string Grouped(int64_t n) {
+  std::string digits = std::to_string(n < 0 ? -n : n);
+  for (int i = static_cast<int>(digits.size()) - 3; i > 0; i -= 3) digits.insert(static_cast<size_t>(i), ",");
+  return (n < 0 ? "-" : "") + digits;
+}
+
+std::string Distribution(const LatencyStats& s) {
+  std::string out = Format("mean %.1f  median %.1f  p90 %.1f  p95 %.1f  p99 %.1f", s.mean_us, s.median_us,
+                           s.p90_us, s.p95_us, s.p99_us);
+  if (s.p999_us) out += Format("  p99.9 %.1f", *s.p999_us);
+  return out + Format("  max %.1f us", s.max_us);
+}
+
+const char* VerificationName(Verification v) {
+  switch (v) {
+    case Verification::kVerified:
+      return "VERIFIED";
+    case Verification::kSkipped:
+      return "DECLINED (skip verify)";
+    case Verification::kUnknown:
+      return "UNKNOWN";
+    case Verification::kMismatch:
+      return "MISMATCH";
+    case Verification::kNotReached:
+      return "NOT REACHED";
+  }
+  return "?";
+}
+
+}  // namespace
+
+std::string RenderTextReport(const RunResult& r) {
+  std::string out;
+  const auto& env = r.environment;
+  out += "warmup run " + r.run_label + " (started " + r.started_at + ")\n";
+  out += "  source   " + r.source + ", fingerprint " + r.dataset_fingerprint + "\n";
+  out += "  target   " + r.target + ", catalog " + r.target_catalog + "\n";
+  out += "  build    warmup " + env.build + "\n";
+  out += Format("  host     %s: %s, %d cores, memory limit %.1f GiB, kernel %s\n", env.hostname.c_str(),
+                env.cpu_model.c_str(), env.cores, static_cast<double>(env.memory_limit_bytes) / (1 << 30),
+                env.kernel.c_str());
+
+  std::vector<const CollectionResult*> by_wall;
+  for (const auto& c : r.collections) by_wall.push_back(&c);
+  std::stable_sort(by_wall.begin(), by_wall.end(),
+                   [](auto* a, auto* b) { return a->wall_seconds > b->wall_seconds; });
+  out += Format("\n%-26s %6s %9s %10s %8s %9s %9s %9s %9s %10s %6s\n", "collection (slowest first)", "count",
+                "wall s", "us/entity", "read s", "mean us", "med us", "p95 us", "p99 us", "max us", "%wall");
+  for (const auto* c : by_wall) {
+    const double per_entity = c->copied > 0 ? c->wall_seconds * 1e6 / static_cast<double>(c->copied) : 0;
+    const double share = r.load_wall_seconds > 0 ? 100 * c->wall_seconds / r.load_wall_seconds : 0;
+    out += Format("%-26s %6s %9.3f %10.2f %8.3f %9.1f %9.1f %9.1f %9.1f %10.1f %5.1f%%\n",
+                  c->entity_type.c_str(), Grouped(c->copied).c_str(), c->wall_seconds, per_entity,
+                  c->read_seconds, c->upsert.mean_us, c->upsert.median_us, c->upsert.p95_us, c->upsert.p99_us,
+                  c->upsert.max_us, share);
+  }
+
+  const double wall = r.load_wall_seconds;
+  const auto pct = [wall](double s) { return wall > 0 ? 100 * s / wall : 0.0; };
+  out += "\n";
+  out += Format("  load wall-clock      %10.3f s   %s entities, %.0f entities/s\n", wall,
+                Grouped(r.copied()).c_str(), wall > 0 ? static_cast<double>(r.copied()) / wall : 0.0);
+  out += Format("  source read          %10.3f s   %5.1f %% of wall (reported so it can be subtracted)\n",
+                r.source_read_seconds, pct(r.source_read_seconds));
+  out += Format("  upsert (pure)        %10.3f s   %5.1f %% of wall, %s upserts\n", r.upsert.total_seconds,
+                pct(r.upsert.total_seconds), Grouped(r.upsert.count).c_str());
+  out += "                       " + Distribution(r.upsert) + "\n";
+  if (r.server) {
+    out += Format("    of which server    %10.3f s   ", r.server->total_seconds) + Distribution(*r.server) +
+           "\n";
+    out += Format("    of which wire      %10.3f s   (upsert minus server time)\n",
+                  r.upsert.total_seconds - r.server->total_seconds);
+  }
+  out += Format("  loop overhead        %10.3f s   %5.1f %% of wall\n", r.loop_overhead_seconds,
+                pct(r.loop_overhead_seconds));
+  switch (r.golive) {
+    case GoLiveOutcome::kCompleted:
+      out += Format("  goLive -> ALIVE      %10.3f s\n", r.golive_seconds);
+      out += Format("  TOTAL                %10.3f s   load + goLive\n", *r.total_seconds());
+      break;
+    case GoLiveOutcome::kFailed:
+      out += Format(
+          "  goLive -> ALIVE      %10.3f s   *** CLIENT-SIDE FAILURE *** (time to failure, not a "
+          "transition time)\n",
+          r.golive_seconds);
+      out += "                       " + r.golive_error + "\n";
+      out += "  TOTAL                not stated: goLive did not complete\n";
+      break;
+    case GoLiveOutcome::kNotAttempted:
+      out += "  goLive -> ALIVE      not attempted\n";
+      break;
+  }
+  out += Format("  loader               user %.2f s, sys %.2f s, peak RSS %.1f MB\n", r.loader.user_seconds,
+                r.loader.system_seconds, static_cast<double>(r.loader.peak_rss_bytes) / 1e6);
+
+  out += "\ncaveats\n";
+  out +=
+      "  - upsert figures are service times of a closed loop (one upsert at a time, each waiting for the\n"
+      "    last), not latencies under an open-loop arrival schedule.\n";
+  if (r.target.rfind("remote", 0) == 0) {
+    out +=
+        "  - remote: an upsert's time is end-to-end ingestion latency (conversion, serialization, round\n"
+        "    trip, server), not write-path latency; for cheap collections the wire dominates.\n";
+  }
+  if (r.target.rfind("null", 0) == 0) {
+    out += "  - null target: nothing is stored; the figures measure the harness itself.\n";
+  }
+  if (!r.abort_error.empty()) out += "\nABORTED: " + r.abort_error + "\n";
+
+  out += "\nverification: " + std::string(VerificationName(r.verification)) + "\n";
+  if (r.verification != Verification::kSkipped && r.verification != Verification::kNotReached) {
+    out += Format("  %-22s %12s %12s %12s\n", "collection", "source", "expected", "target");
+    for (const auto& c : r.collections) {
+      const bool differs = c.target_count && *c.target_count != c.expected_count;
+      out += Format("  %-22s %12s %12s %12s%s\n", c.entity_type.c_str(), Grouped(c.source_count).c_str(),
+                    Grouped(c.expected_count).c_str(),
+                    c.target_count ? Grouped(*c.target_count).c_str() : "unknown",
+                    differs ? "   *** DIFFERS ***" : "");
+    }
+    if (!r.verification_error.empty()) out += "  " + r.verification_error + "\n";
+  }
+  const int exit_code = r.ExitCode();
+  const char* verdict = exit_code == 0   ? "OK: the figures stand and the copy is complete"
+                        : exit_code == 2 ? "FIGURES STAND, COMPLETENESS UNPROVEN: counts unknown"
+                                         : "FAILED: do not quote these figures";
+  out += Format("\nverdict: %s (exit %d)%s\n", verdict, exit_code,
+                r.target_dropped ? "; the partial target catalog was dropped" : "");
+  out += "RUN_STATUS=MEASUREMENT-DONE-" + r.run_label + "\n";
+  return out;
+}
+
+}  // namespace warmup

@@ -1,0 +1,225 @@
+#include "warmup/copy_engine.h"
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "common/temp_dir.h"
+#include "warmup/generator.h"
+#include "warmup/report.h"
+
+namespace warmup {
+namespace {
+
+// A target that behaves like the null target except where a test says otherwise.
+class ScriptedTarget : public CatalogTarget {
+ public:
+  int drop_every = 0;        // silently lose every n-th upsert
+  int reject_at = 0;         // reject the n-th upsert with an error
+  bool fail_count = false;   // Count() answers UNAVAILABLE
+  bool fail_golive = false;  // GoLive() fails client-side
+  int drops = 0;
+
+  std::string Describe() const override { return "scripted test target"; }
+  Status CreateCatalog(const CatalogSchema& schema) override {
+    created = schema.name;
+    return inner_->CreateCatalog(schema);
+  }
+  Status Upsert(const Entity& entity) override {
+    ++upserts_;
+    if (reject_at > 0 && upserts_ == reject_at) return InvalidArgumentError("attribute 'code' is unique");
+    if (drop_every > 0 && upserts_ % drop_every == 0) return OkStatus();
+    return inner_->Upsert(entity);
+  }
+  Status GoLive() override {
+    return fail_golive ? Status(StatusCode::kDeadlineExceeded, "deadline exceeded after 15 s") : OkStatus();
+  }
+  StatusOr<int64_t> Count(const std::string& type) override {
+    if (fail_count) return UnavailableError("session terminated");
+    return inner_->Count(type);
+  }
+  Status DropCatalog() override {
+    ++drops;
+    return inner_->DropCatalog();
+  }
+  std::string created;
+
+ private:
+  std::unique_ptr<CatalogTarget> inner_ = MakeNullTarget();
+  int upserts_ = 0;
+};
+
+std::unique_ptr<CatalogSource> Tiny() { return std::move(OpenGeneratorSource({"tiny", 1.0, 1, ""})).value(); }
+
+// Options with one setting changed from the defaults.
+template <typename Edit>
+CopyOptions With(Edit edit) {
+  CopyOptions options;
+  edit(options);
+  return options;
+}
+
+RunResult Run(CatalogTarget& target, CopyOptions options = {}) {
+  auto source = Tiny();
+  auto result = RunCopy(*source, target, options);
+  REQUIRE_MESSAGE(result.ok(), result.status().ToString());
+  return *result;
+}
+
+TEST_CASE("a null-target copy of tiny is complete, verified, and its figures add up") {
+  auto target = MakeNullTarget();
+  const RunResult r = Run(*target, With([](CopyOptions& o) { o.run_label = "t1"; }));
+  CHECK(r.ExitCode() == 0);
+  CHECK(r.verification == Verification::kVerified);
+  CHECK(r.golive == GoLiveOutcome::kCompleted);
+  CHECK(r.copied() == 300);
+  CHECK(r.expected() == 300);
+  CHECK(r.upsert.count == 300);
+  CHECK(r.target_catalog.rfind("tiny_", 0) == 0);
+  CHECK(r.target_catalog.size() == 9);
+  double read = 0, upsert = 0, walls = 0;
+  int64_t counted = 0;
+  for (const auto& c : r.collections) {
+    read += c.read_seconds;
+    upsert += c.upsert.total_seconds;
+    walls += c.wall_seconds;
+    counted += c.upsert.count;
+    CHECK(c.target_count == c.expected_count);
+  }
+  CHECK(counted == r.upsert.count);
+  CHECK(read == doctest::Approx(r.source_read_seconds).epsilon(1e-9));
+  CHECK(upsert == doctest::Approx(r.upsert.total_seconds).epsilon(1e-6));
+  CHECK(r.source_read_seconds + r.upsert.total_seconds + r.loop_overhead_seconds ==
+        doctest::Approx(r.load_wall_seconds).epsilon(1e-9));
+  CHECK(walls <= r.load_wall_seconds + 1e-9);
+  CHECK(r.total_seconds().has_value());
+  const std::string report = RenderTextReport(r);
+  CHECK(report.find("verification: VERIFIED") != std::string::npos);
+  CHECK(report.substr(report.rfind("RUN_STATUS")) == "RUN_STATUS=MEASUREMENT-DONE-t1\n");
+}
+
+TEST_CASE("skip verify: exit 0 and the report says verification was declined") {
+  auto target = MakeNullTarget();
+  const RunResult r = Run(*target, With([](CopyOptions& o) { o.skip_verify = true; }));
+  CHECK(r.ExitCode() == 0);
+  CHECK(r.verification == Verification::kSkipped);
+  CHECK(RenderTextReport(r).find("DECLINED") != std::string::npos);
+}
+
+TEST_CASE("a target that silently drops one upsert in 100 fails the run with the per-collection diff") {
+  ScriptedTarget target;
+  target.drop_every = 100;
+  const RunResult r = Run(target);
+  CHECK(r.verification == Verification::kMismatch);
+  CHECK(r.ExitCode() == 1);
+  CHECK(target.drops == 1);  // the partial catalog is dropped
+  const std::string report = RenderTextReport(r);
+  CHECK(report.find("*** DIFFERS ***") != std::string::npos);
+  CHECK(report.find("FAILED") != std::string::npos);
+}
+
+TEST_CASE("a target whose count query fails: exit 2, figures printed, counts unknown") {
+  ScriptedTarget target;
+  target.fail_count = true;
+  const RunResult r = Run(target);
+  CHECK(r.ExitCode() == 2);
+  CHECK(r.verification == Verification::kUnknown);
+  CHECK(r.upsert.count == 300);
+  CHECK(target.drops == 0);
+  const std::string report = RenderTextReport(r);
+  CHECK(report.find("unknown") != std::string::npos);
+  CHECK(report.find("TOTAL") != std::string::npos);
+}
+
+TEST_CASE("a goLive that fails: failure marker with time to failure, no TOTAL") {
+  ScriptedTarget target;
+  target.fail_golive = true;
+  const RunResult r = Run(target);
+  CHECK(r.golive == GoLiveOutcome::kFailed);
+  CHECK_FALSE(r.total_seconds().has_value());
+  CHECK(r.ExitCode() == 1);
+  const std::string report = RenderTextReport(r);
+  CHECK(report.find("*** CLIENT-SIDE FAILURE ***") != std::string::npos);
+  CHECK(report.find("TOTAL                not stated") != std::string::npos);
+  auto json = nlohmann::json::parse(RenderJsonReport(r));
+  CHECK(json["total_seconds"].is_null());
+  CHECK(json["golive"]["outcome"] == "failed");
+}
+
+TEST_CASE("a rejected upsert aborts the load and the partial catalog is dropped unless kept") {
+  ScriptedTarget target;
+  target.reject_at = 17;
+  const RunResult r = Run(target);
+  CHECK(r.ExitCode() == 1);
+  CHECK(r.abort_error.find("was rejected") != std::string::npos);
+  CHECK(r.golive == GoLiveOutcome::kNotAttempted);
+  CHECK(r.copied() == 16);
+  CHECK(target.drops == 1);
+  ScriptedTarget kept;
+  kept.reject_at = 17;
+  CHECK(Run(kept, With([](CopyOptions& o) { o.keep_target = true; })).target_dropped == false);
+  CHECK(kept.drops == 0);
+}
+
+TEST_CASE("max per collection and a subset of collections") {
+  auto target = MakeNullTarget();
+  const RunResult r = Run(*target, With([](CopyOptions& o) {
+    o.target_catalog = "named";
+    o.max_per_collection = 7;
+    o.collections = {"Product", "Brand"};
+  }));
+  CHECK(r.ExitCode() == 0);
+  CHECK(r.target_catalog == "named");
+  REQUIRE(r.collections.size() == 2);
+  for (const auto& c : r.collections) {
+    CHECK(c.copied == 7);
+    CHECK(c.expected_count == 7);
+  }
+}
+
+TEST_CASE("an unknown collection is refused before anything is written, listing the known ones") {
+  ScriptedTarget target;
+  auto source = Tiny();
+  auto result = RunCopy(*source, target, With([](CopyOptions& o) { o.collections = {"Produkt"}; }));
+  REQUIRE_FALSE(result.ok());
+  CHECK(result.status().message() ==
+        "unknown collection 'Produkt' (the source has: Brand, Category, Parameter, ParameterValue, Product)");
+  CHECK(target.created.empty());
+}
+
+TEST_CASE("the per-entity CSV has one row per upsert") {
+  testing::TempDir dir;
+  auto target = MakeNullTarget();
+  const RunResult r = Run(*target, With([&](CopyOptions& o) { o.per_entity_csv = dir / "rows.csv"; }));
+  std::ifstream in(dir / "rows.csv");
+  std::string header;
+  std::getline(in, header);
+  CHECK(header ==
+        "collection,primary_key,sequence,start_offset_ns,read_ns,upsert_ns,server_ns,request_bytes,status");
+  int rows = 0;
+  std::string line;
+  std::string first;
+  while (std::getline(in, line)) {
+    if (rows++ == 0) first = line;
+  }
+  CHECK(rows == r.upsert.count);
+  CHECK(first.rfind("Brand,1,0,", 0) == 0);
+  CHECK(first.substr(first.size() - 3) == ",ok");
+}
+
+TEST_CASE("the JSON report carries every figure") {
+  auto target = MakeNullTarget();
+  const RunResult r = Run(*target, With([](CopyOptions& o) { o.run_label = "json"; }));
+  auto json = nlohmann::json::parse(RenderJsonReport(r));
+  CHECK(json["schema"] == "warmup-run/1");
+  CHECK(json["exit_code"] == 0);
+  CHECK(json["copied"] == 300);
+  CHECK(json["collections"].size() == 5);
+  CHECK(json["verification"]["outcome"] == "verified");
+  CHECK(json["environment"]["cores"].get<int>() > 0);
+}
+
+}  // namespace
+}  // namespace warmup

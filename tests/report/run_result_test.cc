@@ -1,0 +1,51 @@
+#include "warmup/run_result.h"
+
+#include <doctest/doctest.h>
+
+namespace warmup {
+namespace {
+
+TEST_CASE("percentiles are exact nearest-rank order statistics of the samples") {
+  std::vector<int64_t> samples;
+  for (int64_t i = 1000; i >= 1; --i) samples.push_back(i * 1000);  // 1..1000 us, reversed
+  const LatencyStats s = ComputeLatencyStats(samples);
+  CHECK(s.count == 1000);
+  CHECK(s.mean_us == doctest::Approx(500.5));
+  CHECK(s.median_us == 500);
+  CHECK(s.p90_us == 900);
+  CHECK(s.p95_us == 950);
+  CHECK(s.p99_us == 990);
+  REQUIRE(s.p999_us.has_value());
+  CHECK(*s.p999_us == 999);
+  CHECK(s.max_us == 1000);
+  CHECK(s.total_seconds == doctest::Approx(0.5005));
+}
+
+TEST_CASE("p99.9 is only given from 1000 samples on") {
+  std::vector<int64_t> samples(999, 5000);
+  CHECK_FALSE(ComputeLatencyStats(samples).p999_us.has_value());
+  std::vector<int64_t> none;
+  CHECK(ComputeLatencyStats(none).count == 0);
+}
+
+TEST_CASE("the exit code is decided by verification, goLive and aborts") {
+  RunResult r;
+  r.golive = GoLiveOutcome::kCompleted;
+  r.verification = Verification::kVerified;
+  CHECK(r.ExitCode() == 0);
+  r.verification = Verification::kSkipped;
+  CHECK(r.ExitCode() == 0);
+  r.verification = Verification::kUnknown;
+  CHECK(r.ExitCode() == 2);
+  r.verification = Verification::kMismatch;
+  CHECK(r.ExitCode() == 1);
+  r.verification = Verification::kVerified;
+  r.golive = GoLiveOutcome::kFailed;
+  CHECK(r.ExitCode() == 1);
+  r.golive = GoLiveOutcome::kCompleted;
+  r.abort_error = "source damaged";
+  CHECK(r.ExitCode() == 1);
+}
+
+}  // namespace
+}  // namespace warmup
