@@ -18,3 +18,6 @@ if [ ! -d "$data/senesi" ]; then
 fi
 echo
 "$warmup" inspect "$data/senesi"
+echo
+# The catalog engine is not in this build yet; the null target measures the harness itself.
+"$warmup" load --pristine-dir "$data" --catalog senesi --target null --run demo
