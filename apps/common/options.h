@@ -34,7 +34,8 @@ struct UnpackCommand {
 struct LoadCommand {
   std::string snapshot_path;  // resolved from --pristine-dir and --catalog
   std::string target = "embedded";
-  std::string work_dir;  // empty = none
+  std::string work_dir = "warmup-work";  // the embedded target's data directory
+  bool compress = false;                 // zstd for the embedded target's records
   std::string report_json;
   CopyOptions copy;
 };

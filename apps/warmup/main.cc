@@ -13,6 +13,7 @@
 
 #include "common/options.h"
 #include "warmup/catalog_target.h"
+#include "warmup/engine.h"
 #include "warmup/generator.h"
 #include "warmup/report.h"
 #include "warmup/snapshot.h"
@@ -84,17 +85,19 @@ int Unpack(const std::vector<std::string>& args) {
 int Load(const std::vector<std::string>& args) {
   auto cmd = warmup::cli::ParseLoad(args);
   if (!cmd.ok()) return Fail(cmd.status());
-  if (!cmd->work_dir.empty()) {
-    if (auto s = warmup::PrepareWorkDir(cmd->work_dir); !s.ok()) return Fail(s);
-  }
   auto source = warmup::OpenSnapshotSource(cmd->snapshot_path);
   if (!source.ok()) return Fail(source.status());
+  std::unique_ptr<warmup::CatalogTarget> target;
   if (cmd->target == "embedded") {
-    return Fail(
-        warmup::UnimplementedError("the embedded target (the catalog engine) is not in this build yet; "
-                                   "use --target null"));
+    if (auto s = warmup::PrepareWorkDir(cmd->work_dir); !s.ok()) return Fail(s);
+    warmup::EngineOptions options;
+    options.compress = cmd->compress;
+    auto embedded = warmup::MakeEmbeddedTarget(cmd->work_dir, options);
+    if (!embedded.ok()) return Fail(embedded.status());
+    target = std::move(embedded).value();
+  } else {
+    target = warmup::MakeNullTarget();
   }
-  std::unique_ptr<warmup::CatalogTarget> target = warmup::MakeNullTarget();
   if (isatty(STDERR_FILENO)) {
     cmd->copy.on_progress = [](const warmup::CopyProgress& p) {
       std::fprintf(

@@ -126,17 +126,33 @@ std::string AttributeNameFor(ValueType type) {
 }
 
 // Attributes for one map of values as the schema describes them.
+// A value of a unique attribute: derived from the owner, so no two entities
+// share it (`owner` is "<type>/<pk>", plus the locale for localized ones).
+Value UniqueValue(ValueType type, const std::string& owner, int32_t pk) {
+  if (type == ValueType::kString) return Value::String(owner);
+  return *Value::Make(type, {int64_t{pk}});
+}
+
+bool IsUnique(const AttributeSchema& a) {
+  return !a.unique_in_scopes.empty() || !a.globally_unique_in_scopes.empty();
+}
+
 void FillAttributes(Rng& rng, const std::map<std::string, AttributeSchema>& schemas,
-                    const std::vector<Locale>& locales, Attributes* out) {
+                    const std::vector<Locale>& locales, const std::string& owner, int32_t pk,
+                    Attributes* out) {
   for (const auto& [name, schema] : schemas) {
     if (schema.nullable && rng.Between(0, 3) == 0) continue;
     if (schema.localized) {
       for (const Locale& locale : locales) {
-        if (rng.Coin() || !schema.nullable)
-          out->localized[locale.tag()].emplace(name, RandomValue(rng, schema.type));
+        if (rng.Coin() || !schema.nullable) {
+          out->localized[locale.tag()].emplace(
+              name, IsUnique(schema) ? UniqueValue(schema.type, owner + "/" + locale.tag(), pk)
+                                     : RandomValue(rng, schema.type));
+        }
       }
     } else {
-      out->global.emplace(name, RandomValue(rng, schema.type));
+      out->global.emplace(
+          name, IsUnique(schema) ? UniqueValue(schema.type, owner, pk) : RandomValue(rng, schema.type));
     }
   }
 }
@@ -374,7 +390,7 @@ Entity RandomEntity(Rng& rng, const CatalogSchema& schema, const std::string& ty
   e.primary_key = pk;
   e.scope = rng.Between(0, 9) == 0 ? Scope::kArchived : Scope::kLive;
   if (es.with_hierarchy && pk > 1 && rng.Coin()) e.parent = static_cast<int32_t>(rng.Between(1, pk - 1));
-  FillAttributes(rng, es.attributes, es.locales, &e.attributes);
+  FillAttributes(rng, es.attributes, es.locales, type + "/" + std::to_string(pk), pk, &e.attributes);
   for (const auto& [name, d] : es.associated_data) {
     if (rng.Between(0, 2) == 0) continue;
     auto make = [&] {
@@ -419,7 +435,7 @@ Entity RandomEntity(Rng& rng, const CatalogSchema& schema, const std::string& ty
       r.referenced = {rs.referenced_entity_type, target};
       if (rs.group_type && rng.Coin())
         r.group = EntityRef{*rs.group_type, static_cast<int32_t>(rng.Between(1, 5))};
-      FillAttributes(rng, rs.attributes, es.locales.empty() ? std::vector<Locale>{} : es.locales,
+      FillAttributes(rng, rs.attributes, es.locales, type + "/" + std::to_string(pk) + "/" + name, pk,
                      &r.attributes);
       e.references.push_back(std::move(r));
     }

@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "common/names.h"
 #include "warmup/snapshot.h"
 #include "warmup/status.h"
 
@@ -49,11 +50,8 @@ StatusOr<Manifest> ParseManifest(std::string_view json, const std::string& name)
 // collection the count and the checksum of the uncompressed entity stream),
 // independent of who wrote it, when, and with which compression.
 std::string ManifestFingerprint(const Manifest& manifest);
-// True for a relative path of plain components ([A-Za-z0-9._-]+, not "." or
-// ".."): the only kind of file name a snapshot may refer to.
-bool IsSafeRelativePath(std::string_view path);
-// True for a name usable as one directory component: a catalog name.
-bool IsSafeName(std::string_view name);
+using ::warmup::IsSafeName;
+using ::warmup::IsSafeRelativePath;
 
 }  // namespace warmup::snapshot
 

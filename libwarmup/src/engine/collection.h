@@ -1,0 +1,83 @@
+// One entity collection of a catalog: its record file, primary-key offsets,
+// global index, reduced indexes, unique indexes and hierarchy. Internal.
+#ifndef WARMUP_SRC_ENGINE_COLLECTION_H_
+#define WARMUP_SRC_ENGINE_COLLECTION_H_
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <unordered_map>
+
+#include "GrpcEntity.pb.h"
+#include "engine/entity_index.h"
+#include "engine/env.h"
+#include "engine/record_file.h"
+#include "warmup/engine.h"
+
+namespace warmup::engine {
+
+// Values of globally unique attributes across the whole catalog.
+using GlobalUniqueIndex = std::unordered_map<std::string, std::unordered_map<std::string, EntityRef>>;
+
+class Collection {
+ public:
+  Collection(Env* env, std::string records_path, const EntitySchema* schema, bool compress);
+
+  // Opens the record file for appending and rebuilds the offsets and indexes
+  // from it: from `offsets` (written at goLive, up to `valid_end`) plus any
+  // records after that, or from the whole file when there are none.
+  Status Load(const std::map<int32_t, uint64_t>* offsets, uint64_t valid_end,
+              GlobalUniqueIndex* global_unique, const std::function<Collection*(const std::string&)>& find);
+  Status OpenForAppend();
+
+  // Everything an upsert checks before changing anything.
+  Status Validate(const Entity& entity, const GlobalUniqueIndex& global_unique) const;
+  // Stores and indexes a validated entity; `durable` syncs the record file.
+  // `find` resolves other collections, for reflected references.
+  Status Apply(const Entity& entity, bool durable, GlobalUniqueIndex* global_unique,
+               const std::function<Collection*(const std::string&)>& find);
+
+  StatusOr<std::optional<Entity>> Get(int32_t pk) const;
+  int64_t count() const { return static_cast<int64_t>(offsets_.size()); }
+  const std::map<int32_t, uint64_t>& offsets() const { return offsets_; }
+  const EntitySchema& schema() const { return *schema_; }
+  RecordWriter* writer() { return writer_.get(); }
+  const std::string& records_path() const { return records_path_; }
+
+  // The global index, or a reduced one (nullptr when nobody references that entity).
+  const EntityIndex* Index(const IndexScope& scope) const;
+  std::vector<int32_t> Children(int32_t parent) const;
+  CollationKeys& collation() { return collation_; }
+
+ private:
+  // Indexes `entity` (or removes it when `add` is false).
+  void UpdateIndexes(const Entity& entity, bool add, GlobalUniqueIndex* global_unique,
+                     const std::function<Collection*(const std::string&)>& find);
+  std::vector<std::pair<std::string, std::string>> UniqueKeys(const Entity& entity, bool global) const;
+  Status ReadEntity(uint64_t offset, Entity* entity) const;
+
+  Env* env_;
+  std::string records_path_;
+  const EntitySchema* schema_;
+  bool compress_;
+  std::unique_ptr<RecordWriter> writer_;
+  mutable std::unique_ptr<ReadFile> reader_;
+  mutable uint64_t reader_size_ = 0;
+  std::map<int32_t, uint64_t> offsets_;
+  EntityIndex global_;
+  std::unordered_map<std::string, EntityIndex> reduced_;  // "reference|pk"
+  std::unordered_map<std::string, std::unordered_map<std::string, int32_t>> unique_;
+  std::unordered_map<int32_t, std::set<int32_t>> children_;
+  // Reflected references other collections' entities hold to ours:
+  // reflected reference name -> our pk -> their pks.
+  std::unordered_map<std::string, std::unordered_map<int32_t, Roaring>> reflected_;
+  CollationKeys collation_;
+  io::evitadb::externalApi::grpc::generated::GrpcSealedEntity message_;
+  std::string buffer_;
+};
+
+}  // namespace warmup::engine
+
+#endif  // WARMUP_SRC_ENGINE_COLLECTION_H_
