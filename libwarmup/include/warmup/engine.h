@@ -31,10 +31,12 @@ enum class CatalogState { kWarmingUp, kAlive };
 
 // Which index a read call uses: the collection's global index, or the reduced
 // index of the entities that reference `referenced_pk` through `reference`
-// (a reference indexed for partitioning).
+// (a reference indexed for partitioning); live or archived entities, which
+// evitaDB indexes apart.
 struct IndexScope {
   std::string reference;  // empty = the global index
   int32_t referenced_pk = 0;
+  Scope scope = Scope::kLive;
 };
 
 // One catalog. Borrowed from the Engine; valid until it is deleted or the

@@ -8,8 +8,8 @@
 namespace warmup::engine {
 namespace {
 
-std::string ReducedKey(const std::string& reference, int32_t pk) {
-  return reference + "|" + std::to_string(pk);
+std::string ReducedKey(Scope scope, const std::string& reference, int32_t pk) {
+  return std::to_string(static_cast<int>(scope)) + "|" + reference + "|" + std::to_string(pk);
 }
 
 std::string Quote(const Value& value) { return DebugString(value); }
@@ -214,10 +214,11 @@ void Collection::UpdateIndexes(const Entity& e, bool add, GlobalUniqueIndex* glo
                                const std::function<Collection*(const std::string&)>& find) {
   const IndexEntries entries = ComputeIndexEntries(e, *schema_, collation_);
   const int32_t pk = e.primary_key;
+  EntityIndex& global = global_[static_cast<int>(e.scope)];
   if (add) {
-    global_.Add(pk, entries);
+    global.Add(pk, entries);
   } else {
-    global_.Remove(pk, entries);
+    global.Remove(pk, entries);
   }
   // The fan-out: every entity referenced through a partitioning reference
   // gets the whole of this entity's indexed data in its reduced index.
@@ -226,8 +227,9 @@ void Collection::UpdateIndexes(const Entity& e, bool add, GlobalUniqueIndex* glo
     const ReferenceSchema* rs = schema_->FindReference(r.name);
     if (rs == nullptr || rs->IndexTypeIn(e.scope) != ReferenceIndexType::kForFilteringAndPartitioning)
       continue;
-    if (!partitions.insert(ReducedKey(r.name, r.referenced.primary_key)).second) continue;
-    EntityIndex& reduced = reduced_[ReducedKey(r.name, r.referenced.primary_key)];
+    const std::string key = ReducedKey(e.scope, r.name, r.referenced.primary_key);
+    if (!partitions.insert(key).second) continue;
+    EntityIndex& reduced = reduced_[key];
     if (add) {
       reduced.Add(pk, entries);
     } else {
@@ -313,8 +315,8 @@ StatusOr<std::optional<Entity>> Collection::Get(int32_t pk) const {
 }
 
 const EntityIndex* Collection::Index(const IndexScope& scope) const {
-  if (scope.reference.empty()) return &global_;
-  auto it = reduced_.find(ReducedKey(scope.reference, scope.referenced_pk));
+  if (scope.reference.empty()) return &global_[static_cast<int>(scope.scope)];
+  auto it = reduced_.find(ReducedKey(scope.scope, scope.reference, scope.referenced_pk));
   return it == reduced_.end() ? nullptr : &it->second;
 }
 

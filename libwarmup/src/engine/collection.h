@@ -66,8 +66,8 @@ class Collection {
   mutable std::unique_ptr<ReadFile> reader_;
   mutable uint64_t reader_size_ = 0;
   std::map<int32_t, uint64_t> offsets_;
-  EntityIndex global_;
-  std::unordered_map<std::string, EntityIndex> reduced_;  // "reference|pk"
+  EntityIndex global_[2];                                 // by Scope
+  std::unordered_map<std::string, EntityIndex> reduced_;  // "scope|reference|pk"
   std::unordered_map<std::string, std::unordered_map<std::string, int32_t>> unique_;
   std::unordered_map<int32_t, std::set<int32_t>> children_;
   // Reflected references other collections' entities hold to ours:

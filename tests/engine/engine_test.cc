@@ -1,0 +1,463 @@
+#include "warmup/engine.h"
+
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <set>
+
+#include "common/temp_dir.h"
+#include "engine/env.h"
+#include "engine/index_keys.h"
+#include "generator/tiny_profile.h"
+#include "warmup/digest.h"
+#include "warmup/generator.h"
+
+namespace warmup {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::unique_ptr<Engine> OpenEngine(const std::string& dir) {
+  auto engine = Engine::Open(dir);
+  REQUIRE_MESSAGE(engine.ok(), engine.status().ToString());
+  return std::move(engine).value();
+}
+
+// Loads the tiny catalog of `seed` into `engine`; returns every entity loaded.
+std::vector<Entity> LoadTiny(Engine& engine, uint64_t seed, const std::string& name = "tiny") {
+  auto source = OpenGeneratorSource({"tiny", 1.0, seed, name});
+  REQUIRE(source.ok());
+  auto catalog = engine.CreateCatalog((*source)->schema());
+  REQUIRE_MESSAGE(catalog.ok(), catalog.status().ToString());
+  std::vector<Entity> all;
+  Entity e;
+  for (const auto& c : (*source)->collections()) {
+    auto stream = (*source)->OpenCollection(c.entity_type);
+    while (*(*stream)->Next(&e)) {
+      Status s = (*catalog)->Upsert(e);
+      REQUIRE_MESSAGE(s.ok(), s.ToString());
+      all.push_back(e);
+    }
+  }
+  return all;
+}
+
+std::vector<Entity> OfType(const std::vector<Entity>& all, const std::string& type) {
+  std::vector<Entity> out;
+  for (const auto& e : all) {
+    if (e.type == type) out.push_back(e);
+  }
+  return out;
+}
+
+bool References(const Entity& e, const std::string& reference, int32_t pk) {
+  return std::any_of(e.references.begin(), e.references.end(), [&](const Reference& r) {
+    return r.name == reference && r.referenced.primary_key == pk;
+  });
+}
+
+TEST_CASE("index reads match a brute-force scan, globally and within reduced indexes") {
+  for (uint64_t seed : {1u, 2u, 3u}) {
+    CAPTURE(seed);
+    testing::TempDir dir;
+    auto engine = OpenEngine(dir.path());
+    const auto all = LoadTiny(*engine, seed);
+    Catalog* catalog = *engine->GetCatalog("tiny");
+    const auto products = OfType(all, "Product");
+    const EntitySchema& schema = catalog->schema().entities.at("Product");
+
+    // Equality filters on every filterable scalar attribute of these types.
+    const std::set<ValueType> exact = {ValueType::kString,  ValueType::kInteger, ValueType::kLong,
+                                       ValueType::kBoolean, ValueType::kLocale,  ValueType::kCurrency,
+                                       ValueType::kUuid};
+    int checked = 0;
+    for (const auto& [name, a] : schema.attributes) {
+      if (a.localized || !exact.contains(a.type) ||
+          std::find(a.filterable_in_scopes.begin(), a.filterable_in_scopes.end(), Scope::kLive) ==
+              a.filterable_in_scopes.end()) {
+        continue;
+      }
+      for (const auto& probe : products) {
+        auto it = probe.attributes.global.find(name);
+        if (it == probe.attributes.global.end()) continue;
+        std::vector<int32_t> expected;
+        for (const auto& e : products) {
+          auto v = e.attributes.global.find(name);
+          if (e.scope == Scope::kLive && v != e.attributes.global.end() && v->second == it->second) {
+            expected.push_back(e.primary_key);
+          }
+        }
+        auto got = catalog->FilterEquals("Product", name, "", it->second);
+        REQUIRE(got.ok());
+        CHECK_MESSAGE(*got == expected, name);
+        ++checked;
+        break;
+      }
+    }
+    CHECK(checked >= 3);
+
+    // Prices: the price for sale (min of indexed prices; sum for SUM handling) in a range.
+    const BigDecimal from = *BigDecimal::Parse("0"), to = *BigDecimal::Parse("50000");
+    for (const std::string currency : {"CZK", "EUR"}) {
+      std::vector<int32_t> expected;
+      for (const auto& e : products) {
+        if (e.scope != Scope::kLive) continue;
+        std::vector<int64_t> amounts;
+        for (const auto& p : e.prices) {
+          if (p.indexed && p.price_list == "basic" && p.currency.code() == currency) {
+            amounts.push_back(engine::ScaleDecimal(p.price_with_tax, schema.indexed_price_places));
+          }
+        }
+        if (amounts.empty()) continue;
+        int64_t sale = *std::min_element(amounts.begin(), amounts.end());
+        if (e.price_inner_record_handling == PriceInnerRecordHandling::kSum) {
+          sale = 0;
+          for (int64_t a : amounts) sale += a;
+        }
+        if (sale >= engine::ScaleDecimal(from, schema.indexed_price_places) &&
+            sale <= engine::ScaleDecimal(to, schema.indexed_price_places)) {
+          expected.push_back(e.primary_key);
+        }
+      }
+      auto got = catalog->PriceBetween("Product", "basic", *Currency::Parse(currency), from, to);
+      REQUIRE(got.ok());
+      CHECK(*got == expected);
+    }
+
+    // Facets and the reduced index of every referenced category.
+    for (int32_t target = 1; target <= 20; ++target) {
+      std::vector<int32_t> expected;
+      for (const auto& e : products) {
+        if (e.scope == Scope::kLive && References(e, "parameterValues", target))
+          expected.push_back(e.primary_key);
+      }
+      CHECK(*catalog->FacetMembers("Product", "parameterValues", target) == expected);
+
+      std::vector<int32_t> in_category;
+      std::vector<int32_t> code_in_category;
+      for (const auto& e : products) {
+        if (e.scope == Scope::kLive && References(e, "categories", target))
+          in_category.push_back(e.primary_key);
+      }
+      const IndexScope reduced{"categories", target};
+      auto sorted = catalog->SortBy("Product", "code", "", OrderDirection::kAsc, reduced);
+      REQUIRE(sorted.ok());
+      std::vector<int32_t> sorted_pks = *sorted;
+      std::sort(sorted_pks.begin(), sorted_pks.end());
+      CHECK(sorted_pks == in_category);  // every member of the partition, and no other
+      if (!in_category.empty()) {
+        const auto& member = *std::find_if(products.begin(), products.end(),
+                                           [&](const Entity& e) { return e.primary_key == in_category[0]; });
+        auto filtered =
+            catalog->FilterEquals("Product", "code", "", member.attributes.global.at("code"), reduced);
+        CHECK(*filtered == std::vector<int32_t>{member.primary_key});
+      }
+    }
+
+    // Sorting by code: the codes in byte order.
+    auto by_code = catalog->SortBy("Product", "code", "", OrderDirection::kAsc);
+    REQUIRE(by_code.ok());
+    std::vector<std::pair<std::string, int32_t>> expected_order;
+    for (const auto& e : products) {
+      if (e.scope == Scope::kLive) {
+        expected_order.emplace_back(std::get<std::string>(e.attributes.global.at("code").scalar()),
+                                    e.primary_key);
+      }
+    }
+    std::sort(expected_order.begin(), expected_order.end());
+    std::vector<int32_t> expected_pks;
+    for (const auto& [code, pk] : expected_order) expected_pks.push_back(pk);
+    CHECK(*by_code == expected_pks);
+
+    // Hierarchy.
+    const auto categories = OfType(all, "Category");
+    for (int32_t parent = 1; parent <= 30; ++parent) {
+      std::vector<int32_t> expected;
+      for (const auto& e : categories) {
+        if (e.parent == parent) expected.push_back(e.primary_key);
+      }
+      CHECK(*catalog->Children("Category", parent) == expected);
+    }
+  }
+}
+
+Entity Named(const std::string& type, int32_t pk, const std::string& name) {
+  Entity e;
+  e.type = type;
+  e.primary_key = pk;
+  e.attributes.global.emplace("code", Value::String(type + std::to_string(pk)));
+  e.attributes.localized["cs"].emplace("name", Value::String(name));
+  e.locales = DeriveLocales(e);
+  return e;
+}
+
+CatalogSchema WordsSchema() {
+  CatalogSchema schema;
+  schema.name = "words";
+  EntitySchema word;
+  word.name = "Word";
+  word.locales = {*Locale::Parse("cs")};
+  AttributeSchema code;
+  code.name = "code";
+  code.unique_in_scopes = {{Scope::kLive, AttributeUniqueness::kUniqueWithinCollection}};
+  AttributeSchema name;
+  name.name = "name";
+  name.localized = true;
+  name.nullable = true;
+  name.sortable_in_scopes = {Scope::kLive};
+  word.attributes = {{"code", code}, {"name", name}};
+  ReferenceSchema tag;
+  tag.name = "tag";
+  tag.referenced_entity_type = "Tag";
+  word.references.emplace("tag", tag);
+  schema.entities.emplace("Word", word);
+  return schema;
+}
+
+TEST_CASE("localized sorting follows Czech collation: ch after h, č after c") {
+  testing::TempDir dir;
+  auto engine = OpenEngine(dir.path());
+  Catalog* catalog = *engine->CreateCatalog(WordsSchema());
+  const std::vector<std::string> words = {"hrad", "chata", "cibule", "čaj", "Cesta", "ivan"};
+  for (size_t i = 0; i < words.size(); ++i)
+    REQUIRE(catalog->Upsert(Named("Word", int32_t(i + 1), words[i])).ok());
+  auto sorted = catalog->SortBy("Word", "name", "cs", OrderDirection::kAsc);
+  REQUIRE(sorted.ok());
+  std::vector<std::string> order;
+  for (int32_t pk : *sorted) order.push_back(words[static_cast<size_t>(pk - 1)]);
+  CHECK(order == std::vector<std::string>{"Cesta", "cibule", "čaj", "hrad", "chata", "ivan"});
+  // Byte order would differ: "chata" < "hrad" and "čaj" last.
+  CHECK(std::string("chata") < std::string("hrad"));
+}
+
+TEST_CASE("bad input gives clear errors and loses nothing") {
+  testing::TempDir dir;
+  auto engine = OpenEngine(dir.path());
+  Catalog* catalog = *engine->CreateCatalog(WordsSchema());
+  REQUIRE(catalog->Upsert(Named("Word", 1, "hrad")).ok());
+  auto expect = [&](Entity e, const std::string& message) {
+    Status s = catalog->Upsert(e);
+    CHECK(s.code() == StatusCode::kInvalidArgument);
+    CHECK_MESSAGE(s.message().find(message) != std::string::npos, s.message());
+  };
+  Entity unknown = Named("Word", 2, "x");
+  unknown.attributes.global.emplace("colour", Value::String("red"));
+  expect(unknown, "entity Word/2: attribute 'colour' is not in the schema of Word");
+  Entity wrong_type = Named("Word", 2, "x");
+  wrong_type.attributes.global["code"] = Value::Integer(7);
+  expect(wrong_type, "entity Word/2: attribute 'code' is STRING, got INTEGER 7");
+  Entity missing = Named("Word", 2, "x");
+  missing.attributes.global.erase("code");
+  expect(missing, "entity Word/2: required attribute 'code' is missing");
+  Entity duplicate = Named("Word", 2, "x");
+  duplicate.attributes.global["code"] = Value::String("Word1");
+  expect(duplicate,
+         "entity Word/2: attribute 'code' must be unique, and entity Word/1 already has that value");
+  Entity bad_reference = Named("Word", 2, "x");
+  bad_reference.references.push_back({"tags", {"Tag", 3}, std::nullopt, {}});
+  expect(bad_reference, "entity Word/2: reference 'tags' -> 3 is not in the schema of Word");
+  Entity bad_locale = Named("Word", 2, "x");
+  bad_locale.attributes.localized["de"].emplace("name", Value::String("Burg"));
+  expect(bad_locale, "locale 'de' is not allowed");
+  Entity unknown_type = Named("Noun", 2, "x");
+  expect(unknown_type, "catalog words has no entity type Noun");
+  // Nothing of the rejected upserts stuck, and the catalog still works.
+  CHECK(*catalog->Count("Word") == 1);
+  CHECK(catalog->Upsert(Named("Word", 2, "chata")).ok());
+  CHECK(*catalog->Count("Word") == 2);
+  CHECK(catalog->FilterEquals("Word", "code", "", Value::String("Word2"))->size() == 1);
+
+  CHECK(engine->CreateCatalog(WordsSchema()).status().code() == StatusCode::kAlreadyExists);
+  for (const std::string bad : {"a/b", "..", "../escape", "", "x y"}) {
+    CatalogSchema schema = WordsSchema();
+    schema.name = bad;
+    auto created = engine->CreateCatalog(schema);
+    CHECK(created.status().code() == StatusCode::kInvalidArgument);
+  }
+  CHECK_FALSE(fs::exists(fs::path(dir.path()).parent_path() / "escape"));
+}
+
+TEST_CASE("load -> goLive -> reopen keeps counts, entities and read results; ALIVE upserts are durable") {
+  testing::TempDir dir;
+  std::vector<Entity> all;
+  std::vector<int32_t> facet_before;
+  {
+    auto engine = OpenEngine(dir.path());
+    all = LoadTiny(*engine, 7);
+    Catalog* catalog = *engine->GetCatalog("tiny");
+    CHECK(catalog->state() == CatalogState::kWarmingUp);
+    REQUIRE(catalog->GoLive().ok());
+    CHECK(catalog->state() == CatalogState::kAlive);
+    CHECK(catalog->GoLive().code() == StatusCode::kFailedPrecondition);
+    facet_before = *catalog->FacetMembers("Product", "parameterValues", 3);
+  }
+  {
+    auto engine = OpenEngine(dir.path());
+    CHECK(engine->CatalogNames() == std::vector<std::string>{"tiny"});
+    Catalog* catalog = *engine->GetCatalog("tiny");
+    CHECK(catalog->state() == CatalogState::kAlive);
+    CHECK(*catalog->FacetMembers("Product", "parameterValues", 3) == facet_before);
+    for (const auto& e : all) {
+      auto stored = catalog->Get(e.type, e.primary_key);
+      REQUIRE(stored.ok());
+      REQUIRE(stored->has_value());
+      const EntitySchema& es = catalog->schema().entities.at(e.type);
+      CHECK(EntityDigest(generator::WithoutReflectedReferences(**stored, es)) ==
+            EntityDigest(generator::WithoutReflectedReferences(e, es)));
+    }
+    Entity late = OfType(all, "Brand").front();
+    late.primary_key = 999;
+    late.attributes.global["code"] = Value::String("late");
+    REQUIRE(catalog->Upsert(late).ok());
+  }
+  auto engine = OpenEngine(dir.path());
+  Catalog* catalog = *engine->GetCatalog("tiny");
+  CHECK(*catalog->Count("Brand") == 21);
+  CHECK(catalog->Get("Brand", 999)->has_value());
+}
+
+TEST_CASE("reflected references are maintained by the engine") {
+  testing::TempDir dir;
+  auto engine = OpenEngine(dir.path());
+  const auto all = LoadTiny(*engine, 4);
+  Catalog* catalog = *engine->GetCatalog("tiny");
+  for (int32_t category = 1; category <= 20; ++category) {
+    std::vector<int32_t> expected;
+    for (const auto& e : OfType(all, "Product")) {
+      if (References(e, "categories", category)) expected.push_back(e.primary_key);
+    }
+    auto stored = catalog->Get("Category", category);
+    REQUIRE(stored.ok());
+    std::vector<int32_t> reflected;
+    if (stored->has_value()) {
+      for (const auto& r : (*stored)->references) {
+        if (r.name == "products") reflected.push_back(r.referenced.primary_key);
+      }
+    }
+    if (stored->has_value()) CHECK(reflected == expected);
+  }
+}
+
+TEST_CASE("a write failing mid-goLive: goLive errs, the catalog stays WARM_UP, nothing outside is touched") {
+  // The header is written once when the catalog is created; the second write is goLive's.
+  for (const auto& [fail_on, fail_after] :
+       std::vector<std::pair<std::string, int>>{{".offsets", 2}, {"catalog.header", 1}}) {
+    CAPTURE(fail_on);
+    testing::TempDir dir;
+    const std::string data = dir / "data";
+    std::ofstream(dir / "neighbour.txt") << "untouched";
+    {
+      engine::FaultInjectingEnv env(engine::DefaultEnv(), fail_on, fail_after);
+      auto opened = engine::OpenEngineWithEnv(&env, data, {});
+      REQUIRE(opened.ok());
+      LoadTiny(**opened, 5);
+      Catalog* catalog = *(*opened)->GetCatalog("tiny");
+      Status live = catalog->GoLive();
+      CHECK(live.code() == StatusCode::kUnavailable);
+      CHECK(live.message().find("injected fault") != std::string::npos);
+      CHECK(catalog->state() == CatalogState::kWarmingUp);
+      CHECK(env.injected() >= 1);
+    }
+    auto engine = OpenEngine(data);
+    CHECK((*engine->GetCatalog("tiny"))->state() == CatalogState::kWarmingUp);
+    std::set<std::string> names;
+    for (const auto& e : fs::directory_iterator(dir.path())) names.insert(e.path().filename().string());
+    CHECK(names == std::set<std::string>{"data", "neighbour.txt"});
+  }
+}
+
+// Forks a child that loads tiny and (optionally) goes live; kills it with
+// SIGKILL after `delay_us` from the moment it reports being at `stage`.
+void KillDuring(const std::string& data, const std::string& stage, int delay_us) {
+  int fds[2];
+  REQUIRE(::pipe(fds) == 0);
+  const pid_t child = ::fork();
+  REQUIRE(child >= 0);
+  if (child == 0) {
+    ::close(fds[0]);
+    auto engine = Engine::Open(data);
+    if (!engine.ok()) ::_exit(3);
+    auto source = OpenGeneratorSource({"tiny", 4.0, 11, "tiny"});
+    auto catalog = (*engine)->CreateCatalog((*source)->schema());
+    if (!catalog.ok()) ::_exit(4);
+    Entity e;
+    int64_t n = 0;
+    for (const auto& c : (*source)->collections()) {
+      auto stream = (*source)->OpenCollection(c.entity_type);
+      while (*(*stream)->Next(&e)) {
+        (void)(*catalog)->Upsert(e);
+        if (++n == 100 && stage == "load") (void)!::write(fds[1], "x", 1);
+      }
+    }
+    if (stage == "golive") (void)!::write(fds[1], "x", 1);
+    (void)(*catalog)->GoLive();
+    ::pause();  // wait to be killed
+    ::_exit(0);
+  }
+  ::close(fds[1]);
+  char c;
+  REQUIRE(::read(fds[0], &c, 1) == 1);
+  ::usleep(static_cast<useconds_t>(delay_us));
+  ::kill(child, SIGKILL);
+  int status = 0;
+  ::waitpid(child, &status, 0);
+  ::close(fds[0]);
+}
+
+TEST_CASE("SIGKILL during the load or during goLive never leaves an ALIVE catalog with missing entities") {
+  auto expected = OpenGeneratorSource({"tiny", 4.0, 11, "tiny"});
+  int64_t total = 0;
+  for (const auto& c : (*expected)->collections()) total += c.expected_count;
+  int alive_seen = 0;
+  for (const auto& [stage, delay] : std::vector<std::pair<std::string, int>>{{"load", 0},
+                                                                             {"load", 2000},
+                                                                             {"golive", 0},
+                                                                             {"golive", 500},
+                                                                             {"golive", 3000},
+                                                                             {"golive", 20000}}) {
+    CAPTURE(stage);
+    CAPTURE(delay);
+    testing::TempDir dir;
+    KillDuring(dir.path(), stage, delay);
+    auto engine = OpenEngine(dir.path());
+    auto catalog = engine->GetCatalog("tiny");
+    if (!catalog.ok()) continue;  // killed before the catalog existed
+    if ((*catalog)->state() == CatalogState::kAlive) {
+      ++alive_seen;
+      int64_t count = 0;
+      for (const auto& c : (*expected)->collections()) count += *(*catalog)->Count(c.entity_type);
+      CHECK(count == total);
+    } else {
+      CHECK((*catalog)->state() == CatalogState::kWarmingUp);
+    }
+    if (stage == "load") CHECK((*catalog)->state() == CatalogState::kWarmingUp);
+  }
+  MESSAGE("runs that reached ALIVE before the kill: " << alive_seen);
+}
+
+TEST_CASE("data-directory entries without a valid header are reported, never loaded") {
+  testing::TempDir dir;
+  fs::create_directories(dir / "stray/collections");
+  fs::create_directories(dir / "damaged");
+  std::ofstream(dir / "damaged/catalog.header")
+      << "warmup-catalog 1\nname damaged\nstate ALIVE\ncrc32c 00000000\n";
+  std::ofstream(dir / "notes.txt") << "x";
+  auto engine = OpenEngine(dir.path());
+  CHECK(engine->CatalogNames().empty());
+  REQUIRE(engine->leftovers().size() == 3);
+  CHECK(engine->leftovers()[0].find("damaged: catalog header is not valid (checksum does not match)") !=
+        std::string::npos);
+  CHECK(engine->leftovers()[2].find("stray: no catalog header") != std::string::npos);
+  CatalogSchema schema = WordsSchema();
+  schema.name = "stray";
+  CHECK(engine->CreateCatalog(schema).status().code() == StatusCode::kAlreadyExists);
+}
+
+}  // namespace
+}  // namespace warmup
