@@ -8,6 +8,7 @@ find_package(zstd CONFIG REQUIRED)       # zstd::libzstd_shared: snapshot compre
 find_package(PkgConfig REQUIRED)
 pkg_check_modules(LIBZIP REQUIRED IMPORTED_TARGET libzip)  # PkgConfig::LIBZIP: exports
 find_package(nlohmann_json CONFIG REQUIRED)  # snapshot manifests, JSON reports
+find_package(absl CONFIG REQUIRED)       # absl::flat_hash_map, absl::btree: compact index maps
 find_package(roaring CONFIG REQUIRED)    # roaring::roaring (CRoaring 0.2.66): index bitmaps
 find_package(ICU REQUIRED COMPONENTS uc i18n)  # collation keys for localized sorting
 find_package(doctest CONFIG)

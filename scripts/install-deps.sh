@@ -6,7 +6,7 @@ set -euo pipefail
 # Build tools and the libraries the build links (see docs/building.md).
 packages=(
   cmake ninja-build pkg-config g++ ccache git
-  libgrpc++-dev libgrpc-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
+  libgrpc++-dev libgrpc-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler libabsl-dev
   libboost-dev libboost-program-options-dev
   librange-v3-dev doctest-dev nlohmann-json3-dev
   libssl-dev libicu-dev libroaring-dev libzstd-dev libzip-dev

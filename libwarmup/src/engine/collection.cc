@@ -14,6 +14,13 @@ std::string ReducedKey(Scope scope, const std::string& reference, int32_t pk) {
 
 std::string Quote(const Value& value) { return DebugString(value); }
 
+// "a:name|cs" (a dictionary key) as users name it: "name (cs)".
+std::string DisplayAttribute(const std::string& key) {
+  std::string name = key.substr(2);
+  const size_t bar = name.find('|');
+  return bar == std::string::npos ? name : name.substr(0, bar) + " (" + name.substr(bar + 1) + ")";
+}
+
 }  // namespace
 
 Collection::Collection(Env* env, std::string records_path, const EntitySchema* schema, bool compress)
@@ -163,8 +170,8 @@ Status Collection::Validate(const Entity& e, const GlobalUniqueIndex& global_uni
     if (index == unique_.end()) continue;
     auto owner = index->second.find(key);
     if (owner != index->second.end() && owner->second != e.primary_key) {
-      return fail("attribute '" + attribute + "' must be unique, and entity " + schema_->name + "/" +
-                  std::to_string(owner->second) + " already has that value");
+      return fail("attribute '" + DisplayAttribute(attribute) + "' must be unique, and entity " +
+                  schema_->name + "/" + std::to_string(owner->second) + " already has that value");
     }
   }
   for (const auto& [attribute, key] : UniqueKeys(e, true)) {
@@ -172,9 +179,9 @@ Status Collection::Validate(const Entity& e, const GlobalUniqueIndex& global_uni
     if (index == global_unique.end()) continue;
     auto owner = index->second.find(key);
     if (owner != index->second.end() && !(owner->second == EntityRef{e.type, e.primary_key})) {
-      return fail("attribute '" + attribute + "' must be unique in the catalog, and entity " +
-                  owner->second.entity_type + "/" + std::to_string(owner->second.primary_key) +
-                  " already has that value");
+      return fail("attribute '" + DisplayAttribute(attribute) +
+                  "' must be unique in the catalog, and entity " + owner->second.entity_type + "/" +
+                  std::to_string(owner->second.primary_key) + " already has that value");
     }
   }
   for (const auto& [name, value] : e.associated_data.global) {
@@ -212,7 +219,7 @@ Status Collection::Validate(const Entity& e, const GlobalUniqueIndex& global_uni
 
 void Collection::UpdateIndexes(const Entity& e, bool add, GlobalUniqueIndex* global_unique,
                                const std::function<Collection*(const std::string&)>& find) {
-  const IndexEntries entries = ComputeIndexEntries(e, *schema_, collation_);
+  const IndexEntries entries = ComputeIndexEntries(e, *schema_, collation_, keys_);
   const int32_t pk = e.primary_key;
   EntityIndex& global = global_[static_cast<int>(e.scope)];
   if (add) {

@@ -19,7 +19,7 @@
 namespace warmup::engine {
 
 // Values of globally unique attributes across the whole catalog.
-using GlobalUniqueIndex = std::unordered_map<std::string, std::unordered_map<std::string, EntityRef>>;
+using GlobalUniqueIndex = absl::flat_hash_map<std::string, absl::flat_hash_map<std::string, EntityRef>>;
 
 class Collection {
  public:
@@ -50,6 +50,8 @@ class Collection {
   const EntityIndex* Index(const IndexScope& scope) const;
   std::vector<int32_t> Children(int32_t parent) const;
   CollationKeys& collation() { return collation_; }
+  // The id of an index key, when any entity used it (see KeyDictionary).
+  std::optional<uint32_t> KeyId(const std::string& key) const { return keys_.Find(key); }
 
  private:
   // Indexes `entity` (or removes it when `add` is false).
@@ -66,14 +68,15 @@ class Collection {
   mutable std::unique_ptr<ReadFile> reader_;
   mutable uint64_t reader_size_ = 0;
   std::map<int32_t, uint64_t> offsets_;
-  EntityIndex global_[2];                                 // by Scope
-  std::unordered_map<std::string, EntityIndex> reduced_;  // "scope|reference|pk"
-  std::unordered_map<std::string, std::unordered_map<std::string, int32_t>> unique_;
+  EntityIndex global_[2];                                  // by Scope
+  absl::flat_hash_map<std::string, EntityIndex> reduced_;  // "scope|reference|pk"
+  absl::flat_hash_map<std::string, absl::flat_hash_map<std::string, int32_t>> unique_;
   std::unordered_map<int32_t, std::set<int32_t>> children_;
   // Reflected references other collections' entities hold to ours:
   // reflected reference name -> our pk -> their pks.
   std::unordered_map<std::string, std::unordered_map<int32_t, Roaring>> reflected_;
   CollationKeys collation_;
+  KeyDictionary keys_;
   io::evitadb::externalApi::grpc::generated::GrpcSealedEntity message_;
   std::string buffer_;
 };

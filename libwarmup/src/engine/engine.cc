@@ -188,8 +188,9 @@ class CatalogImpl : public Catalog {
     const auto* a = AttributeOf(entity_type, attribute);
     const int places = a ? a->indexed_decimal_places : 0;
     if (value.is_array()) return InvalidArgumentError("filter by one value, not an array");
-    return (*index)->FilterEquals(engine::AttributeKey(attribute, locale),
-                                  engine::ScalarKey(value.scalar(), value.type(), places));
+    const auto id = Find(entity_type)->KeyId(engine::AttributeKey(attribute, locale));
+    if (!id) return std::vector<int32_t>{};
+    return (*index)->FilterEquals(*id, engine::ScalarKey(value.scalar(), value.type(), places));
   }
 
   StatusOr<std::vector<int32_t>> SortBy(const std::string& entity_type, const std::string& attribute,
@@ -198,7 +199,9 @@ class CatalogImpl : public Catalog {
     auto index = IndexFor(entity_type, scope);
     if (!index.ok()) return index.status();
     if (*index == nullptr) return std::vector<int32_t>{};
-    return (*index)->SortedBy(engine::AttributeKey(attribute, locale), direction == OrderDirection::kDesc);
+    const auto id = Find(entity_type)->KeyId(engine::AttributeKey(attribute, locale));
+    if (!id) return std::vector<int32_t>{};
+    return (*index)->SortedBy(*id, direction == OrderDirection::kDesc);
   }
 
   StatusOr<std::vector<int32_t>> PriceBetween(const std::string& entity_type, const std::string& price_list,
@@ -208,8 +211,9 @@ class CatalogImpl : public Catalog {
     if (!index.ok()) return index.status();
     if (*index == nullptr) return std::vector<int32_t>{};
     const int places = Find(entity_type)->schema().indexed_price_places;
-    return (*index)->PriceBetween(engine::PriceKey(price_list, currency.code()),
-                                  engine::ScaleDecimal(from, places), engine::ScaleDecimal(to, places));
+    const auto id = Find(entity_type)->KeyId(engine::PriceKey(price_list, currency.code()));
+    if (!id) return std::vector<int32_t>{};
+    return (*index)->PriceBetween(*id, engine::ScaleDecimal(from, places), engine::ScaleDecimal(to, places));
   }
 
   StatusOr<std::vector<int32_t>> FacetMembers(const std::string& entity_type, const std::string& reference,
@@ -217,7 +221,9 @@ class CatalogImpl : public Catalog {
     auto index = IndexFor(entity_type, scope);
     if (!index.ok()) return index.status();
     if (*index == nullptr) return std::vector<int32_t>{};
-    return (*index)->FacetMembers(reference, referenced_pk);
+    const auto id = Find(entity_type)->KeyId(engine::ReferenceKey(reference));
+    if (!id) return std::vector<int32_t>{};
+    return (*index)->FacetMembers(*id, referenced_pk);
   }
 
   StatusOr<std::vector<int32_t>> Children(const std::string& entity_type, int32_t parent_pk) const override {

@@ -11,8 +11,8 @@ bool InScope(const std::vector<Scope>& scopes, Scope scope) {
 
 void AddAttributeEntries(const std::string& name, const std::string& tag, const Value& value,
                          const AttributeSchema& schema, Scope scope, CollationKeys& collation,
-                         IndexEntries* out) {
-  const std::string key = AttributeKey(name, tag);
+                         KeyDictionary& keys, IndexEntries* out) {
+  const uint32_t key = keys.Id(AttributeKey(name, tag));
   const ValueType element = ElementType(value.type());
   if (InScope(schema.filterable_in_scopes, scope) || !schema.unique_in_scopes.empty()) {
     for (const Scalar& item : value.items()) {
@@ -31,29 +31,31 @@ void AddAttributeEntries(const std::string& name, const std::string& tag, const 
 }  // namespace
 
 std::string AttributeKey(const std::string& name, const std::string& tag) {
-  return tag.empty() ? name : name + "|" + tag;
+  return tag.empty() ? "a:" + name : "a:" + name + "|" + tag;
 }
-
 std::string PriceKey(const std::string& price_list, const std::string& currency) {
-  return price_list + "|" + currency;
+  return "p:" + price_list + "|" + currency;
 }
+std::string LocaleKey(const std::string& tag) { return "l:" + tag; }
+std::string ReferenceKey(const std::string& name) { return "r:" + name; }
 
-IndexEntries ComputeIndexEntries(const Entity& entity, const EntitySchema& schema, CollationKeys& collation) {
+IndexEntries ComputeIndexEntries(const Entity& entity, const EntitySchema& schema, CollationKeys& collation,
+                                 KeyDictionary& keys) {
   IndexEntries out;
   const Scope scope = entity.scope;
   for (const auto& [name, value] : entity.attributes.global) {
     auto it = schema.attributes.find(name);
     if (it != schema.attributes.end())
-      AddAttributeEntries(name, "", value, it->second, scope, collation, &out);
+      AddAttributeEntries(name, "", value, it->second, scope, collation, keys, &out);
   }
   for (const auto& [tag, values] : entity.attributes.localized) {
     for (const auto& [name, value] : values) {
       auto it = schema.attributes.find(name);
       if (it != schema.attributes.end())
-        AddAttributeEntries(name, tag, value, it->second, scope, collation, &out);
+        AddAttributeEntries(name, tag, value, it->second, scope, collation, keys, &out);
     }
   }
-  for (const auto& locale : entity.locales) out.locales.push_back(locale.tag());
+  for (const auto& locale : entity.locales) out.locales.push_back(keys.Id(LocaleKey(locale.tag())));
   if (schema.with_price && InScope(schema.price_indexed_in_scopes, scope)) {
     std::map<std::string, std::vector<int64_t>> by_key;
     for (const Price& p : entity.prices) {
@@ -67,13 +69,13 @@ IndexEntries ComputeIndexEntries(const Entity& entity, const EntitySchema& schem
         for_sale = 0;
         for (int64_t a : amounts) for_sale += a;
       }
-      out.prices.emplace_back(key, for_sale);
+      out.prices.emplace_back(keys.Id(key), for_sale);
     }
   }
   for (const Reference& r : entity.references) {
     const ReferenceSchema* rs = schema.FindReference(r.name);
     if (rs != nullptr && InScope(rs->faceted_in_scopes, scope))
-      out.facets.emplace_back(r.name, r.referenced.primary_key);
+      out.facets.emplace_back(keys.Id(ReferenceKey(r.name)), r.referenced.primary_key);
   }
   return out;
 }
@@ -81,33 +83,30 @@ IndexEntries ComputeIndexEntries(const Entity& entity, const EntitySchema& schem
 void EntityIndex::Add(int32_t pk, const IndexEntries& e) {
   const auto id = static_cast<uint32_t>(pk);
   all_.add(id);
-  for (const auto& [attribute, key] : e.filter) filter_[attribute][key].add(id);
-  for (const auto& [attribute, key] : e.sort) sort_[attribute][key].add(id);
-  for (const auto& tag : e.locales) locales_[tag].add(id);
-  for (const auto& [key, amount] : e.prices) prices_[key][amount].add(id);
-  for (const auto& [reference, target] : e.facets) facets_[reference][target].add(id);
+  for (const auto& [attribute, key] : e.filter) Slot(filter_, attribute)[key].Add(id);
+  for (const auto& [attribute, key] : e.sort) Slot(sort_, attribute)[key].Add(id);
+  for (uint32_t locale : e.locales) Slot(locales_, locale).add(id);
+  for (const auto& [key, amount] : e.prices) Slot(prices_, key)[amount].Add(id);
+  for (const auto& [reference, target] : e.facets) Slot(facets_, reference)[target].Add(id);
+}
+
+// Removes `pk` from the set under `key` of `map`, dropping the set when empty.
+template <typename Map, typename Key>
+void RemoveFrom(Map& map, const Key& key, uint32_t pk) {
+  auto it = map.find(key);
+  if (it == map.end()) return;
+  it->second.Remove(pk);
+  if (it->second.empty()) map.erase(it);
 }
 
 void EntityIndex::Remove(int32_t pk, const IndexEntries& e) {
   const auto id = static_cast<uint32_t>(pk);
   all_.remove(id);
-  for (const auto& [attribute, key] : e.filter) filter_[attribute][key].remove(id);
-  for (const auto& [attribute, key] : e.sort) {
-    auto& keys = sort_[attribute];
-    auto it = keys.find(key);
-    if (it == keys.end()) continue;
-    it->second.remove(id);
-    if (it->second.isEmpty()) keys.erase(it);
-  }
-  for (const auto& tag : e.locales) locales_[tag].remove(id);
-  for (const auto& [key, amount] : e.prices) {
-    auto& amounts = prices_[key];
-    auto it = amounts.find(amount);
-    if (it == amounts.end()) continue;
-    it->second.remove(id);
-    if (it->second.isEmpty()) amounts.erase(it);
-  }
-  for (const auto& [reference, target] : e.facets) facets_[reference][target].remove(id);
+  for (const auto& [attribute, key] : e.filter) RemoveFrom(Slot(filter_, attribute), key, id);
+  for (const auto& [attribute, key] : e.sort) RemoveFrom(Slot(sort_, attribute), key, id);
+  for (uint32_t locale : e.locales) Slot(locales_, locale).remove(id);
+  for (const auto& [key, amount] : e.prices) RemoveFrom(Slot(prices_, key), amount, id);
+  for (const auto& [reference, target] : e.facets) RemoveFrom(Slot(facets_, reference), target, id);
 }
 
 std::vector<int32_t> ToVector(const Roaring& bitmap) {
@@ -117,49 +116,45 @@ std::vector<int32_t> ToVector(const Roaring& bitmap) {
   return out;
 }
 
-std::vector<int32_t> EntityIndex::FilterEquals(const std::string& attribute_key,
-                                               const std::string& value_key) const {
-  auto a = filter_.find(attribute_key);
-  if (a == filter_.end()) return {};
-  auto v = a->second.find(value_key);
-  return v == a->second.end() ? std::vector<int32_t>{} : ToVector(v->second);
+std::vector<int32_t> EntityIndex::FilterEquals(uint32_t attribute, const std::string& value_key) const {
+  if (attribute >= filter_.size()) return {};
+  auto v = filter_[attribute].find(value_key);
+  return v == filter_[attribute].end() ? std::vector<int32_t>{} : v->second.ToVector();
 }
 
-std::vector<int32_t> EntityIndex::SortedBy(const std::string& attribute_key, bool descending) const {
+std::vector<int32_t> EntityIndex::SortedBy(uint32_t attribute, bool descending) const {
   std::vector<int32_t> out;
-  auto a = sort_.find(attribute_key);
-  if (a == sort_.end()) return out;
-  auto append = [&](const Roaring& pks) {
-    for (uint32_t v : pks) out.push_back(static_cast<int32_t>(v));
+  if (attribute >= sort_.size()) return out;
+  auto append = [&](const PkSet& pks) {
+    pks.ForEach([&](uint32_t v) { out.push_back(static_cast<int32_t>(v)); });
   };
+  const auto& keys = sort_[attribute];
   if (descending) {
-    for (auto it = a->second.rbegin(); it != a->second.rend(); ++it) append(it->second);
+    for (auto it = keys.rbegin(); it != keys.rend(); ++it) append(it->second);
   } else {
-    for (const auto& [key, pks] : a->second) append(pks);
+    for (const auto& [key, pks] : keys) append(pks);
   }
   return out;
 }
 
-std::vector<int32_t> EntityIndex::PriceBetween(const std::string& price_key, int64_t from, int64_t to) const {
+std::vector<int32_t> EntityIndex::PriceBetween(uint32_t price_key, int64_t from, int64_t to) const {
   Roaring matches;
-  auto p = prices_.find(price_key);
-  if (p != prices_.end()) {
-    for (auto it = p->second.lower_bound(from); it != p->second.end() && it->first <= to; ++it)
-      matches |= it->second;
+  if (price_key < prices_.size()) {
+    const auto& amounts = prices_[price_key];
+    for (auto it = amounts.lower_bound(from); it != amounts.end() && it->first <= to; ++it)
+      it->second.AddTo(&matches);
   }
   return ToVector(matches);
 }
 
-std::vector<int32_t> EntityIndex::FacetMembers(const std::string& reference, int32_t referenced_pk) const {
-  auto r = facets_.find(reference);
-  if (r == facets_.end()) return {};
-  auto t = r->second.find(referenced_pk);
-  return t == r->second.end() ? std::vector<int32_t>{} : ToVector(t->second);
+std::vector<int32_t> EntityIndex::FacetMembers(uint32_t reference, int32_t referenced_pk) const {
+  if (reference >= facets_.size()) return {};
+  auto t = facets_[reference].find(referenced_pk);
+  return t == facets_[reference].end() ? std::vector<int32_t>{} : t->second.ToVector();
 }
 
-std::vector<int32_t> EntityIndex::WithLocale(const std::string& tag) const {
-  auto it = locales_.find(tag);
-  return it == locales_.end() ? std::vector<int32_t>{} : ToVector(it->second);
+std::vector<int32_t> EntityIndex::WithLocale(uint32_t locale) const {
+  return locale < locales_.size() ? ToVector(locales_[locale]) : std::vector<int32_t>{};
 }
 
 }  // namespace warmup::engine

@@ -4,40 +4,65 @@
 #ifndef WARMUP_SRC_ENGINE_ENTITY_INDEX_H_
 #define WARMUP_SRC_ENGINE_ENTITY_INDEX_H_
 
+#include <absl/container/btree_map.h>
+#include <absl/container/flat_hash_map.h>
 #include <roaring/roaring.hh>
 
 #include <cstdint>
-#include <map>
+#include <optional>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "engine/index_keys.h"
+#include "engine/pk_set.h"
 #include "warmup/entity.h"
 #include "warmup/schema.h"
 
 namespace warmup::engine {
 
+// Small integer ids for the names an index is keyed by (attribute and locale,
+// price list and currency, locale, reference), one dictionary per collection:
+// an upsert hashes each name once, and every index it lands in addresses
+// plain vectors by id.
+class KeyDictionary {
+ public:
+  uint32_t Id(const std::string& key) {
+    auto [it, inserted] = ids_.try_emplace(key, static_cast<uint32_t>(ids_.size()));
+    return it->second;
+  }
+  std::optional<uint32_t> Find(const std::string& key) const {
+    auto it = ids_.find(key);
+    return it == ids_.end() ? std::nullopt : std::optional<uint32_t>(it->second);
+  }
+
+ private:
+  absl::flat_hash_map<std::string, uint32_t> ids_;
+};
+
 // What an entity contributes to an index: computed once per upsert and
 // applied to the global index and to every reduced index it belongs to.
 struct IndexEntries {
-  std::vector<std::pair<std::string, std::string>> filter;  // (attribute key, value key)
-  std::vector<std::pair<std::string, std::string>> sort;    // (attribute key, sort key)
-  std::vector<std::string> locales;
-  std::vector<std::pair<std::string, int64_t>> prices;  // (price list|currency, scaled price for sale)
-  std::vector<std::pair<std::string, int32_t>> facets;  // (reference name, referenced pk)
+  std::vector<std::pair<uint32_t, std::string>> filter;  // (attribute id, value key)
+  std::vector<std::pair<uint32_t, std::string>> sort;    // (attribute id, sort key)
+  std::vector<uint32_t> locales;                         // locale ids
+  std::vector<std::pair<uint32_t, int64_t>> prices;      // (price key id, scaled price for sale)
+  std::vector<std::pair<uint32_t, int32_t>> facets;      // (reference id, referenced pk)
 };
 
-// "name" for a global attribute, "name|tag" for a localized one.
+// Dictionary keys: "a:name" or "a:name|tag" for attributes, "p:list|currency"
+// for prices, "l:tag" for locales, "r:name" for references.
 std::string AttributeKey(const std::string& name, const std::string& tag);
 std::string PriceKey(const std::string& price_list, const std::string& currency);
+std::string LocaleKey(const std::string& tag);
+std::string ReferenceKey(const std::string& name);
 
 // Computes what `entity` puts into its indexes, following `schema`: filterable
 // and sortable attributes in the entity's scope (localized strings sorted by
 // collation keys), locales, the price for sale per indexed price list and
 // currency (min for NONE and LOWEST_PRICE handling, sum of inner records for
 // SUM), and faceted references.
-IndexEntries ComputeIndexEntries(const Entity& entity, const EntitySchema& schema, CollationKeys& collation);
+IndexEntries ComputeIndexEntries(const Entity& entity, const EntitySchema& schema, CollationKeys& collation,
+                                 KeyDictionary& keys);
 
 class EntityIndex {
  public:
@@ -45,20 +70,27 @@ class EntityIndex {
   void Remove(int32_t pk, const IndexEntries& entries);
 
   const Roaring& all() const { return all_; }
-  std::vector<int32_t> FilterEquals(const std::string& attribute_key, const std::string& value_key) const;
+  // The read calls take ids from the collection's KeyDictionary.
+  std::vector<int32_t> FilterEquals(uint32_t attribute, const std::string& value_key) const;
   // Entities having the attribute, by ascending (or descending) key, then pk.
-  std::vector<int32_t> SortedBy(const std::string& attribute_key, bool descending) const;
-  std::vector<int32_t> PriceBetween(const std::string& price_key, int64_t from, int64_t to) const;
-  std::vector<int32_t> FacetMembers(const std::string& reference, int32_t referenced_pk) const;
-  std::vector<int32_t> WithLocale(const std::string& tag) const;
+  std::vector<int32_t> SortedBy(uint32_t attribute, bool descending) const;
+  std::vector<int32_t> PriceBetween(uint32_t price_key, int64_t from, int64_t to) const;
+  std::vector<int32_t> FacetMembers(uint32_t reference, int32_t referenced_pk) const;
+  std::vector<int32_t> WithLocale(uint32_t locale) const;
 
  private:
+  template <typename T>
+  static T& Slot(std::vector<T>& slots, uint32_t id) {
+    if (slots.size() <= id) slots.resize(id + 1);
+    return slots[id];
+  }
+  // Flat hash maps and B-trees: no allocation per entry, unlike node-based maps.
   Roaring all_;
-  std::unordered_map<std::string, std::unordered_map<std::string, Roaring>> filter_;
-  std::unordered_map<std::string, std::map<std::string, Roaring>> sort_;
-  std::unordered_map<std::string, Roaring> locales_;
-  std::unordered_map<std::string, std::map<int64_t, Roaring>> prices_;
-  std::unordered_map<std::string, std::unordered_map<int32_t, Roaring>> facets_;
+  std::vector<absl::flat_hash_map<std::string, PkSet>> filter_;
+  std::vector<absl::btree_map<std::string, PkSet>> sort_;
+  std::vector<Roaring> locales_;
+  std::vector<absl::btree_map<int64_t, PkSet>> prices_;
+  std::vector<absl::flat_hash_map<int32_t, PkSet>> facets_;
 };
 
 // Bitmap contents as a sorted vector.
