@@ -19,5 +19,6 @@ fi
 echo
 "$warmup" inspect "$data/senesi"
 echo
-# The catalog engine is not in this build yet; the null target measures the harness itself.
-"$warmup" load --pristine-dir "$data" --catalog senesi --target null --run demo
+# Publish it: every entity into a fresh WARM_UP catalog of the embedded engine, goLive, verify.
+"$warmup" load --pristine-dir "$data" --catalog senesi --target embedded --compress \
+  --work-dir build-release/demo-work --run demo

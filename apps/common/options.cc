@@ -101,8 +101,10 @@ StatusOr<LoadCommand> ParseLoad(const std::vector<std::string>& args) {
                                      "do not compare counts (exit 0, said in the report)")(
       "run", po::value(&cmd.copy.run_label)->default_value("run"), "run label")(
       "keep-target", po::bool_switch(&cmd.copy.keep_target), "keep the target catalog when the run fails")(
-      "work-dir", po::value(&cmd.work_dir),
-      "the target's data directory (wiped only if it carries warmup's marker)");
+      "work-dir", po::value(&cmd.work_dir)->default_value("warmup-work"),
+      "embedded target's data directory; wiped only when absent, empty or carrying warmup's marker")(
+      "compress", po::bool_switch(&cmd.compress),
+      "embedded target: zstd-compress records (storage.compress)");
   auto vm = Parse(args, o, {},
                   "usage: warmup load --pristine-dir DIR [--catalog NAME] [--target embedded|null] ...");
   if (!vm.ok()) return vm.status();

@@ -1,0 +1,72 @@
+#include "common/options.h"
+
+#include <doctest/doctest.h>
+
+#include "common/temp_dir.h"
+
+namespace warmup::cli {
+namespace {
+
+TEST_CASE("load accepts every documented flag (regression: --compress was not registered)") {
+  auto cmd = ParseLoad({"--pristine-dir",
+                        "/data",
+                        "--catalog",
+                        "senesi",
+                        "--target",
+                        "embedded",
+                        "--target-catalog",
+                        "copy",
+                        "--max-per-collection",
+                        "200",
+                        "--collections",
+                        "Product,Brand",
+                        "--per-entity-csv",
+                        "rows.csv",
+                        "--report-json",
+                        "run.json",
+                        "--hold-open-seconds",
+                        "5",
+                        "--skip-verify",
+                        "--run",
+                        "smoke",
+                        "--keep-target",
+                        "--work-dir",
+                        "/work",
+                        "--compress"});
+  REQUIRE_MESSAGE(cmd.ok(), cmd.status().ToString());
+  CHECK(cmd->snapshot_path == "/data/senesi");
+  CHECK(cmd->target == "embedded");
+  CHECK(cmd->copy.target_catalog == "copy");
+  CHECK(cmd->copy.max_per_collection == 200);
+  CHECK(cmd->copy.collections == std::vector<std::string>{"Product", "Brand"});
+  CHECK(cmd->copy.per_entity_csv == "rows.csv");
+  CHECK(cmd->report_json == "run.json");
+  CHECK(cmd->copy.hold_open_seconds == 5);
+  CHECK(cmd->copy.skip_verify);
+  CHECK(cmd->copy.run_label == "smoke");
+  CHECK(cmd->copy.keep_target);
+  CHECK(cmd->work_dir == "/work");
+  CHECK(cmd->compress);
+}
+
+TEST_CASE("bad command lines name the option") {
+  CHECK(ParseLoad({"--catalog", "x"}).status().message().find("pristine-dir") != std::string::npos);
+  CHECK(ParseLoad({"--pristine-dir", "/d", "--catalog", "x", "--target", "remote"}).status().message() ==
+        "--target must be embedded or null, not 'remote'");
+  CHECK(ParseLoad({"--pristine-dir", "/d", "--catalog", "x", "--frobnicate"})
+            .status()
+            .message()
+            .find("frobnicate") != std::string::npos);
+  CHECK(ParseGenerate({"--out", "/x", "--compress", "lz4"}).status().message() ==
+        "--compress must be none or zstd, not 'lz4'");
+  CHECK(ParseGenerate({"--help"}).status().code() == StatusCode::kCancelled);
+}
+
+TEST_CASE("without --catalog, the only snapshot in the pristine directory is used") {
+  testing::TempDir dir;
+  CHECK(ParseLoad({"--pristine-dir", dir.path()}).status().message().find("holds 0 snapshots") !=
+        std::string::npos);
+}
+
+}  // namespace
+}  // namespace warmup::cli
