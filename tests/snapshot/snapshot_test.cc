@@ -51,22 +51,8 @@ std::map<std::string, Digest> ReadAll(CatalogSource& source) {
   return out;
 }
 
-// Reading everything, returning the first error (OK when all verifies).
-Status ReadAllStatus(const std::string& path) {
-  auto source = OpenSnapshotSource(path);
-  if (!source.ok()) return source.status();
-  Entity entity;
-  for (const auto& c : (*source)->collections()) {
-    auto stream = (*source)->OpenCollection(c.entity_type);
-    if (!stream.ok()) return stream.status();
-    while (true) {
-      auto more = (*stream)->Next(&entity);
-      if (!more.ok()) return more.status();
-      if (!*more) break;
-    }
-  }
-  return OkStatus();
-}
+// Reads and verifies every entity (InspectSnapshot does), returning the first error.
+Status ReadAllStatus(const std::string& path) { return InspectSnapshot(path).status(); }
 
 std::map<std::string, std::string> FileContents(const std::string& dir) {
   std::map<std::string, std::string> out;

@@ -244,17 +244,21 @@ StatusOr<uint32_t> WriteWholeFile(const std::string& path, std::string_view byte
   return (*writer)->crc();
 }
 
-StatusOr<std::string> ReadWholeFile(const std::string& path) {
-  auto reader = OpenFileForReading(path);
-  if (!reader.ok()) return reader.status();
+StatusOr<std::string> ReadAll(ByteReader& reader) {
   std::string out;
   char chunk[1 << 16];
   while (true) {
-    auto n = (*reader)->Read(chunk, sizeof(chunk));
+    auto n = reader.Read(chunk, sizeof(chunk));
     if (!n.ok()) return n.status();
     if (*n == 0) return out;
     out.append(chunk, *n);
   }
+}
+
+StatusOr<std::string> ReadWholeFile(const std::string& path) {
+  auto reader = OpenFileForReading(path);
+  if (!reader.ok()) return reader.status();
+  return ReadAll(**reader);
 }
 
 Status SyncDirectory(const std::string& path) {

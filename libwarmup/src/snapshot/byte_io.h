@@ -99,6 +99,8 @@ class FileWriter {
 
 // Writes `bytes` to a new file at `path` and fsyncs it; returns its CRC-32C.
 StatusOr<uint32_t> WriteWholeFile(const std::string& path, std::string_view bytes);
+// Reads `reader` to its end.
+StatusOr<std::string> ReadAll(ByteReader& reader);
 // Reads a whole file (read-only). Errors name the path.
 StatusOr<std::string> ReadWholeFile(const std::string& path);
 // Fsyncs a directory, so a rename or create in it is durable.

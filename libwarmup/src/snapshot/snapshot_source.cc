@@ -146,17 +146,10 @@ class SnapshotSourceImpl : public SnapshotSource {
   std::vector<CollectionInfo> collections_;
 };
 
-StatusOr<std::string> ReadAll(SnapshotFiles& files, const std::string& relative) {
+StatusOr<std::string> ReadFileOf(SnapshotFiles& files, const std::string& relative) {
   auto reader = files.Open(relative);
   if (!reader.ok()) return reader.status();
-  std::string out;
-  char chunk[1 << 16];
-  while (true) {
-    auto n = (*reader)->Read(chunk, sizeof(chunk));
-    if (!n.ok()) return n.status();
-    if (*n == 0) return out;
-    out.append(chunk, *n);
-  }
+  return ReadAll(**reader);
 }
 
 }  // namespace
@@ -164,12 +157,12 @@ StatusOr<std::string> ReadAll(SnapshotFiles& files, const std::string& relative)
 StatusOr<std::unique_ptr<SnapshotSource>> SnapshotSource::Open(const std::string& path) {
   auto files = OpenSnapshotFiles(path);
   if (!files.ok()) return files.status();
-  auto manifest_text = ReadAll(**files, kManifestFile);
+  auto manifest_text = ReadFileOf(**files, kManifestFile);
   if (!manifest_text.ok()) return manifest_text.status();
   auto manifest = ParseManifest(*manifest_text, (*files)->Name(kManifestFile));
   if (!manifest.ok()) return manifest.status();
   const std::string schema_name = (*files)->Name(manifest->schema.file);
-  auto schema_bytes = ReadAll(**files, manifest->schema.file);
+  auto schema_bytes = ReadFileOf(**files, manifest->schema.file);
   if (!schema_bytes.ok()) return schema_bytes.status();
   if (static_cast<int64_t>(schema_bytes->size()) != manifest->schema.stored_bytes ||
       Crc32c(schema_bytes->data(), schema_bytes->size()) != manifest->schema.crc32c) {

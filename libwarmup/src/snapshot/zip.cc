@@ -15,23 +15,6 @@ namespace fs = std::filesystem;
 
 std::string ZipError(zip_t* archive) { return zip_strerror(archive); }
 
-// Streams every collection of the snapshot at `path`: verifies checksums and counts.
-Status VerifySnapshot(const std::string& path) {
-  auto source = snapshot::SnapshotSource::Open(path);
-  if (!source.ok()) return source.status();
-  Entity entity;
-  for (const auto& collection : (*source)->collections()) {
-    auto stream = (*source)->OpenCollection(collection.entity_type);
-    if (!stream.ok()) return stream.status();
-    while (true) {
-      auto more = (*stream)->Next(&entity);
-      if (!more.ok()) return more.status();
-      if (!*more) break;
-    }
-  }
-  return OkStatus();
-}
-
 }  // namespace
 
 Status ZipSnapshot(const std::string& snapshot_dir, const std::string& zip_path) {
@@ -153,7 +136,8 @@ StatusOr<std::string> UnpackSnapshot(const std::string& zip_path, const std::str
     zip_fclose(in);
     if (Status s = (*out)->Close(); !s.ok()) return fail(s);
   }
-  if (Status s = VerifySnapshot((temp_root / catalog).string()); !s.ok()) return fail(s);
+  // Inspection reads every entity, verifying every checksum and count.
+  if (Status s = InspectSnapshot((temp_root / catalog).string()).status(); !s.ok()) return fail(s);
   fs::rename(temp_root / catalog, final_dir, ec);
   if (ec)
     return fail(
