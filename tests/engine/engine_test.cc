@@ -283,9 +283,28 @@ TEST_CASE("bad input gives clear errors and loses nothing") {
   CHECK_FALSE(fs::exists(fs::path(dir.path()).parent_path() / "escape"));
 }
 
+// Every kind of read call over a few probes, as one comparable value.
+std::vector<std::vector<int32_t>> ReadResults(const Catalog& catalog) {
+  std::vector<std::vector<int32_t>> out;
+  const Currency czk = *Currency::Parse("CZK");
+  for (int32_t probe = 1; probe <= 12; ++probe) {
+    out.push_back(*catalog.FacetMembers("Product", "parameterValues", probe));
+    out.push_back(*catalog.Children("Category", probe));
+    out.push_back(*catalog.SortBy("Product", "code", "", OrderDirection::kDesc, {"categories", probe}));
+    out.push_back(
+        *catalog.FilterEquals("Product", "code", "", Value::String("Product/" + std::to_string(probe))));
+  }
+  out.push_back(
+      *catalog.PriceBetween("Product", "basic", czk, *BigDecimal::Parse("0"), *BigDecimal::Parse("1e6")));
+  out.push_back(*catalog.SortBy("Category", "name", "cs", OrderDirection::kAsc));
+  out.push_back(*catalog.SortBy("Product", "code", "", OrderDirection::kAsc, {"", 0, Scope::kArchived}));
+  return out;
+}
+
 TEST_CASE("load -> goLive -> reopen keeps counts, entities and read results; ALIVE upserts are durable") {
   testing::TempDir dir;
   std::vector<Entity> all;
+  std::vector<std::vector<int32_t>> reads_before;
   std::vector<int32_t> facet_before;
   {
     auto engine = OpenEngine(dir.path());
@@ -296,6 +315,7 @@ TEST_CASE("load -> goLive -> reopen keeps counts, entities and read results; ALI
     CHECK(catalog->state() == CatalogState::kAlive);
     CHECK(catalog->GoLive().code() == StatusCode::kFailedPrecondition);
     facet_before = *catalog->FacetMembers("Product", "parameterValues", 3);
+    reads_before = ReadResults(*catalog);
   }
   {
     auto engine = OpenEngine(dir.path());
@@ -303,6 +323,7 @@ TEST_CASE("load -> goLive -> reopen keeps counts, entities and read results; ALI
     Catalog* catalog = *engine->GetCatalog("tiny");
     CHECK(catalog->state() == CatalogState::kAlive);
     CHECK(*catalog->FacetMembers("Product", "parameterValues", 3) == facet_before);
+    CHECK(ReadResults(*catalog) == reads_before);
     for (const auto& e : all) {
       auto stored = catalog->Get(e.type, e.primary_key);
       REQUIRE(stored.ok());
@@ -320,6 +341,31 @@ TEST_CASE("load -> goLive -> reopen keeps counts, entities and read results; ALI
   Catalog* catalog = *engine->GetCatalog("tiny");
   CHECK(*catalog->Count("Brand") == 21);
   CHECK(catalog->Get("Brand", 999)->has_value());
+}
+
+TEST_CASE("goLive writes index snapshots that a reopen reads; a damaged one is reported") {
+  testing::TempDir dir;
+  {
+    auto engine = OpenEngine(dir.path());
+    LoadTiny(*engine, 9);
+    REQUIRE((*engine->GetCatalog("tiny"))->GoLive().ok());
+  }
+  std::vector<std::string> snapshots;
+  for (const auto& e : fs::directory_iterator(dir / "tiny/collections")) {
+    if (e.path().extension() == ".index") snapshots.push_back(e.path().string());
+  }
+  CHECK(snapshots.size() == 5);
+  CHECK(fs::exists(dir / "tiny/catalog.unique"));
+  const std::string victim = snapshots.front();
+  {
+    std::fstream f(victim, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(3);
+    f.put('\x7f');
+  }
+  auto reopened = Engine::Open(dir.path());
+  REQUIRE_FALSE(reopened.ok());
+  CHECK(reopened.status().code() == StatusCode::kDataLoss);
+  CHECK(reopened.status().message().find(victim + ": checksum does not match") != std::string::npos);
 }
 
 TEST_CASE("reflected references are maintained by the engine") {
@@ -420,7 +466,8 @@ TEST_CASE("SIGKILL during the load or during goLive never leaves an ALIVE catalo
                                                                              {"golive", 0},
                                                                              {"golive", 500},
                                                                              {"golive", 3000},
-                                                                             {"golive", 20000}}) {
+                                                                             {"golive", 20000},
+                                                                             {"golive", 200000}}) {
     CAPTURE(stage);
     CAPTURE(delay);
     testing::TempDir dir;

@@ -55,30 +55,101 @@ Status Collection::ReadEntity(uint64_t offset, Entity* entity) const {
   return OkStatus();
 }
 
-Status Collection::Load(const std::map<int32_t, uint64_t>* offsets, uint64_t valid_end,
-                        GlobalUniqueIndex* global_unique,
-                        const std::function<Collection*(const std::string&)>& find) {
-  if (offsets != nullptr) offsets_ = *offsets;
+Status Collection::Replay(uint64_t from, GlobalUniqueIndex* global_unique,
+                          const std::function<Collection*(const std::string&)>& find) {
   if (env_->Exists(records_path_)) {
     auto reader = env_->OpenRead(records_path_);
     if (!reader.ok()) return reader.status();
-    auto end = ScanRecords(**reader, offsets ? valid_end : 0, [&](uint64_t offset, std::string_view payload) {
+    Entity entity;
+    Entity old;
+    auto end = ScanRecords(**reader, from, [&](uint64_t offset, std::string_view payload) -> Status {
       if (!message_.ParseFromArray(payload.data(), static_cast<int>(payload.size()))) {
         return DataLossError(records_path_ + ": offset " + std::to_string(offset) +
                              ": record does not parse");
       }
-      offsets_[message_.primarykey()] = offset;
+      auto parsed = rpc::EntityFromProto(message_);
+      if (!parsed.ok())
+        return parsed.status().WithContext(records_path_ + ": offset " + std::to_string(offset));
+      entity = std::move(parsed).value();
+      auto existing = offsets_.find(entity.primary_key);
+      if (existing != offsets_.end()) {
+        if (Status s = ReadEntity(existing->second, &old); !s.ok()) return s;
+        UpdateIndexes(old, false, global_unique, find);
+      }
+      offsets_[entity.primary_key] = offset;
+      UpdateIndexes(entity, true, global_unique, find);
       return OkStatus();
     });
     if (!end.ok()) return end.status();
   }
-  if (Status s = OpenForAppend(); !s.ok()) return s;
-  Entity entity;
-  for (const auto& [pk, offset] : offsets_) {
-    if (Status s = ReadEntity(offset, &entity); !s.ok()) return s;
-    UpdateIndexes(entity, true, global_unique, find);
+  return OpenForAppend();
+}
+
+void Collection::SaveSnapshot(IndexWriter& out) const {
+  keys_.Save(out);
+  for (const auto& index : global_) index.Save(out);
+  out.U64(reduced_.size());
+  for (const auto& [key, index] : reduced_) {
+    out.Str(key);
+    index.Save(out);
   }
-  return OkStatus();
+  out.U64(unique_.size());
+  for (const auto& [attribute, values] : unique_) {
+    out.Str(attribute);
+    out.U64(values.size());
+    for (const auto& [value, pk] : values) {
+      out.Str(value);
+      out.I64(pk);
+    }
+  }
+  out.U64(children_.size());
+  for (const auto& [parent, children] : children_) {
+    out.I64(parent);
+    out.U64(children.size());
+    for (int32_t child : children) out.I64(child);
+  }
+  out.U64(reflected_.size());
+  for (const auto& [name, holders] : reflected_) {
+    out.Str(name);
+    out.U64(holders.size());
+    for (const auto& [pk, bitmap] : holders) {
+      out.I64(pk);
+      out.Bitmap(bitmap);
+    }
+  }
+}
+
+void Collection::LoadSnapshot(std::map<int32_t, uint64_t> offsets, IndexReader& in) {
+  offsets_ = std::move(offsets);
+  keys_.Load(in);
+  for (auto& index : global_) index.Load(in);
+  reduced_.clear();
+  for (uint64_t n = in.U64(); n > 0 && in.status().ok(); --n) {
+    std::string key = in.Str();
+    reduced_[key].Load(in);
+  }
+  unique_.clear();
+  for (uint64_t n = in.U64(); n > 0 && in.status().ok(); --n) {
+    auto& values = unique_[in.Str()];
+    for (uint64_t k = in.U64(); k > 0 && in.status().ok(); --k) {
+      std::string value = in.Str();
+      values[value] = static_cast<int32_t>(in.I64());
+    }
+  }
+  children_.clear();
+  for (uint64_t n = in.U64(); n > 0 && in.status().ok(); --n) {
+    auto& children = children_[static_cast<int32_t>(in.I64())];
+    for (uint64_t k = in.U64(); k > 0 && in.status().ok(); --k)
+      children.insert(static_cast<int32_t>(in.I64()));
+  }
+  reflected_.clear();
+  for (uint64_t n = in.U64(); n > 0 && in.status().ok(); --n) {
+    auto& holders = reflected_[in.Str()];
+    for (uint64_t k = in.U64(); k > 0 && in.status().ok(); --k) {
+      const auto pk = static_cast<int32_t>(in.I64());
+      holders[pk] = in.Bitmap();
+    }
+  }
 }
 
 std::vector<std::pair<std::string, std::string>> Collection::UniqueKeys(const Entity& entity,

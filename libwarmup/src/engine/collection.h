@@ -13,6 +13,7 @@
 #include "GrpcEntity.pb.h"
 #include "engine/entity_index.h"
 #include "engine/env.h"
+#include "engine/index_io.h"
 #include "engine/record_file.h"
 #include "warmup/engine.h"
 
@@ -25,11 +26,17 @@ class Collection {
  public:
   Collection(Env* env, std::string records_path, const EntitySchema* schema, bool compress);
 
-  // Opens the record file for appending and rebuilds the offsets and indexes
-  // from it: from `offsets` (written at goLive, up to `valid_end`) plus any
-  // records after that, or from the whole file when there are none.
-  Status Load(const std::map<int32_t, uint64_t>* offsets, uint64_t valid_end,
-              GlobalUniqueIndex* global_unique, const std::function<Collection*(const std::string&)>& find);
+  // Restores the state goLive saved: offsets and every index of the collection.
+  void LoadSnapshot(std::map<int32_t, uint64_t> offsets, IndexReader& in);
+  // Writes every index of the collection (the offsets go to their own file).
+  void SaveSnapshot(IndexWriter& out) const;
+  // Applies the records from byte `from` of the record file (all of them for a
+  // catalog that never went live; those appended after goLive otherwise), each
+  // replacing an earlier record of the same primary key, then opens the file
+  // for appending. Reflected references reach other collections through `find`,
+  // so every collection's snapshot must be loaded before any replays.
+  Status Replay(uint64_t from, GlobalUniqueIndex* global_unique,
+                const std::function<Collection*(const std::string&)>& find);
   Status OpenForAppend();
 
   // Everything an upsert checks before changing anything.

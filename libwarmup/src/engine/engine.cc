@@ -10,6 +10,7 @@
 #include "common/names.h"
 #include "engine/collection.h"
 #include "engine/env.h"
+#include "engine/index_io.h"
 #include "rpc/schema_convert.h"
 #include "rpc/serialize.h"
 #include "warmup_snapshot.pb.h"
@@ -22,6 +23,7 @@ using engine::Env;
 
 constexpr const char* kHeaderFile = "catalog.header";
 constexpr const char* kSchemaFile = "schema.pb";
+constexpr const char* kUniqueFile = "catalog.unique";
 
 std::string Hex32(uint32_t v) {
   char buf[9];
@@ -102,24 +104,35 @@ class CatalogImpl : public Catalog {
     }
   }
 
-  // Loads every collection from disk (a reopened catalog).
+  // Loads every collection from disk (a reopened catalog): for an ALIVE one
+  // the offsets and index snapshots goLive wrote, then the records appended
+  // after them; for a WARM_UP one (a load that never went live) every record.
   Status Load() {
-    for (auto& [type, collection] : collections_) {
-      const std::string offsets_path = paths_[type] + ".offsets";
-      std::map<int32_t, uint64_t> offsets;
-      uint64_t valid_end = 0;
-      bool have_offsets = false;
-      if (state_ == CatalogState::kAlive) {
+    std::map<std::string, uint64_t> replay_from;
+    if (state_ == CatalogState::kAlive) {
+      for (auto& [type, collection] : collections_) {
+        std::map<int32_t, uint64_t> offsets;
+        uint64_t valid_end = 0;
+        const std::string offsets_path = paths_[type] + ".offsets";
         auto data = env_->ReadWholeFile(offsets_path);
         if (!data.ok()) return data.status();
         if (Status s = DecodeOffsets(*data, offsets_path, &valid_end, &offsets); !s.ok()) return s;
-        have_offsets = true;
+        const std::string index_path = paths_[type] + ".index";
+        auto index = env_->ReadWholeFile(index_path);
+        if (!index.ok()) return index.status();
+        engine::IndexReader in(std::move(index).value(), index_path);
+        collection->LoadSnapshot(std::move(offsets), in);
+        if (Status s = in.Done(); !s.ok()) return s;
+        replay_from[type] = valid_end;
       }
-      if (Status s =
-              collection->Load(have_offsets ? &offsets : nullptr, valid_end, &global_unique_, Finder());
-          !s.ok()) {
-        return s;
-      }
+      auto unique = env_->ReadWholeFile(dir_ + "/" + kUniqueFile);
+      if (!unique.ok()) return unique.status();
+      engine::IndexReader in(std::move(unique).value(), dir_ + "/" + kUniqueFile);
+      LoadGlobalUnique(in);
+      if (Status s = in.Done(); !s.ok()) return s;
+    }
+    for (auto& [type, collection] : collections_) {
+      if (Status s = collection->Replay(replay_from[type], &global_unique_, Finder()); !s.ok()) return s;
     }
     return OkStatus();
   }
@@ -162,6 +175,16 @@ class CatalogImpl : public Catalog {
       if (Status s = env_->WriteFileAtomically(paths_[type] + ".offsets", offsets); !s.ok()) {
         return s.WithContext("goLive of " + schema_.name);
       }
+      if (Status s = WriteSnapshot(paths_[type] + ".index",
+                                   [&](engine::IndexWriter& out) { collection->SaveSnapshot(out); });
+          !s.ok()) {
+        return s.WithContext("goLive of " + schema_.name);
+      }
+    }
+    if (Status s =
+            WriteSnapshot(dir_ + "/" + kUniqueFile, [&](engine::IndexWriter& out) { SaveGlobalUnique(out); });
+        !s.ok()) {
+      return s.WithContext("goLive of " + schema_.name);
     }
     if (Status s = env_->SyncDirectory(dir_ + "/collections"); !s.ok()) return s;
     if (Status s = env_->WriteFileAtomically(dir_ + "/" + kHeaderFile,
@@ -233,6 +256,46 @@ class CatalogImpl : public Catalog {
   }
 
  private:
+  // Streams an index snapshot to `path`: temporary file, fsync, rename.
+  template <typename Fill>
+  Status WriteSnapshot(const std::string& path, Fill fill) {
+    const std::string temp = path + ".tmp";
+    if (Status s = env_->RemoveAll(temp); !s.ok()) return s;
+    auto file = env_->OpenAppend(temp);
+    if (!file.ok()) return file.status();
+    engine::IndexWriter out(file->get());
+    fill(out);
+    if (Status s = out.Finish(); !s.ok()) return s;
+    if (Status s = (*file)->Sync(); !s.ok()) return s;
+    if (Status s = (*file)->Close(); !s.ok()) return s;
+    return env_->Rename(temp, path);
+  }
+
+  void SaveGlobalUnique(engine::IndexWriter& out) const {
+    out.U64(global_unique_.size());
+    for (const auto& [attribute, values] : global_unique_) {
+      out.Str(attribute);
+      out.U64(values.size());
+      for (const auto& [value, owner] : values) {
+        out.Str(value);
+        out.Str(owner.entity_type);
+        out.I64(owner.primary_key);
+      }
+    }
+  }
+
+  void LoadGlobalUnique(engine::IndexReader& in) {
+    global_unique_.clear();
+    for (uint64_t n = in.U64(); n > 0 && in.status().ok(); --n) {
+      auto& values = global_unique_[in.Str()];
+      for (uint64_t k = in.U64(); k > 0 && in.status().ok(); --k) {
+        std::string value = in.Str();
+        std::string type = in.Str();
+        values[value] = EntityRef{std::move(type), static_cast<int32_t>(in.I64())};
+      }
+    }
+  }
+
   Collection* Find(const std::string& type) const {
     auto it = collections_.find(type);
     return it == collections_.end() ? nullptr : it->second.get();

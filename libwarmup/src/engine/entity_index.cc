@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "engine/index_io.h"
+
 namespace warmup::engine {
 namespace {
 
@@ -155,6 +157,80 @@ std::vector<int32_t> EntityIndex::FacetMembers(uint32_t reference, int32_t refer
 
 std::vector<int32_t> EntityIndex::WithLocale(uint32_t locale) const {
   return locale < locales_.size() ? ToVector(locales_[locale]) : std::vector<int32_t>{};
+}
+
+void KeyDictionary::Save(IndexWriter& out) const {
+  std::vector<const std::string*> by_id(ids_.size());
+  for (const auto& [key, id] : ids_) by_id[id] = &key;
+  out.U64(by_id.size());
+  for (const std::string* key : by_id) out.Str(*key);
+}
+
+void KeyDictionary::Load(IndexReader& in) {
+  ids_.clear();
+  const uint64_t n = in.U64();
+  for (uint64_t i = 0; i < n && in.status().ok(); ++i) ids_.emplace(in.Str(), static_cast<uint32_t>(i));
+}
+
+namespace {
+
+// Maps of primary-key sets, keyed by strings or integers, in both directions.
+template <typename Map>
+void SaveSlots(IndexWriter& out, const std::vector<Map>& slots) {
+  out.U64(slots.size());
+  for (const auto& map : slots) {
+    out.U64(map.size());
+    for (const auto& [key, pks] : map) {
+      if constexpr (std::is_same_v<std::decay_t<decltype(key)>, std::string>) {
+        out.Str(key);
+      } else {
+        out.I64(key);
+      }
+      out.Pks(pks);
+    }
+  }
+}
+
+template <typename Map>
+void LoadSlots(IndexReader& in, std::vector<Map>* slots) {
+  slots->clear();
+  slots->resize(in.U64());
+  for (auto& map : *slots) {
+    const uint64_t n = in.U64();
+    for (uint64_t i = 0; i < n && in.status().ok(); ++i) {
+      using Key = typename Map::key_type;
+      Key key;
+      if constexpr (std::is_same_v<Key, std::string>) {
+        key = in.Str();
+      } else {
+        key = static_cast<Key>(in.I64());
+      }
+      map.emplace(std::move(key), in.Pks());
+    }
+  }
+}
+
+}  // namespace
+
+void EntityIndex::Save(IndexWriter& out) const {
+  out.Bitmap(all_);
+  SaveSlots(out, filter_);
+  SaveSlots(out, sort_);
+  out.U64(locales_.size());
+  for (const auto& bitmap : locales_) out.Bitmap(bitmap);
+  SaveSlots(out, prices_);
+  SaveSlots(out, facets_);
+}
+
+void EntityIndex::Load(IndexReader& in) {
+  all_ = in.Bitmap();
+  LoadSlots(in, &filter_);
+  LoadSlots(in, &sort_);
+  locales_.clear();
+  locales_.resize(in.U64());
+  for (auto& bitmap : locales_) bitmap = in.Bitmap();
+  LoadSlots(in, &prices_);
+  LoadSlots(in, &facets_);
 }
 
 }  // namespace warmup::engine

@@ -20,6 +20,9 @@
 
 namespace warmup::engine {
 
+class IndexWriter;  // engine/index_io.h
+class IndexReader;
+
 // Small integer ids for the names an index is keyed by (attribute and locale,
 // price list and currency, locale, reference), one dictionary per collection:
 // an upsert hashes each name once, and every index it lands in addresses
@@ -34,6 +37,8 @@ class KeyDictionary {
     auto it = ids_.find(key);
     return it == ids_.end() ? std::nullopt : std::optional<uint32_t>(it->second);
   }
+  void Save(IndexWriter& out) const;
+  void Load(IndexReader& in);
 
  private:
   absl::flat_hash_map<std::string, uint32_t> ids_;
@@ -68,6 +73,9 @@ class EntityIndex {
  public:
   void Add(int32_t pk, const IndexEntries& entries);
   void Remove(int32_t pk, const IndexEntries& entries);
+  // Writes the whole index / replaces it with what `in` holds.
+  void Save(IndexWriter& out) const;
+  void Load(IndexReader& in);
 
   const Roaring& all() const { return all_; }
   // The read calls take ids from the collection's KeyDictionary.

@@ -178,6 +178,10 @@ class PosixEnv : public Env {
     if (ec) return Status(StatusCode::kUnavailable, path + ": cannot remove: " + ec.message());
     return OkStatus();
   }
+  Status Rename(const std::string& from, const std::string& to) override {
+    if (::rename(from.c_str(), to.c_str()) != 0) return Errno("rename to " + to, from);
+    return OkStatus();
+  }
   Status SyncDirectory(const std::string& path) override {
     const int fd = ::open(path.empty() ? "." : path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (fd < 0) return Errno("cannot open directory", path);
@@ -231,6 +235,11 @@ StatusOr<std::unique_ptr<AppendFile>> FaultInjectingEnv::OpenAppend(const std::s
   auto file = base_->OpenAppend(path);
   if (!file.ok()) return file.status();
   return std::unique_ptr<AppendFile>(new FaultyAppendFile(this, path, std::move(file).value()));
+}
+
+Status FaultInjectingEnv::Rename(const std::string& from, const std::string& to) {
+  if (Status s = Tick(to); !s.ok()) return s;
+  return base_->Rename(from, to);
 }
 
 Status FaultInjectingEnv::WriteFileAtomically(const std::string& path, std::string_view data) {

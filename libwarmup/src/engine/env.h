@@ -51,6 +51,8 @@ class Env {
   virtual StatusOr<std::vector<std::string>> ListDirectory(const std::string& path) = 0;
   virtual Status RemoveAll(const std::string& path) = 0;
   virtual Status SyncDirectory(const std::string& path) = 0;
+  // Renames `from` to `to`, replacing `to`; atomic on one file system.
+  virtual Status Rename(const std::string& from, const std::string& to) = 0;
 };
 
 // The real file system.
@@ -76,6 +78,7 @@ class FaultInjectingEnv : public Env {
   }
   Status RemoveAll(const std::string& path) override { return base_->RemoveAll(path); }
   Status SyncDirectory(const std::string& path) override { return base_->SyncDirectory(path); }
+  Status Rename(const std::string& from, const std::string& to) override;
 
   // Counts a data-changing call on `path`; returns the injected error once due.
   Status Tick(const std::string& path);
