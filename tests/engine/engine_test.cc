@@ -343,6 +343,26 @@ TEST_CASE("load -> goLive -> reopen keeps counts, entities and read results; ALI
   CHECK(catalog->Get("Brand", 999)->has_value());
 }
 
+TEST_CASE("the engine runs on the in-memory Env: load, goLive, reopen") {
+  auto env = engine::NewMemEnv();
+  std::vector<std::vector<int32_t>> before;
+  {
+    auto engine = engine::OpenEngineWithEnv(env.get(), "/mem/data", {});
+    REQUIRE(engine.ok());
+    LoadTiny(**engine, 6);
+    Catalog* catalog = *(*engine)->GetCatalog("tiny");
+    REQUIRE(catalog->GoLive().ok());
+    before = ReadResults(*catalog);
+  }
+  auto engine = engine::OpenEngineWithEnv(env.get(), "/mem/data", {});
+  REQUIRE_MESSAGE(engine.ok(), engine.status().ToString());
+  Catalog* catalog = *(*engine)->GetCatalog("tiny");
+  CHECK(catalog->state() == CatalogState::kAlive);
+  CHECK(*catalog->Count("Product") == 200);
+  CHECK(ReadResults(*catalog) == before);
+  CHECK_FALSE(fs::exists("/mem"));  // nothing reached the disk
+}
+
 TEST_CASE("goLive writes index snapshots that a reopen reads; a damaged one is reported") {
   testing::TempDir dir;
   {

@@ -7,6 +7,8 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <map>
+#include <set>
 
 namespace warmup::engine {
 namespace {
@@ -214,7 +216,105 @@ class FaultyAppendFile : public AppendFile {
   std::unique_ptr<AppendFile> base_;
 };
 
+// Files are strings; directories are the set of their paths.
+class MemEnv : public Env {
+ public:
+  class File : public AppendFile {
+   public:
+    explicit File(std::string* data) : data_(data) {}
+    Status Append(std::string_view data) override {
+      data_->append(data);
+      return OkStatus();
+    }
+    Status Flush() override { return OkStatus(); }
+    Status Sync() override { return OkStatus(); }
+    Status Close() override { return OkStatus(); }
+    uint64_t Size() const override { return data_->size(); }
+
+   private:
+    std::string* data_;
+  };
+  class Reader : public ReadFile {
+   public:
+    Reader(std::string path, const std::string* data) : path_(std::move(path)), data_(data) {}
+    Status ReadAt(uint64_t offset, size_t size, std::string* out) const override {
+      if (offset + size > data_->size()) {
+        return DataLossError(path_ + ": offset " + std::to_string(offset) + ": needs " +
+                             std::to_string(size) + " bytes, the file has " + std::to_string(data_->size()));
+      }
+      out->assign(*data_, offset, size);
+      return OkStatus();
+    }
+    uint64_t Size() const override { return data_->size(); }
+
+   private:
+    std::string path_;
+    const std::string* data_;
+  };
+
+  StatusOr<std::unique_ptr<AppendFile>> OpenAppend(const std::string& path) override {
+    if (!IsDirectory(Parent(path))) return NotFoundError(path + ": no such directory");
+    return std::unique_ptr<AppendFile>(new File(&files_[path]));
+  }
+  StatusOr<std::unique_ptr<ReadFile>> OpenRead(const std::string& path) override {
+    auto it = files_.find(path);
+    if (it == files_.end()) return NotFoundError(path + ": no such file");
+    return std::unique_ptr<ReadFile>(new Reader(path, &it->second));
+  }
+  Status WriteFileAtomically(const std::string& path, std::string_view data) override {
+    if (!IsDirectory(Parent(path))) return NotFoundError(path + ": no such directory");
+    files_[path] = std::string(data);
+    return OkStatus();
+  }
+  StatusOr<std::string> ReadWholeFile(const std::string& path) override {
+    auto it = files_.find(path);
+    if (it == files_.end()) return NotFoundError(path + ": no such file");
+    return it->second;
+  }
+  bool Exists(const std::string& path) override { return files_.contains(path) || dirs_.contains(path); }
+  bool IsDirectory(const std::string& path) override { return dirs_.contains(path); }
+  Status CreateDirectories(const std::string& path) override {
+    for (std::string p = path; !p.empty() && p != "/" && p != "."; p = Parent(p)) dirs_.insert(p);
+    return OkStatus();
+  }
+  StatusOr<std::vector<std::string>> ListDirectory(const std::string& path) override {
+    std::set<std::string> names;
+    for (const auto& [file, data] : files_) {
+      if (Parent(file) == path) names.insert(file.substr(path.size() + 1));
+    }
+    for (const auto& dir : dirs_) {
+      if (Parent(dir) == path) names.insert(dir.substr(path.size() + 1));
+    }
+    return std::vector<std::string>(names.begin(), names.end());
+  }
+  Status RemoveAll(const std::string& path) override {
+    const std::string prefix = path + "/";
+    std::erase_if(files_, [&](const auto& f) { return f.first == path || f.first.rfind(prefix, 0) == 0; });
+    std::erase_if(dirs_, [&](const auto& d) { return d == path || d.rfind(prefix, 0) == 0; });
+    return OkStatus();
+  }
+  Status SyncDirectory(const std::string&) override { return OkStatus(); }
+  Status Rename(const std::string& from, const std::string& to) override {
+    auto it = files_.find(from);
+    if (it == files_.end()) return NotFoundError(from + ": no such file");
+    files_[to] = std::move(it->second);
+    files_.erase(from);
+    return OkStatus();
+  }
+
+ private:
+  static std::string Parent(const std::string& path) {
+    const size_t slash = path.rfind('/');
+    return slash == std::string::npos ? "." : path.substr(0, slash);
+  }
+  // Node-based maps: File and Reader keep pointers to the strings.
+  std::map<std::string, std::string> files_;
+  std::set<std::string> dirs_;
+};
+
 }  // namespace
+
+std::unique_ptr<Env> NewMemEnv() { return std::make_unique<MemEnv>(); }
 
 Env* DefaultEnv() {
   static PosixEnv env;

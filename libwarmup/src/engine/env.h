@@ -58,6 +58,10 @@ class Env {
 // The real file system.
 Env* DefaultEnv();
 
+// Keeps every file in memory: fast, hermetic tests of the engine's storage.
+// Thread-safety: one thread at a time.
+std::unique_ptr<Env> NewMemEnv();
+
 // Wraps an Env and fails on purpose: the `fail_after` + 1-th data-changing
 // call (append, sync, atomic write) whose path contains `path_substring` and
 // every later one returns kUnavailable ("injected fault").
