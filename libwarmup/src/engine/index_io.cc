@@ -37,14 +37,12 @@ void IndexWriter::Bitmap(const Roaring& r) {
 
 void IndexWriter::Pks(const PkSet& pks) {
   // Count, then ascending deltas: short for the many small sets.
-  std::vector<uint32_t> all;
-  pks.ForEach([&](uint32_t pk) { all.push_back(pk); });
-  U64(all.size());
+  U64(pks.size());
   uint32_t last = 0;
-  for (uint32_t pk : all) {
+  pks.ForEach([&](uint32_t pk) {
     U64(pk - last);
     last = pk;
-  }
+  });
 }
 
 Status IndexWriter::Finish() {

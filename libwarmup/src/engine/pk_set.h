@@ -48,6 +48,7 @@ class PkSet {
     --size_;
   }
   bool empty() const { return big_ ? big_->isEmpty() : size_ == 0; }
+  uint64_t size() const { return big_ ? big_->cardinality() : size_; }
   // Calls `f(pk)` in ascending order.
   template <typename F>
   void ForEach(F f) const {
