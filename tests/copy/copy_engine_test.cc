@@ -7,8 +7,10 @@
 #include <nlohmann/json.hpp>
 
 #include "common/temp_dir.h"
+#include "warmup/engine.h"
 #include "warmup/generator.h"
 #include "warmup/report.h"
+#include "warmup/snapshot.h"
 
 namespace warmup {
 namespace {
@@ -98,6 +100,36 @@ TEST_CASE("a null-target copy of tiny is complete, verified, and its figures add
   const std::string report = RenderTextReport(r);
   CHECK(report.find("verification: VERIFIED") != std::string::npos);
   CHECK(report.substr(report.rfind("RUN_STATUS")) == "RUN_STATUS=MEASUREMENT-DONE-t1\n");
+}
+
+TEST_CASE("senesi at scale 0.01, snapshot -> embedded engine: exit 0, complete report, counts verified") {
+  testing::TempDir dir;
+  auto snapshot = GenerateSnapshot({"senesi", 0.01, 3, ""}, dir / "pristine", {});
+  REQUIRE_MESSAGE(snapshot.ok(), snapshot.status().ToString());
+  auto source = OpenSnapshotSource(*snapshot);
+  REQUIRE(source.ok());
+  auto target = MakeEmbeddedTarget(dir / "work");
+  REQUIRE(target.ok());
+  auto result = RunCopy(**source, **target, With([](CopyOptions& o) { o.run_label = "senesi"; }));
+  target->reset();  // one engine per data directory at a time
+  REQUIRE_MESSAGE(result.ok(), result.status().ToString());
+  CHECK(result->ExitCode() == 0);
+  CHECK(result->verification == Verification::kVerified);
+  CHECK(result->copied() == 3'869);
+  CHECK(result->collections.size() == 18);
+  const std::string report = RenderTextReport(*result);
+  for (const char* part :
+       {"load wall-clock", "source read", "upsert (pure)", "loop overhead", "goLive -> ALIVE", "TOTAL",
+        "loader", "verification: VERIFIED", "Product", "RUN_STATUS=MEASUREMENT-DONE-senesi"}) {
+    CHECK_MESSAGE(report.find(part) != std::string::npos, part);
+  }
+  // The same snapshot again, declining verification, into another catalog of the same engine data.
+  auto again = MakeEmbeddedTarget(dir / "work");
+  REQUIRE(again.ok());
+  auto declined = RunCopy(**source, **again, With([](CopyOptions& o) { o.skip_verify = true; }));
+  REQUIRE(declined.ok());
+  CHECK(declined->ExitCode() == 0);
+  CHECK(RenderTextReport(*declined).find("verification: DECLINED") != std::string::npos);
 }
 
 TEST_CASE("skip verify: exit 0 and the report says verification was declined") {
