@@ -8,25 +8,24 @@
 namespace warmup::engine {
 
 void IndexWriter::Spill() {
-  if (buffer_.empty()) return;
-  crc_ = Crc32cExtend(crc_, buffer_.data(), buffer_.size());
-  if (status_.ok()) status_ = file_->Append(buffer_);
-  buffer_.clear();
-}
-
-void IndexWriter::U64(uint64_t v) {
-  while (v >= 0x80) {
-    buffer_.push_back(static_cast<char>(v | 0x80));
-    v >>= 7;
-  }
-  buffer_.push_back(static_cast<char>(v));
-  if (buffer_.size() >= kBuffer) Spill();
+  if (used_ == 0) return;
+  crc_ = Crc32cExtend(crc_, buffer_.data(), used_);
+  if (status_.ok()) status_ = file_->Append(std::string_view(buffer_.data(), used_));
+  used_ = 0;
 }
 
 void IndexWriter::Str(std::string_view s) {
   U64(s.size());
-  buffer_.append(s);
-  if (buffer_.size() >= kBuffer) Spill();
+  if (used_ + s.size() > kBuffer + kSlack) {
+    Spill();
+    if (s.size() > kBuffer) {  // larger than the buffer: straight through
+      crc_ = Crc32cExtend(crc_, s.data(), s.size());
+      if (status_.ok()) status_ = file_->Append(s);
+      return;
+    }
+  }
+  std::memcpy(buffer_.data() + used_, s.data(), s.size());
+  used_ += s.size();
 }
 
 void IndexWriter::Bitmap(const Roaring& r) {

@@ -21,8 +21,17 @@ namespace warmup::engine {
 // Streams an index snapshot into a file through a 1 MiB buffer.
 class IndexWriter {
  public:
-  explicit IndexWriter(AppendFile* file) : file_(file) { buffer_.reserve(kBuffer); }
-  void U64(uint64_t v);
+  explicit IndexWriter(AppendFile* file) : file_(file), buffer_(kBuffer + kSlack, '\0') {}
+  void U64(uint64_t v) {
+    if (used_ > kBuffer) Spill();
+    char* p = buffer_.data() + used_;
+    while (v >= 0x80) {
+      *p++ = static_cast<char>(v | 0x80);
+      v >>= 7;
+    }
+    *p++ = static_cast<char>(v);
+    used_ = static_cast<size_t>(p - buffer_.data());
+  }
   void I64(int64_t v) { U64((static_cast<uint64_t>(v) << 1) ^ static_cast<uint64_t>(v >> 63)); }
   void Str(std::string_view s);
   void Bitmap(const Roaring& r);
@@ -32,9 +41,11 @@ class IndexWriter {
 
  private:
   static constexpr size_t kBuffer = 1 << 20;
+  static constexpr size_t kSlack = 16;  // room for one varint past kBuffer
   void Spill();
   AppendFile* file_;
-  std::string buffer_;
+  std::string buffer_;  // fixed size; `used_` bytes are filled
+  size_t used_ = 0;
   uint32_t crc_ = 0;
   Status status_;
 };
