@@ -194,13 +194,6 @@ StatusOr<std::unique_ptr<SnapshotSource>> SnapshotSource::Open(const std::string
 
 namespace warmup {
 
-const CollectionInfo* FindCollection(const CatalogSource& source, const std::string& entity_type) {
-  for (const auto& c : source.collections()) {
-    if (c.entity_type == entity_type) return &c;
-  }
-  return nullptr;
-}
-
 StatusOr<std::unique_ptr<CatalogSource>> OpenSnapshotSource(const std::string& path) {
   auto source = snapshot::SnapshotSource::Open(path);
   if (!source.ok()) return source.status();
