@@ -92,6 +92,8 @@ StatusOr<RunResult> RunCopy(CatalogSource& source, CatalogTarget& target, const 
     return s.WithContext("creating catalog " + r.target_catalog);
 
   std::vector<UpsertRecord> rows;
+  std::vector<std::vector<int64_t>> upsert_samples;  // per collection, in nanoseconds
+  std::vector<std::vector<int64_t>> server_samples;
   std::vector<int64_t> all_upserts;
   std::vector<int64_t> all_server;
   int64_t read_ns_total = 0;
@@ -155,10 +157,9 @@ StatusOr<RunResult> RunCopy(CatalogSource& source, CatalogTarget& target, const 
     c.wall_seconds = Seconds(Nanos(t - collection_start));
     c.read_seconds = Seconds(read_ns);
     read_ns_total += read_ns;
-    all_upserts.insert(all_upserts.end(), upserts.begin(), upserts.end());
-    all_server.insert(all_server.end(), server.begin(), server.end());
-    c.upsert = ComputeLatencyStats(upserts);
-    if (!server.empty()) c.server = ComputeLatencyStats(server);
+    // Statistics are computed after the load: sorting samples is not the load's work.
+    upsert_samples.push_back(std::move(upserts));
+    server_samples.push_back(std::move(server));
     cumulative += c.copied;
     r.collections.push_back(std::move(c));
     if (options.on_progress) {
@@ -170,6 +171,12 @@ StatusOr<RunResult> RunCopy(CatalogSource& source, CatalogTarget& target, const 
   }
   r.load_wall_seconds = Seconds(Nanos(load_end - load_start));
   r.source_read_seconds = Seconds(read_ns_total);
+  for (size_t i = 0; i < r.collections.size(); ++i) {
+    all_upserts.insert(all_upserts.end(), upsert_samples[i].begin(), upsert_samples[i].end());
+    all_server.insert(all_server.end(), server_samples[i].begin(), server_samples[i].end());
+    r.collections[i].upsert = ComputeLatencyStats(upsert_samples[i]);
+    if (!server_samples[i].empty()) r.collections[i].server = ComputeLatencyStats(server_samples[i]);
+  }
   r.upsert = ComputeLatencyStats(all_upserts);
   if (!all_server.empty()) r.server = ComputeLatencyStats(all_server);
   r.loop_overhead_seconds = r.load_wall_seconds - r.source_read_seconds - r.upsert.total_seconds;
