@@ -65,9 +65,13 @@ StatusOr<RunResult> RunCopy(CatalogSource& source, CatalogTarget& target, const 
   }
   for (const auto& wanted : options.collections) {
     if (FindCollection(source, wanted) == nullptr) {
-      std::string known;
-      for (const auto& c : source.collections()) known += (known.empty() ? "" : ", ") + c.entity_type;
-      return InvalidArgumentError("unknown collection '" + wanted + "' (the source has: " + known + ")");
+      std::string message = "unknown collection '" + wanted + "' (the source has: ";
+      for (size_t i = 0; i < source.collections().size(); ++i) {
+        if (i > 0) message += ", ";
+        message += source.collections()[i].entity_type;
+      }
+      message += ")";
+      return InvalidArgumentError(std::move(message));
     }
   }
   if (!options.per_entity_csv.empty() && !std::ofstream(options.per_entity_csv, std::ios::trunc)) {
@@ -88,8 +92,9 @@ StatusOr<RunResult> RunCopy(CatalogSource& source, CatalogTarget& target, const 
   // Schema reconstruction: before the clock starts, deliberately untimed.
   CatalogSchema schema = source.schema();
   schema.name = r.target_catalog;
-  if (Status s = target.CreateCatalog(schema); !s.ok())
+  if (Status s = target.CreateCatalog(schema); !s.ok()) {
     return s.WithContext("creating catalog " + r.target_catalog);
+  }
 
   std::vector<UpsertRecord> rows;
   std::vector<std::vector<int64_t>> upsert_samples;  // per collection, in nanoseconds

@@ -47,14 +47,16 @@ IndexEntries ComputeIndexEntries(const Entity& entity, const EntitySchema& schem
   const Scope scope = entity.scope;
   for (const auto& [name, value] : entity.attributes.global) {
     auto it = schema.attributes.find(name);
-    if (it != schema.attributes.end())
+    if (it != schema.attributes.end()) {
       AddAttributeEntries(name, "", value, it->second, scope, collation, keys, &out);
+    }
   }
   for (const auto& [tag, values] : entity.attributes.localized) {
     for (const auto& [name, value] : values) {
       auto it = schema.attributes.find(name);
-      if (it != schema.attributes.end())
+      if (it != schema.attributes.end()) {
         AddAttributeEntries(name, tag, value, it->second, scope, collation, keys, &out);
+      }
     }
   }
   for (const auto& locale : entity.locales) out.locales.push_back(keys.Id(LocaleKey(locale.tag())));
@@ -76,8 +78,9 @@ IndexEntries ComputeIndexEntries(const Entity& entity, const EntitySchema& schem
   }
   for (const Reference& r : entity.references) {
     const ReferenceSchema* rs = schema.FindReference(r.name);
-    if (rs != nullptr && InScope(rs->faceted_in_scopes, scope))
+    if (rs != nullptr && InScope(rs->faceted_in_scopes, scope)) {
       out.facets.emplace_back(keys.Id(ReferenceKey(r.name)), r.referenced.primary_key);
+    }
   }
   return out;
 }
@@ -143,8 +146,9 @@ std::vector<int32_t> EntityIndex::PriceBetween(uint32_t price_key, int64_t from,
   Roaring matches;
   if (price_key < prices_.size()) {
     const auto& amounts = prices_[price_key];
-    for (auto it = amounts.lower_bound(from); it != amounts.end() && it->first <= to; ++it)
+    for (auto it = amounts.lower_bound(from); it != amounts.end() && it->first <= to; ++it) {
       it->second.AddTo(&matches);
+    }
   }
   return ToVector(matches);
 }

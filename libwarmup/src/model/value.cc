@@ -283,6 +283,7 @@ std::string ScalarString(const Scalar& item) {
 const std::vector<ValueType>& AllValueTypes() {
   static const std::vector<ValueType> kAll = [] {
     std::vector<ValueType> all;
+    all.reserve(kTypes.size());
     for (const auto& info : kTypes) all.push_back(info.type);
     return all;
   }();
