@@ -265,6 +265,9 @@ TEST_CASE("bad input gives clear errors and loses nothing") {
   Entity bad_locale = Named("Word", 2, "x");
   bad_locale.attributes.localized["de"].emplace("name", Value::String("Burg"));
   expect(bad_locale, "locale 'de' is not allowed");
+  Entity unknown_data = Named("Word", 2, "x");
+  unknown_data.associated_data.localized["cs"].emplace("notes", AssociatedDataValue{Value::String("n")});
+  expect(unknown_data, "entity Word/2: associated data 'notes' is not in the schema");
   Entity unknown_type = Named("Noun", 2, "x");
   expect(unknown_type, "catalog words has no entity type Noun");
   // Nothing of the rejected upserts stuck, and the catalog still works.

@@ -255,18 +255,19 @@ Status Collection::Validate(const Entity& e, const GlobalUniqueIndex& global_uni
                   std::to_string(owner->second.primary_key) + " already has that value");
     }
   }
-  for (const auto& [name, value] : e.associated_data.global) {
+  auto check_associated_data = [&](const std::string& name, const AssociatedDataValue& value) -> Status {
     auto it = schema_->associated_data.find(name);
     if (it == schema_->associated_data.end())
       return fail("associated data '" + name + "' is not in the schema");
     if (it->second.type != value.type()) return fail("associated data '" + name + "' has the wrong type");
+    return OkStatus();
+  };
+  for (const auto& [name, value] : e.associated_data.global) {
+    if (Status s = check_associated_data(name, value); !s.ok()) return s;
   }
   for (const auto& [tag, values] : e.associated_data.localized) {
     for (const auto& [name, value] : values) {
-      auto it = schema_->associated_data.find(name);
-      if (it == schema_->associated_data.end())
-        return fail("associated data '" + name + "' is not in the schema");
-      if (it->second.type != value.type()) return fail("associated data '" + name + "' has the wrong type");
+      if (Status s = check_associated_data(name, value); !s.ok()) return s;
     }
   }
   for (const Reference& r : e.references) {
