@@ -1,0 +1,44 @@
+// Server: the embedded engine behind evitaDB's gRPC protocol (the subset in
+// libwarmup/proto), so the remote target, and evitaDB's own clients, can
+// publish into it. Every upsert's response carries the server's own processing
+// time in the trailing metadata entry `warmup-server-nanos`.
+#ifndef WARMUP_SERVER_H_
+#define WARMUP_SERVER_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "warmup/engine.h"
+#include "warmup/status.h"
+
+namespace warmup {
+
+struct ServerOptions {
+  // The engine's data directory.
+  std::string data_dir;
+  // host:port to listen on; port 0 picks a free one (see Server::port()).
+  std::string listen = "127.0.0.1:5555";
+  EngineOptions engine;
+};
+
+// Thread-safety: Shutdown may be called from any thread (e.g. a signal watcher).
+class Server {
+ public:
+  // Opens the engine and starts listening.
+  // Errors: the engine's; kUnavailable when the address cannot be bound.
+  static StatusOr<std::unique_ptr<Server>> Start(const ServerOptions& options);
+  virtual ~Server() = default;
+  // The port actually bound.
+  virtual int port() const = 0;
+  // Stops accepting calls, finishes those in flight, and closes the engine.
+  virtual void Shutdown() = 0;
+  // Blocks until Shutdown has been called and has finished.
+  virtual void Wait() = 0;
+  // The engine's leftovers (see Engine::leftovers), for the start-up header.
+  virtual std::vector<std::string> leftovers() const = 0;
+};
+
+}  // namespace warmup
+
+#endif  // WARMUP_SERVER_H_

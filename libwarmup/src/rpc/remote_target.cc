@@ -1,0 +1,182 @@
+// The remote CatalogTarget: evitaDB's gRPC protocol, client side.
+#include "warmup/remote_target.h"
+
+#include <grpcpp/grpcpp.h>
+
+#include <chrono>
+
+#include "GrpcEvitaAPI.grpc.pb.h"
+#include "GrpcEvitaSessionAPI.grpc.pb.h"
+#include "rpc/entity_convert.h"
+#include "rpc/pb.h"
+#include "rpc/schema_convert.h"
+
+namespace warmup {
+namespace {
+
+Status FromGrpc(const ::grpc::Status& s, const std::string& call) {
+  if (s.ok()) return OkStatus();
+  return Status(static_cast<StatusCode>(s.error_code()), call + ": " + s.error_message());
+}
+
+class RemoteTarget : public CatalogTarget {
+ public:
+  RemoteTarget(std::string address, RemoteTargetOptions options)
+      : address_(std::move(address)), options_(options) {
+    ::grpc::ChannelArguments args;
+    args.SetMaxReceiveMessageSize(-1);
+    args.SetInt(GRPC_ARG_ENABLE_HTTP_PROXY, 0);  // loopback benchmarks never go through a proxy
+    channel_ = ::grpc::CreateCustomChannel(address_, ::grpc::InsecureChannelCredentials(), args);
+    evita_ = rpc::pb::EvitaService::NewStub(channel_);
+    session_ = rpc::pb::EvitaSessionService::NewStub(channel_);
+  }
+
+  std::string Describe() const override { return "remote " + address_ + " (evitaDB gRPC protocol)"; }
+
+  Status CreateCatalog(const CatalogSchema& schema) override {
+    // Source primary keys are kept (references point at them), so the load
+    // runs with generated keys off, as evitaDB's copy tool does.
+    schema_ = schema;
+    for (auto& [type, e] : schema_.entities) e.with_generated_primary_key = false;
+    rpc::pb::GrpcGetCatalogStateRequest state_request;
+    state_request.set_catalogname(schema_.name);
+    rpc::pb::GrpcGetCatalogStateResponse state;
+    {
+      auto context = Context();
+      if (Status s =
+              FromGrpc(evita_->GetCatalogState(context.get(), state_request, &state), "GetCatalogState");
+          !s.ok()) {
+        return s;
+      }
+    }
+    if (state.has_catalogstate())
+      return AlreadyExistsError("catalog " + schema_.name + " exists on " + address_);
+    rpc::pb::GrpcDefineCatalogRequest define;
+    define.set_catalogname(schema_.name);
+    rpc::pb::GrpcDefineCatalogResponse defined;
+    {
+      auto context = Context();
+      if (Status s = FromGrpc(evita_->DefineCatalog(context.get(), define, &defined), "DefineCatalog");
+          !s.ok()) {
+        return s;
+      }
+    }
+    auto session = OpenSession(true);
+    if (!session.ok()) return session.status();
+    write_session_ = *session;
+    rpc::pb::GrpcUpdateCatalogSchemaRequest update;
+    for (auto& m : rpc::CatalogSchemaToMutations(schema_)) *update.add_schemamutations() = std::move(m);
+    rpc::pb::GrpcUpdateCatalogSchemaResponse updated;
+    auto context = Context(write_session_);
+    return FromGrpc(session_->UpdateCatalogSchema(context.get(), update, &updated), "UpdateCatalogSchema");
+  }
+
+  Status Upsert(const Entity& entity) override {
+    const EntitySchema* schema = schema_.FindEntity(entity.type);
+    if (schema == nullptr)
+      return InvalidArgumentError("entity " + EntityLabel(entity) + ": unknown entity type");
+    auto mutation = rpc::EntityToUpsertMutation(entity, *schema, rpc::Existence::kMustNotExist);
+    if (!mutation.ok()) return mutation.status();
+    *request_.mutable_entitymutation() = std::move(mutation).value();
+    last_request_bytes_ = static_cast<int64_t>(request_.ByteSizeLong());
+    auto context = Context(write_session_);
+    ::grpc::Status status = session_->UpsertEntity(context.get(), request_, &response_);
+    last_server_nanos_.reset();
+    const auto& trailers = context->GetServerTrailingMetadata();
+    if (auto it = trailers.find("warmup-server-nanos"); it != trailers.end()) {
+      last_server_nanos_ = std::stoll(std::string(it->second.data(), it->second.size()));
+    }
+    return FromGrpc(status, "UpsertEntity of " + EntityLabel(entity));
+  }
+  std::optional<int64_t> LastServerNanos() const override { return last_server_nanos_; }
+  int64_t LastRequestBytes() const override { return last_request_bytes_; }
+
+  Status GoLive() override {
+    ::grpc::ClientContext context;
+    context.AddMetadata("sessionid", write_session_);
+    if (options_.golive_timeout_seconds > 0) {
+      context.set_deadline(std::chrono::system_clock::now() +
+                           std::chrono::seconds(options_.golive_timeout_seconds));
+    }
+    auto stream = session_->GoLiveAndCloseWithProgress(&context, google::protobuf::Empty());
+    rpc::pb::GrpcGoLiveAndCloseWithProgressResponse progress;
+    while (stream->Read(&progress)) {
+    }
+    write_session_.clear();  // goLive closes the session
+    return FromGrpc(stream->Finish(), "GoLiveAndCloseWithProgress");
+  }
+
+  StatusOr<int64_t> Count(const std::string& entity_type) override {
+    if (read_session_.empty()) {
+      auto session = OpenSession(false);
+      if (!session.ok()) return session.status();
+      read_session_ = *session;
+    }
+    rpc::pb::GrpcEntityCollectionSizeRequest request;
+    request.set_entitytype(entity_type);
+    rpc::pb::GrpcEntityCollectionSizeResponse response;
+    auto context = Context(read_session_);
+    if (Status s = FromGrpc(session_->GetEntityCollectionSize(context.get(), request, &response),
+                            "GetEntityCollectionSize");
+        !s.ok()) {
+      return s;
+    }
+    return int64_t{response.size()};
+  }
+
+  Status DropCatalog() override {
+    rpc::pb::GrpcDeleteCatalogIfExistsRequest request;
+    request.set_catalogname(schema_.name);
+    rpc::pb::GrpcDeleteCatalogIfExistsResponse response;
+    auto context = Context();
+    return FromGrpc(evita_->DeleteCatalogIfExists(context.get(), request, &response),
+                    "DeleteCatalogIfExists");
+  }
+
+ private:
+  // A context for a unary call: the call deadline and, when given, the session.
+  std::unique_ptr<::grpc::ClientContext> Context(const std::string& session = "") const {
+    auto context = std::make_unique<::grpc::ClientContext>();
+    context->set_deadline(std::chrono::system_clock::now() +
+                          std::chrono::seconds(options_.call_timeout_seconds));
+    if (!session.empty()) context->AddMetadata("sessionid", session);
+    return context;
+  }
+
+  StatusOr<std::string> OpenSession(bool read_write) {
+    rpc::pb::GrpcEvitaSessionRequest request;
+    request.set_catalogname(schema_.name);
+    rpc::pb::GrpcEvitaSessionResponse response;
+    auto context = Context();
+    ::grpc::Status status = read_write ? evita_->CreateReadWriteSession(context.get(), request, &response)
+                                       : evita_->CreateReadOnlySession(context.get(), request, &response);
+    if (Status s = FromGrpc(status, read_write ? "CreateReadWriteSession" : "CreateReadOnlySession");
+        !s.ok()) {
+      return s;
+    }
+    return response.sessionid();
+  }
+
+  std::string address_;
+  RemoteTargetOptions options_;
+  std::shared_ptr<::grpc::Channel> channel_;
+  std::unique_ptr<rpc::pb::EvitaService::Stub> evita_;
+  std::unique_ptr<rpc::pb::EvitaSessionService::Stub> session_;
+  CatalogSchema schema_;
+  std::string write_session_;
+  std::string read_session_;
+  rpc::pb::GrpcUpsertEntityRequest request_;
+  rpc::pb::GrpcUpsertEntityResponse response_;
+  std::optional<int64_t> last_server_nanos_;
+  int64_t last_request_bytes_ = 0;
+};
+
+}  // namespace
+
+StatusOr<std::unique_ptr<CatalogTarget>> MakeRemoteTarget(const std::string& address,
+                                                          const RemoteTargetOptions& options) {
+  if (address.empty()) return InvalidArgumentError("remote target: empty address");
+  return std::unique_ptr<CatalogTarget>(new RemoteTarget(address, options));
+}
+
+}  // namespace warmup

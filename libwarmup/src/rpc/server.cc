@@ -1,0 +1,432 @@
+// The engine behind evitaDB's gRPC protocol: EvitaService, EvitaSessionService
+// and EvitaManagementService (the subset warmup speaks).
+#include "warmup/server.h"
+
+#include <grpcpp/grpcpp.h>
+
+#include <chrono>
+#include <map>
+#include <mutex>
+#include <random>
+
+#include "GrpcEvitaAPI.grpc.pb.h"
+#include "GrpcEvitaManagementAPI.grpc.pb.h"
+#include "GrpcEvitaSessionAPI.grpc.pb.h"
+#include "common/names.h"
+#include "rpc/entity_convert.h"
+#include "rpc/pb.h"
+#include "rpc/schema_convert.h"
+#include "warmup/version.h"
+
+namespace warmup {
+namespace {
+
+using rpc::pb::GrpcCatalogState;
+
+::grpc::Status ToGrpc(const Status& s) {
+  return s.ok() ? ::grpc::Status::OK : ::grpc::Status(static_cast<::grpc::StatusCode>(s.code()), s.message());
+}
+
+std::string NewUuid() {
+  static std::mt19937_64 rng(std::random_device{}());
+  char buf[40];
+  const uint64_t a = rng(), b = rng();
+  std::snprintf(buf, sizeof(buf), "%08x-%04x-4%03x-%04x-%012llx", static_cast<unsigned>(a >> 32),
+                static_cast<unsigned>((a >> 16) & 0xFFFF), static_cast<unsigned>(a & 0xFFF),
+                static_cast<unsigned>(0x8000 | ((b >> 48) & 0x3FFF)),
+                static_cast<unsigned long long>(b & 0xFFFFFFFFFFFFull));
+  return buf;
+}
+
+struct Session {
+  std::string catalog;
+  bool read_write = false;
+};
+
+// What all services share. One mutex serializes every call into the engine:
+// a catalog in WARM_UP has one writer, as in evitaDB.
+class State {
+ public:
+  explicit State(std::unique_ptr<Engine> engine) : engine_(std::move(engine)) {}
+
+  std::mutex mu;
+
+  bool Exists(const std::string& name) const {
+    return pending_.contains(name) || engine_->GetCatalog(name).ok();
+  }
+
+  std::optional<GrpcCatalogState> StateOf(const std::string& name) const {
+    if (pending_.contains(name)) return rpc::pb::WARMING_UP;
+    auto catalog = engine_->GetCatalog(name);
+    if (!catalog.ok()) return std::nullopt;
+    return (*catalog)->state() == CatalogState::kAlive ? rpc::pb::ALIVE : rpc::pb::WARMING_UP;
+  }
+
+  std::vector<std::string> Names() const {
+    std::vector<std::string> names = engine_->CatalogNames();
+    for (const auto& [name, schema] : pending_) names.push_back(name);
+    std::sort(names.begin(), names.end());
+    return names;
+  }
+
+  Status Define(const std::string& name) {
+    if (Exists(name)) return OkStatus();  // evitaDB reuses an existing catalog
+    if (!IsSafeName(name)) {
+      return InvalidArgumentError("catalog name '" + name +
+                                  "' is not allowed (letters, digits, '.', '_', '-')");
+    }
+    CatalogSchema schema;
+    schema.name = name;
+    schema.evolution_modes = {CatalogEvolutionMode::kAddingEntityTypes};
+    pending_.emplace(name, std::move(schema));
+    return OkStatus();
+  }
+
+  bool Delete(const std::string& name) {
+    std::erase_if(sessions_, [&](const auto& s) { return s.second.catalog == name; });
+    if (pending_.erase(name) > 0) return true;
+    return engine_->DeleteCatalog(name).ok();
+  }
+
+  // The schema of a catalog, pending or not.
+  StatusOr<const CatalogSchema*> Schema(const std::string& name) const {
+    auto pending = pending_.find(name);
+    if (pending != pending_.end()) return &pending->second;
+    auto catalog = engine_->GetCatalog(name);
+    if (!catalog.ok()) return catalog.status();
+    return &(*catalog)->schema();
+  }
+
+  Status UpdateSchema(const std::string& name,
+                      const std::vector<rpc::pb::GrpcLocalCatalogSchemaMutation>& mutations) {
+    auto pending = pending_.find(name);
+    if (pending == pending_.end()) {
+      return UnimplementedError("catalog " + name +
+                                ": schema changes after the first upsert are not supported");
+    }
+    CatalogSchema updated = pending->second;
+    if (Status s = rpc::ApplyCatalogSchemaMutations(mutations, &updated); !s.ok()) return s;
+    pending->second = std::move(updated);
+    return OkStatus();
+  }
+
+  // The engine catalog, created from the pending schema at first use.
+  StatusOr<Catalog*> Materialize(const std::string& name) {
+    auto pending = pending_.find(name);
+    if (pending == pending_.end()) return engine_->GetCatalog(name);
+    auto catalog = engine_->CreateCatalog(pending->second);
+    if (!catalog.ok()) return catalog.status();
+    pending_.erase(pending);
+    return catalog;
+  }
+
+  StatusOr<std::string> OpenSession(const std::string& catalog, bool read_write) {
+    auto state = StateOf(catalog);
+    if (!state) return NotFoundError("catalog " + catalog + " does not exist");
+    if (*state == rpc::pb::WARMING_UP) {
+      for (const auto& [id, s] : sessions_) {
+        if (s.catalog == catalog) {
+          return InvalidArgumentError("ConcurrentInitializationException: catalog " + catalog +
+                                      " is warming up and session " + id + " is already open on it");
+        }
+      }
+    }
+    std::string id = NewUuid();
+    sessions_[id] = {catalog, read_write};
+    return id;
+  }
+
+  // The session named by the call's `sessionid` metadata.
+  StatusOr<Session> SessionOf(const ::grpc::ServerContext* context) {
+    std::string id;
+    auto it = context->client_metadata().find("sessionid");
+    if (it != context->client_metadata().end()) id.assign(it->second.data(), it->second.size());
+    auto session = sessions_.find(id);
+    if (session == sessions_.end()) {
+      return Status(StatusCode::kUnauthenticated,
+                    "Your session (session id: " + id + ") is either not set or is not active.");
+    }
+    return session->second;
+  }
+
+  void CloseSession(const ::grpc::ServerContext* context) {
+    auto it = context->client_metadata().find("sessionid");
+    if (it != context->client_metadata().end())
+      sessions_.erase(std::string(it->second.data(), it->second.size()));
+  }
+  bool Terminate(const std::string& id) { return sessions_.erase(id) > 0; }
+
+ private:
+  std::unique_ptr<Engine> engine_;
+  std::map<std::string, CatalogSchema> pending_;
+  std::map<std::string, Session> sessions_;
+};
+
+class EvitaServiceImpl final : public rpc::pb::EvitaService::Service {
+ public:
+  explicit EvitaServiceImpl(State* state) : state_(state) {}
+  using Empty = google::protobuf::Empty;
+
+  ::grpc::Status IsReady(::grpc::ServerContext*, const Empty*, rpc::pb::GrpcReadyResponse* out) override {
+    out->set_ready(true);
+    return ::grpc::Status::OK;
+  }
+  ::grpc::Status GetCatalogNames(::grpc::ServerContext*, const Empty*,
+                                 rpc::pb::GrpcCatalogNamesResponse* out) override {
+    std::lock_guard lock(state_->mu);
+    for (const auto& name : state_->Names()) out->add_catalognames(name);
+    return ::grpc::Status::OK;
+  }
+  ::grpc::Status GetCatalogState(::grpc::ServerContext*, const rpc::pb::GrpcGetCatalogStateRequest* in,
+                                 rpc::pb::GrpcGetCatalogStateResponse* out) override {
+    std::lock_guard lock(state_->mu);
+    if (auto s = state_->StateOf(in->catalogname())) out->set_catalogstate(*s);
+    return ::grpc::Status::OK;
+  }
+  ::grpc::Status DefineCatalog(::grpc::ServerContext*, const rpc::pb::GrpcDefineCatalogRequest* in,
+                               rpc::pb::GrpcDefineCatalogResponse* out) override {
+    std::lock_guard lock(state_->mu);
+    Status s = state_->Define(in->catalogname());
+    out->set_success(s.ok());
+    return ToGrpc(s);
+  }
+  ::grpc::Status DeleteCatalogIfExists(::grpc::ServerContext*,
+                                       const rpc::pb::GrpcDeleteCatalogIfExistsRequest* in,
+                                       rpc::pb::GrpcDeleteCatalogIfExistsResponse* out) override {
+    std::lock_guard lock(state_->mu);
+    out->set_success(state_->Delete(in->catalogname()));
+    return ::grpc::Status::OK;
+  }
+  ::grpc::Status CreateReadOnlySession(::grpc::ServerContext*, const rpc::pb::GrpcEvitaSessionRequest* in,
+                                       rpc::pb::GrpcEvitaSessionResponse* out) override {
+    return Open(*in, false, out);
+  }
+  ::grpc::Status CreateReadWriteSession(::grpc::ServerContext*, const rpc::pb::GrpcEvitaSessionRequest* in,
+                                        rpc::pb::GrpcEvitaSessionResponse* out) override {
+    return Open(*in, true, out);
+  }
+  ::grpc::Status TerminateSession(::grpc::ServerContext*,
+                                  const rpc::pb::GrpcEvitaSessionTerminationRequest* in,
+                                  rpc::pb::GrpcEvitaSessionTerminationResponse* out) override {
+    std::lock_guard lock(state_->mu);
+    out->set_terminated(state_->Terminate(in->sessionid()));
+    return ::grpc::Status::OK;
+  }
+
+ private:
+  ::grpc::Status Open(const rpc::pb::GrpcEvitaSessionRequest& in, bool read_write,
+                      rpc::pb::GrpcEvitaSessionResponse* out) {
+    std::lock_guard lock(state_->mu);
+    auto id = state_->OpenSession(in.catalogname(), read_write);
+    if (!id.ok()) return ToGrpc(id.status());
+    out->set_sessionid(*id);
+    out->set_sessiontype(read_write ? rpc::pb::READ_WRITE : rpc::pb::READ_ONLY);
+    out->set_catalogstate(*state_->StateOf(in.catalogname()));
+    out->set_catalogid(NewUuid());
+    return ::grpc::Status::OK;
+  }
+  State* state_;
+};
+
+class EvitaSessionServiceImpl final : public rpc::pb::EvitaSessionService::Service {
+ public:
+  explicit EvitaSessionServiceImpl(State* state) : state_(state) {}
+  using Empty = google::protobuf::Empty;
+
+  ::grpc::Status GetCatalogState(::grpc::ServerContext* context, const Empty*,
+                                 rpc::pb::GrpcCatalogStateResponse* out) override {
+    std::lock_guard lock(state_->mu);
+    auto session = state_->SessionOf(context);
+    if (!session.ok()) return ToGrpc(session.status());
+    out->set_state(state_->StateOf(session->catalog).value_or(rpc::pb::UNKNOWN_CATALOG_STATE));
+    return ::grpc::Status::OK;
+  }
+  ::grpc::Status GetCatalogSchema(::grpc::ServerContext* context, const rpc::pb::GrpcGetCatalogSchemaRequest*,
+                                  rpc::pb::GrpcCatalogSchemaResponse* out) override {
+    std::lock_guard lock(state_->mu);
+    auto schema = SchemaOf(context);
+    if (!schema.ok()) return ToGrpc(schema.status());
+    rpc::CatalogSchemaToProto(**schema, out->mutable_catalogschema());
+    return ::grpc::Status::OK;
+  }
+  ::grpc::Status GetEntitySchema(::grpc::ServerContext* context, const rpc::pb::GrpcEntitySchemaRequest* in,
+                                 rpc::pb::GrpcEntitySchemaResponse* out) override {
+    std::lock_guard lock(state_->mu);
+    auto schema = SchemaOf(context);
+    if (!schema.ok()) return ToGrpc(schema.status());
+    if (const EntitySchema* e = (*schema)->FindEntity(in->entitytype())) {
+      rpc::EntitySchemaToProto(*e, out->mutable_entityschema());
+    }
+    return ::grpc::Status::OK;
+  }
+  ::grpc::Status GetAllEntityTypes(::grpc::ServerContext* context, const Empty*,
+                                   rpc::pb::GrpcEntityTypesResponse* out) override {
+    std::lock_guard lock(state_->mu);
+    auto schema = SchemaOf(context);
+    if (!schema.ok()) return ToGrpc(schema.status());
+    for (const auto& [type, e] : (*schema)->entities) out->add_entitytypes(type);
+    return ::grpc::Status::OK;
+  }
+  ::grpc::Status UpdateCatalogSchema(::grpc::ServerContext* context,
+                                     const rpc::pb::GrpcUpdateCatalogSchemaRequest* in,
+                                     rpc::pb::GrpcUpdateCatalogSchemaResponse* out) override {
+    std::lock_guard lock(state_->mu);
+    auto session = Writer(context);
+    if (!session.ok()) return ToGrpc(session.status());
+    std::vector<rpc::pb::GrpcLocalCatalogSchemaMutation> mutations(in->schemamutations().begin(),
+                                                                   in->schemamutations().end());
+    if (Status s = state_->UpdateSchema(session->catalog, mutations); !s.ok()) return ToGrpc(s);
+    out->set_version(1);
+    return ::grpc::Status::OK;
+  }
+  ::grpc::Status UpsertEntity(::grpc::ServerContext* context, const rpc::pb::GrpcUpsertEntityRequest* in,
+                              rpc::pb::GrpcUpsertEntityResponse* out) override {
+    const auto start = std::chrono::steady_clock::now();
+    std::lock_guard lock(state_->mu);
+    auto session = Writer(context);
+    if (!session.ok()) return ToGrpc(session.status());
+    if (!in->entitymutation().has_entityupsertmutation()) {
+      return ToGrpc(UnimplementedError("only entity upserts are supported"));
+    }
+    const auto& upsert = in->entitymutation().entityupsertmutation();
+    auto catalog = state_->Materialize(session->catalog);
+    if (!catalog.ok()) return ToGrpc(catalog.status());
+    const EntitySchema* schema = (*catalog)->schema().FindEntity(upsert.entitytype());
+    if (schema == nullptr) {
+      return ToGrpc(
+          InvalidArgumentError("catalog " + session->catalog + " has no entity type " + upsert.entitytype()));
+    }
+    auto entity = rpc::EntityFromUpsertMutation(upsert, *schema);
+    if (!entity.ok()) return ToGrpc(entity.status());
+    if (Status s = (*catalog)->Upsert(*entity); !s.ok()) return ToGrpc(s);
+    out->mutable_entityreference()->set_entitytype(entity->type);
+    out->mutable_entityreference()->set_primarykey(entity->primary_key);
+    const auto nanos =
+        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start);
+    context->AddTrailingMetadata("warmup-server-nanos", std::to_string(nanos.count()));
+    return ::grpc::Status::OK;
+  }
+  ::grpc::Status GetEntityCollectionSize(::grpc::ServerContext* context,
+                                         const rpc::pb::GrpcEntityCollectionSizeRequest* in,
+                                         rpc::pb::GrpcEntityCollectionSizeResponse* out) override {
+    std::lock_guard lock(state_->mu);
+    auto session = state_->SessionOf(context);
+    if (!session.ok()) return ToGrpc(session.status());
+    auto catalog = state_->Materialize(session->catalog);
+    if (!catalog.ok()) return ToGrpc(catalog.status());
+    auto count = (*catalog)->Count(in->entitytype());
+    if (!count.ok()) return ToGrpc(count.status());
+    out->set_size(static_cast<int32_t>(*count));
+    return ::grpc::Status::OK;
+  }
+  ::grpc::Status GoLiveAndClose(::grpc::ServerContext* context, const Empty*,
+                                rpc::pb::GrpcGoLiveAndCloseResponse* out) override {
+    std::lock_guard lock(state_->mu);
+    if (Status s = GoLive(context); !s.ok()) return ToGrpc(s);
+    out->set_success(true);
+    out->set_catalogversion(1);
+    out->set_catalogschemaversion(1);
+    return ::grpc::Status::OK;
+  }
+  ::grpc::Status GoLiveAndCloseWithProgress(
+      ::grpc::ServerContext* context, const Empty*,
+      ::grpc::ServerWriter<rpc::pb::GrpcGoLiveAndCloseWithProgressResponse>* writer) override {
+    std::lock_guard lock(state_->mu);
+    if (Status s = GoLive(context); !s.ok()) return ToGrpc(s);
+    rpc::pb::GrpcGoLiveAndCloseWithProgressResponse done;
+    done.set_progressinpercent(100);
+    done.set_catalogversion(1);
+    done.set_catalogschemaversion(1);
+    writer->Write(done);
+    return ::grpc::Status::OK;
+  }
+  ::grpc::Status Close(::grpc::ServerContext* context, const rpc::pb::GrpcCloseRequest*,
+                       rpc::pb::GrpcCloseResponse*) override {
+    std::lock_guard lock(state_->mu);
+    state_->CloseSession(context);
+    return ::grpc::Status::OK;
+  }
+
+ private:
+  StatusOr<const CatalogSchema*> SchemaOf(const ::grpc::ServerContext* context) {
+    auto session = state_->SessionOf(context);
+    if (!session.ok()) return session.status();
+    return state_->Schema(session->catalog);
+  }
+  StatusOr<Session> Writer(const ::grpc::ServerContext* context) {
+    auto session = state_->SessionOf(context);
+    if (session.ok() && !session->read_write) {
+      return InvalidArgumentError("session of catalog " + session->catalog + " is read-only");
+    }
+    return session;
+  }
+  Status GoLive(::grpc::ServerContext* context) {
+    auto session = Writer(context);
+    if (!session.ok()) return session.status();
+    auto catalog = state_->Materialize(session->catalog);
+    if (!catalog.ok()) return catalog.status();
+    if (Status s = (*catalog)->GoLive(); !s.ok()) return s;
+    state_->CloseSession(context);
+    std::fprintf(stderr, "Catalog %s is now alive!\n", session->catalog.c_str());
+    return OkStatus();
+  }
+  State* state_;
+};
+
+class ManagementServiceImpl final : public rpc::pb::EvitaManagementService::Service {
+ public:
+  ::grpc::Status ServerStatus(::grpc::ServerContext*, const google::protobuf::Empty*,
+                              rpc::pb::GrpcEvitaServerStatusResponse* out) override {
+    out->set_version("warmup " + Version());
+    out->set_readiness(rpc::pb::API_READY);
+    return ::grpc::Status::OK;
+  }
+};
+
+class ServerImpl : public Server {
+ public:
+  ServerImpl(std::unique_ptr<Engine> engine)
+      : leftovers_(engine->leftovers()), state_(std::move(engine)), evita_(&state_), session_(&state_) {}
+
+  Status Listen(const std::string& address) {
+    ::grpc::ServerBuilder builder;
+    builder.AddListeningPort(address, ::grpc::InsecureServerCredentials(), &port_);
+    builder.RegisterService(&evita_);
+    builder.RegisterService(&session_);
+    builder.RegisterService(&management_);
+    // evitaDB caps a request at 2 MB (api.maxEntitySizeInBytes); larger ones fail with RESOURCE_EXHAUSTED.
+    builder.SetMaxReceiveMessageSize(2 * 1024 * 1024);
+    server_ = builder.BuildAndStart();
+    if (!server_ || port_ == 0) return UnavailableError("cannot listen on " + address);
+    return OkStatus();
+  }
+  int port() const override { return port_; }
+  void Shutdown() override {
+    std::call_once(shutdown_once_, [this] { server_->Shutdown(); });
+  }
+  void Wait() override { server_->Wait(); }
+  std::vector<std::string> leftovers() const override { return leftovers_; }
+  ~ServerImpl() override { Shutdown(); }
+
+ private:
+  std::vector<std::string> leftovers_;
+  State state_;
+  EvitaServiceImpl evita_;
+  EvitaSessionServiceImpl session_;
+  ManagementServiceImpl management_;
+  std::unique_ptr<::grpc::Server> server_;
+  int port_ = 0;
+  std::once_flag shutdown_once_;
+};
+
+}  // namespace
+
+StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& options) {
+  auto engine = Engine::Open(options.data_dir, options.engine);
+  if (!engine.ok()) return engine.status();
+  auto server = std::make_unique<ServerImpl>(std::move(engine).value());
+  if (Status s = server->Listen(options.listen); !s.ok()) return s;
+  return std::unique_ptr<Server>(std::move(server));
+}
+
+}  // namespace warmup

@@ -1,0 +1,217 @@
+#include "warmup/server.h"
+
+#include <grpcpp/grpcpp.h>
+
+#include <doctest/doctest.h>
+
+#include <functional>
+
+#include "GrpcEvitaAPI.grpc.pb.h"
+#include "GrpcEvitaSessionAPI.grpc.pb.h"
+#include "common/temp_dir.h"
+#include "generator/tiny_profile.h"
+#include "rpc/pb.h"
+#include "warmup/copy_engine.h"
+#include "warmup/digest.h"
+#include "warmup/engine.h"
+#include "warmup/generator.h"
+#include "warmup/remote_target.h"
+#include "warmup/report.h"
+
+namespace warmup {
+namespace {
+
+std::unique_ptr<Server> StartServer(const std::string& dir) {
+  ServerOptions options;
+  options.data_dir = dir;
+  options.listen = "127.0.0.1:0";
+  auto server = Server::Start(options);
+  REQUIRE_MESSAGE(server.ok(), server.status().ToString());
+  return std::move(server).value();
+}
+
+std::string Address(const Server& server) { return "127.0.0.1:" + std::to_string(server.port()); }
+
+std::unique_ptr<CatalogSource> Tiny() { return std::move(OpenGeneratorSource({"tiny", 1.0, 1, ""})).value(); }
+
+// One behaviour suite for every CatalogTarget.
+void CheckConformance(CatalogTarget& target, const std::string& name) {
+  CAPTURE(name);
+  auto source = Tiny();
+  CatalogSchema schema = source->schema();
+  schema.name = "conformance";
+  REQUIRE(target.CreateCatalog(schema).ok());
+  Entity brand;
+  auto stream = source->OpenCollection("Brand");
+  REQUIRE(*(*stream)->Next(&brand));
+  REQUIRE(target.Upsert(brand).ok());
+  Entity bad = brand;
+  bad.primary_key = brand.primary_key + 1;
+  bad.attributes.global["nope"] = Value::String("x");
+  Status rejected = target.Upsert(bad);
+  CHECK(rejected.code() == StatusCode::kInvalidArgument);
+  CHECK(rejected.message().find("attribute 'nope'") != std::string::npos);
+  CHECK(rejected.message().find("Brand/" + std::to_string(bad.primary_key)) != std::string::npos);
+  Entity second = brand;
+  second.primary_key = brand.primary_key + 2;
+  second.attributes.global["code"] = Value::String("another");
+  CHECK(target.Upsert(second).ok());  // the rejection left the catalog usable
+  REQUIRE(target.GoLive().ok());
+  CHECK(*target.Count("Brand") == 2);
+  CHECK(*target.Count("Product") == 0);
+  CHECK(target.DropCatalog().ok());
+}
+
+TEST_CASE("CatalogTarget conformance: embedded, and remote over a 127.0.0.1 socket") {
+  testing::TempDir dir;
+  {
+    auto embedded = MakeEmbeddedTarget(dir / "embedded");
+    REQUIRE(embedded.ok());
+    CheckConformance(**embedded, "embedded");
+  }
+  auto server = StartServer(dir / "served");
+  auto remote = MakeRemoteTarget(Address(*server));
+  REQUIRE(remote.ok());
+  CheckConformance(**remote, "remote");
+  auto again = MakeRemoteTarget(Address(*server));
+  CatalogSchema schema = Tiny()->schema();
+  schema.name = "twice";
+  REQUIRE((*again)->CreateCatalog(schema).ok());
+  auto other = MakeRemoteTarget(Address(*server));
+  CHECK((*other)->CreateCatalog(schema).code() == StatusCode::kAlreadyExists);
+}
+
+TEST_CASE(
+    "a remote copy into warmup serve is verified, splits server from wire time, and stores the same "
+    "entities") {
+  testing::TempDir dir;
+  auto source = Tiny();
+  std::string catalog;
+  {
+    auto server = StartServer(dir.path());
+    auto target = MakeRemoteTarget(Address(*server));
+    REQUIRE(target.ok());
+    CopyOptions options;
+    options.run_label = "remote";
+    auto result = RunCopy(*source, **target, options);
+    REQUIRE_MESSAGE(result.ok(), result.status().ToString());
+    CHECK(result->ExitCode() == 0);
+    CHECK(result->verification == Verification::kVerified);
+    REQUIRE(result->server.has_value());
+    CHECK(result->server->count == 300);
+    CHECK(result->server->total_seconds <= result->upsert.total_seconds);
+    const std::string report = RenderTextReport(*result);
+    CHECK(report.find("of which server") != std::string::npos);
+    CHECK(report.find("remote: an upsert's time is end-to-end ingestion latency") != std::string::npos);
+    catalog = result->target_catalog;
+    server->Shutdown();
+  }
+  auto engine = Engine::Open(dir.path());
+  REQUIRE(engine.ok());
+  Catalog* stored = *(*engine)->GetCatalog(catalog);
+  CHECK(stored->state() == CatalogState::kAlive);
+  auto products = source->OpenCollection("Product");
+  Entity e;
+  int compared = 0;
+  while (*(*products)->Next(&e)) {
+    auto got = stored->Get("Product", e.primary_key);
+    REQUIRE(got->has_value());
+    CHECK(EntityDigest(**got) == EntityDigest(e));
+    ++compared;
+  }
+  CHECK(compared == 200);
+}
+
+TEST_CASE("the server enforces evitaDB's session rules and keeps serving") {
+  testing::TempDir dir;
+  auto server = StartServer(dir.path());
+  auto channel = ::grpc::CreateChannel(Address(*server), ::grpc::InsecureChannelCredentials());
+  auto evita = rpc::pb::EvitaService::NewStub(channel);
+  auto session = rpc::pb::EvitaSessionService::NewStub(channel);
+  {
+    ::grpc::ClientContext context;
+    rpc::pb::GrpcUpsertEntityRequest request;
+    rpc::pb::GrpcUpsertEntityResponse response;
+    ::grpc::Status status = session->UpsertEntity(&context, request, &response);
+    CHECK(status.error_code() == ::grpc::StatusCode::UNAUTHENTICATED);
+    CHECK(status.error_message().find("is either not set or is not active") != std::string::npos);
+  }
+  rpc::pb::GrpcDefineCatalogRequest define;
+  define.set_catalogname("rules");
+  rpc::pb::GrpcDefineCatalogResponse defined;
+  {
+    ::grpc::ClientContext context;
+    REQUIRE(evita->DefineCatalog(&context, define, &defined).ok());
+  }
+  rpc::pb::GrpcEvitaSessionRequest open;
+  open.set_catalogname("rules");
+  rpc::pb::GrpcEvitaSessionResponse first;
+  {
+    ::grpc::ClientContext context;
+    REQUIRE(evita->CreateReadWriteSession(&context, open, &first).ok());
+    CHECK(first.sessionid().size() == 36);
+    CHECK(first.catalogstate() == rpc::pb::WARMING_UP);
+  }
+  {
+    ::grpc::ClientContext context;
+    rpc::pb::GrpcEvitaSessionResponse second;
+    ::grpc::Status status = evita->CreateReadWriteSession(&context, open, &second);
+    CHECK(status.error_code() == ::grpc::StatusCode::INVALID_ARGUMENT);
+    CHECK(status.error_message().find("ConcurrentInitializationException") != std::string::npos);
+  }
+  {
+    ::grpc::ClientContext context;
+    rpc::pb::GrpcGetCatalogStateRequest request;
+    request.set_catalogname("missing");
+    rpc::pb::GrpcGetCatalogStateResponse response;
+    REQUIRE(evita->GetCatalogState(&context, request, &response).ok());
+    CHECK_FALSE(response.has_catalogstate());  // unset = no such catalog
+  }
+  ::grpc::ClientContext context;
+  rpc::pb::GrpcReadyResponse ready;
+  CHECK(evita->IsReady(&context, google::protobuf::Empty(), &ready).ok());
+  CHECK(ready.ready());
+}
+
+// Shuts the server down after `after` upserts, then behaves as the remote target would.
+class DyingServerTarget : public CatalogTarget {
+ public:
+  DyingServerTarget(Server* server, std::unique_ptr<CatalogTarget> remote, int after)
+      : server_(server), remote_(std::move(remote)), after_(after) {}
+  std::string Describe() const override { return "remote, server killed mid-load"; }
+  Status CreateCatalog(const CatalogSchema& schema) override { return remote_->CreateCatalog(schema); }
+  Status Upsert(const Entity& entity) override {
+    if (++upserts_ == after_) server_->Shutdown();
+    return remote_->Upsert(entity);
+  }
+  Status GoLive() override { return remote_->GoLive(); }
+  StatusOr<int64_t> Count(const std::string& type) override { return remote_->Count(type); }
+  Status DropCatalog() override { return remote_->DropCatalog(); }
+
+ private:
+  Server* server_;
+  std::unique_ptr<CatalogTarget> remote_;
+  int after_;
+  int upserts_ = 0;
+};
+
+TEST_CASE(
+    "the server gone mid-load: the loader stops with exit 1, a clear message and its figures; nothing "
+    "hangs") {
+  testing::TempDir dir;
+  auto server = StartServer(dir.path());
+  RemoteTargetOptions options;
+  options.call_timeout_seconds = 5;
+  DyingServerTarget target(server.get(), std::move(MakeRemoteTarget(Address(*server), options)).value(), 50);
+  auto source = Tiny();
+  auto result = RunCopy(*source, target, {});
+  REQUIRE(result.ok());
+  CHECK(result->ExitCode() == 1);
+  CHECK(result->abort_error.find("UNAVAILABLE") != std::string::npos);
+  CHECK(result->copied() == 49);
+  CHECK(result->upsert.count == 50);
+  CHECK(RenderTextReport(*result).find("ABORTED") != std::string::npos);
+}
+
+}  // namespace
+}  // namespace warmup
