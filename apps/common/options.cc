@@ -89,7 +89,7 @@ StatusOr<LoadCommand> ParseLoad(const std::vector<std::string>& args) {
   o.add_options()("help", "show this help")("pristine-dir", po::value(&pristine_dir)->required(),
                                             "parent of the <catalog>/ snapshot (or an export zip)")(
       "catalog", po::value(&catalog), "source catalog (default: the only snapshot in --pristine-dir)")(
-      "target", po::value(&cmd.target)->default_value("embedded"), "embedded | null")(
+      "target", po::value(&cmd.target)->default_value("embedded"), "embedded | remote | null")(
       "target-catalog", po::value(&cmd.copy.target_catalog), "catalog to create (default <catalog>_<4 hex>)")(
       "max-per-collection", po::value(&cmd.copy.max_per_collection)->default_value(0),
       "cap per collection, 0 = all")("collections", po::value(&collections),
@@ -104,12 +104,16 @@ StatusOr<LoadCommand> ParseLoad(const std::vector<std::string>& args) {
       "work-dir", po::value(&cmd.work_dir)->default_value("warmup-work"),
       "embedded target's data directory; wiped only when absent, empty or carrying warmup's marker")(
       "compress", po::bool_switch(&cmd.compress),
-      "embedded target: zstd-compress records (storage.compress)");
-  auto vm = Parse(args, o, {},
-                  "usage: warmup load --pristine-dir DIR [--catalog NAME] [--target embedded|null] ...");
+      "embedded target: zstd-compress records (storage.compress)")(
+      "address", po::value(&cmd.address)->default_value("127.0.0.1:5555"), "remote target: host:port")(
+      "golive-timeout", po::value(&cmd.golive_timeout_seconds)->default_value(0),
+      "remote target: client-side goLive limit in seconds (0 = none)");
+  auto vm =
+      Parse(args, o, {},
+            "usage: warmup load --pristine-dir DIR [--catalog NAME] [--target embedded|remote|null] ...");
   if (!vm.ok()) return vm.status();
-  if (cmd.target != "embedded" && cmd.target != "null") {
-    return InvalidArgumentError("--target must be embedded or null, not '" + cmd.target + "'");
+  if (cmd.target != "embedded" && cmd.target != "null" && cmd.target != "remote") {
+    return InvalidArgumentError("--target must be embedded, remote or null, not '" + cmd.target + "'");
   }
   for (size_t start = 0; start < collections.size();) {
     const size_t end = std::min(collections.find(',', start), collections.size());
@@ -133,6 +137,22 @@ StatusOr<LoadCommand> ParseLoad(const std::vector<std::string>& args) {
     }
     cmd.snapshot_path = found.front();
   }
+  return cmd;
+}
+
+StatusOr<ServeCommand> ParseServe(const std::vector<std::string>& args) {
+  ServeCommand cmd;
+  po::options_description o("options");
+  o.add_options()("help", "show this help")("data-dir", po::value(&cmd.data_dir)->required(),
+                                            "the engine's data directory")(
+      "listen", po::value(&cmd.listen)->default_value("127.0.0.1:5555"),
+      "host:port (loopback unless told otherwise)")("compress", po::bool_switch(&cmd.compress),
+                                                    "zstd-compress records (storage.compress)")(
+      "reset-data", po::bool_switch(&cmd.reset_data),
+      "wipe the data directory first; only a marker-owned one");
+  auto vm = Parse(args, o, {},
+                  "usage: warmup serve --data-dir DIR [--listen HOST:PORT] [--compress] [--reset-data]");
+  if (!vm.ok()) return vm.status();
   return cmd;
 }
 

@@ -34,10 +34,19 @@ struct UnpackCommand {
 struct LoadCommand {
   std::string snapshot_path;  // resolved from --pristine-dir and --catalog
   std::string target = "embedded";
-  std::string work_dir = "warmup-work";  // the embedded target's data directory
-  bool compress = false;                 // zstd for the embedded target's records
+  std::string address = "127.0.0.1:5555";  // remote target
+  int golive_timeout_seconds = 0;          // remote target; 0 = none
+  std::string work_dir = "warmup-work";    // the embedded target's data directory
+  bool compress = false;                   // zstd for the embedded target's records
   std::string report_json;
   CopyOptions copy;
+};
+
+struct ServeCommand {
+  std::string data_dir;
+  std::string listen = "127.0.0.1:5555";
+  bool compress = false;
+  bool reset_data = false;  // wipe the data directory first (only if warmup's marker is there)
 };
 
 // Each parser reads the arguments after the command name. `--help` yields a
@@ -47,6 +56,7 @@ StatusOr<GenerateCommand> ParseGenerate(const std::vector<std::string>& args);
 StatusOr<InspectCommand> ParseInspect(const std::vector<std::string>& args);
 StatusOr<UnpackCommand> ParseUnpack(const std::vector<std::string>& args);
 StatusOr<LoadCommand> ParseLoad(const std::vector<std::string>& args);
+StatusOr<ServeCommand> ParseServe(const std::vector<std::string>& args);
 
 }  // namespace warmup::cli
 

@@ -15,10 +15,13 @@
 #include "warmup/catalog_target.h"
 #include "warmup/engine.h"
 #include "warmup/generator.h"
+#include "warmup/remote_target.h"
 #include "warmup/report.h"
 #include "warmup/snapshot.h"
 #include "warmup/version.h"
 #include "warmup/work_dir.h"
+
+int Serve(const std::vector<std::string>& args);  // serve.cc
 
 namespace {
 
@@ -28,6 +31,7 @@ constexpr const char* kUsage =
 Measures how long publishing an evitaDB catalog takes.
 
 commands:
+  serve      host the embedded engine behind evitaDB's gRPC protocol (attach a profiler here)
   load       copy a snapshot into a fresh catalog of a target, timed, then goLive, verify, report
              exit 0 = verified, 2 = figures stand but counts unknown, 1 = failed (docs/measurement.md)
   generate   write a deterministic synthetic catalog (profile senesi or tiny) as a snapshot
@@ -95,6 +99,12 @@ int Load(const std::vector<std::string>& args) {
     auto embedded = warmup::MakeEmbeddedTarget(cmd->work_dir, options);
     if (!embedded.ok()) return Fail(embedded.status());
     target = std::move(embedded).value();
+  } else if (cmd->target == "remote") {
+    warmup::RemoteTargetOptions options;
+    options.golive_timeout_seconds = cmd->golive_timeout_seconds;
+    auto remote = warmup::MakeRemoteTarget(cmd->address, options);
+    if (!remote.ok()) return Fail(remote.status());
+    target = std::move(remote).value();
   } else {
     target = warmup::MakeNullTarget();
   }
@@ -123,6 +133,7 @@ int main(int argc, char** argv) {
   const std::string command = argc > 1 ? argv[1] : "help";
   const std::vector<std::string> args(argv + std::min(argc, 2), argv + argc);
   if (command == "load") return Load(args);
+  if (command == "serve") return Serve(args);
   if (command == "generate") return Generate(args);
   if (command == "inspect") return Inspect(args);
   if (command == "unpack") return Unpack(args);

@@ -61,6 +61,10 @@ struct Environment {
   std::string build;  // warmup version and commit
 };
 
+// The environment of this process: host, CPU, cores, memory limit (cgroup
+// memory.max, else physical memory), kernel, warmup build.
+Environment DescribeEnvironment();
+
 struct RunResult {
   std::string run_label;
   std::string source;  // CatalogSource::Describe()

@@ -68,3 +68,7 @@ std::string UtcNow() {
 }
 
 }  // namespace warmup::report
+
+namespace warmup {
+Environment DescribeEnvironment() { return report::CollectEnvironment(); }
+}  // namespace warmup

@@ -1,0 +1,84 @@
+// warmup serve: the write side alone, the process to attach a profiler to.
+#include <signal.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <thread>
+
+#include "common/options.h"
+#include "warmup/run_result.h"
+#include "warmup/server.h"
+#include "warmup/work_dir.h"
+
+namespace {
+
+// SIGTERM and SIGINT write to this pipe; a thread reading it shuts the server
+// down. gRPC starts threads before main, so a signal mask cannot be relied on.
+int g_signal_pipe[2] = {-1, -1};
+
+void OnSignal(int) {
+  const char byte = 1;
+  (void)!write(g_signal_pipe[1], &byte, 1);
+}
+
+int Fail(const warmup::Status& status) {
+  if (status.code() == warmup::StatusCode::kCancelled) {  // --help
+    std::printf("%s\n", status.message().c_str());
+    return 0;
+  }
+  std::fprintf(stderr, "warmup serve: %s\n", status.ToString().c_str());
+  return 1;
+}
+
+}  // namespace
+
+int Serve(const std::vector<std::string>& args) {
+  auto cmd = warmup::cli::ParseServe(args);
+  if (!cmd.ok()) return Fail(cmd.status());
+  if (cmd->reset_data) {
+    if (auto s = warmup::PrepareWorkDir(cmd->data_dir); !s.ok()) return Fail(s);
+  }
+  if (pipe(g_signal_pipe) != 0) return Fail(warmup::InternalError("cannot create the signal pipe"));
+  struct sigaction action {};
+  action.sa_handler = OnSignal;
+  sigaction(SIGTERM, &action, nullptr);
+  sigaction(SIGINT, &action, nullptr);
+
+  warmup::ServerOptions options;
+  options.data_dir = cmd->data_dir;
+  options.listen = cmd->listen;
+  options.engine.compress = cmd->compress;
+  auto server = warmup::Server::Start(options);
+  if (!server.ok()) return Fail(server.status());
+  const warmup::Environment env = warmup::DescribeEnvironment();
+  std::printf("warmup serve %s: pid %d, listening on port %d (%s), data %s%s\n", env.build.c_str(),
+              static_cast<int>(getpid()), (*server)->port(), cmd->listen.c_str(), cmd->data_dir.c_str(),
+              cmd->compress ? ", compress" : "");
+  std::printf("  host %s: %s, %d cores, memory limit %.1f GiB\n", env.hostname.c_str(), env.cpu_model.c_str(),
+              env.cores, static_cast<double>(env.memory_limit_bytes) / (1 << 30));
+  for (const auto& leftover : (*server)->leftovers())
+    std::printf("  leftover, not loaded: %s\n", leftover.c_str());
+  std::fflush(stdout);
+
+  std::thread watcher([&] {
+    char byte = 0;
+    while (read(g_signal_pipe[0], &byte, 1) < 0) {
+    }
+    std::printf("warmup serve: shutting down\n");
+    (*server)->Shutdown();
+  });
+  (*server)->Wait();
+  watcher.join();
+
+  struct rusage usage {};
+  getrusage(RUSAGE_SELF, &usage);
+  std::printf(
+      "warmup serve stopped: user %.2f s, sys %.2f s, peak RSS %.1f MB, page faults %ld minor / %ld major, "
+      "context switches %ld voluntary / %ld involuntary\n",
+      static_cast<double>(usage.ru_utime.tv_sec) + static_cast<double>(usage.ru_utime.tv_usec) / 1e6,
+      static_cast<double>(usage.ru_stime.tv_sec) + static_cast<double>(usage.ru_stime.tv_usec) / 1e6,
+      static_cast<double>(usage.ru_maxrss) / 1024.0, usage.ru_minflt, usage.ru_majflt, usage.ru_nvcsw,
+      usage.ru_nivcsw);
+  return 0;
+}

@@ -1,0 +1,71 @@
+// warmup serve as a process: start-up header, a remote copy into it, SIGTERM.
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <doctest/doctest.h>
+
+#include <regex>
+#include <string>
+
+#include "common/temp_dir.h"
+#include "warmup/copy_engine.h"
+#include "warmup/generator.h"
+#include "warmup/remote_target.h"
+
+namespace warmup {
+namespace {
+
+// Reads from `fd` until `pattern` matches what was read, or the pipe closes.
+std::string ReadUntil(int fd, const std::regex& pattern, std::smatch* match, std::string* seen) {
+  char buffer[512];
+  while (!std::regex_search(*seen, *match, pattern)) {
+    const ssize_t n = ::read(fd, buffer, sizeof(buffer));
+    if (n <= 0) break;
+    seen->append(buffer, static_cast<size_t>(n));
+  }
+  return *seen;
+}
+
+TEST_CASE("warmup serve: header with pid and port, a remote load into it, clean shutdown on SIGTERM") {
+  testing::TempDir dir;
+  int out[2];
+  REQUIRE(::pipe(out) == 0);
+  const pid_t child = ::fork();
+  REQUIRE(child >= 0);
+  if (child == 0) {
+    ::dup2(out[1], STDOUT_FILENO);
+    ::close(out[0]);
+    const std::string data = dir / "data";
+    ::execl(WARMUP_CLI_PATH, "warmup", "serve", "--data-dir", data.c_str(), "--listen", "127.0.0.1:0",
+            nullptr);
+    ::_exit(127);
+  }
+  ::close(out[1]);
+  std::string seen;
+  std::smatch header;
+  ReadUntil(out[0], std::regex("pid (\\d+), listening on port (\\d+)"), &header, &seen);
+  REQUIRE_MESSAGE(header.size() == 3, seen);
+  CHECK(std::stoi(header[1]) == child);
+  CHECK(seen.find("memory limit") != std::string::npos);
+
+  auto source = OpenGeneratorSource({"tiny", 1.0, 2, ""});
+  auto target = MakeRemoteTarget("127.0.0.1:" + header[2].str());
+  auto result = RunCopy(**source, **target, {});
+  REQUIRE(result.ok());
+  CHECK(result->ExitCode() == 0);
+
+  REQUIRE(::kill(child, SIGTERM) == 0);
+  std::smatch stopped;
+  ReadUntil(out[0], std::regex("stopped: user .* peak RSS .* page faults .* context switches"), &stopped,
+            &seen);
+  CHECK_MESSAGE(!stopped.empty(), seen);
+  int status = 0;
+  REQUIRE(::waitpid(child, &status, 0) == child);
+  CHECK(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);
+  ::close(out[0]);
+}
+
+}  // namespace
+}  // namespace warmup
