@@ -19,6 +19,7 @@ fi
 echo
 "$warmup" inspect "$data/senesi"
 echo
-# Publish it: every entity into a fresh WARM_UP catalog of the embedded engine, goLive, verify.
-"$warmup" load --pristine-dir "$data" --catalog senesi --target embedded --compress \
+# Publish it, the default way: warmup reindex starts `warmup serve` on a fresh data directory, loads
+# every entity over evitaDB's gRPC protocol into a WARM_UP catalog, goLive, verifies, stops the server.
+"$warmup" reindex --pristine-dir "$data" --catalog senesi --compress \
   --work-dir build-release/demo-work --run demo

@@ -80,7 +80,9 @@ StatusOr<UnpackCommand> ParseUnpack(const std::vector<std::string>& args) {
   return cmd;
 }
 
-StatusOr<LoadCommand> ParseLoad(const std::vector<std::string>& args) {
+namespace {
+
+StatusOr<LoadCommand> ParseLoadOrReindex(const std::vector<std::string>& args, bool reindex) {
   LoadCommand cmd;
   std::string pristine_dir;
   std::string catalog;
@@ -89,7 +91,9 @@ StatusOr<LoadCommand> ParseLoad(const std::vector<std::string>& args) {
   o.add_options()("help", "show this help")("pristine-dir", po::value(&pristine_dir)->required(),
                                             "parent of the <catalog>/ snapshot (or an export zip)")(
       "catalog", po::value(&catalog), "source catalog (default: the only snapshot in --pristine-dir)")(
-      "target", po::value(&cmd.target)->default_value("embedded"), "embedded | remote | null")(
+      reindex ? "target-mode" : "target",
+      po::value(&cmd.target)->default_value(reindex ? "remote" : "embedded"),
+      reindex ? "remote (start warmup serve, or use --address) | embedded" : "embedded | remote | null")(
       "target-catalog", po::value(&cmd.copy.target_catalog), "catalog to create (default <catalog>_<4 hex>)")(
       "max-per-collection", po::value(&cmd.copy.max_per_collection)->default_value(0),
       "cap per collection, 0 = all")("collections", po::value(&collections),
@@ -108,10 +112,22 @@ StatusOr<LoadCommand> ParseLoad(const std::vector<std::string>& args) {
       "address", po::value(&cmd.address)->default_value("127.0.0.1:5555"), "remote target: host:port")(
       "golive-timeout", po::value(&cmd.golive_timeout_seconds)->default_value(0),
       "remote target: client-side goLive limit in seconds (0 = none)");
-  auto vm =
-      Parse(args, o, {},
-            "usage: warmup load --pristine-dir DIR [--catalog NAME] [--target embedded|remote|null] ...");
+  if (reindex) {
+    o.add_options()("server-binary", po::value(&cmd.server_binary),
+                    "the warmup binary whose serve to start (default: this one), e.g. another build");
+  }
+  auto vm = Parse(
+      args, o, {},
+      reindex
+          ? "usage: warmup reindex --pristine-dir DIR [--catalog NAME] [--target-mode remote|embedded] ..."
+          : "usage: warmup load --pristine-dir DIR [--catalog NAME] [--target embedded|remote|null] ...");
   if (!vm.ok()) return vm.status();
+  if (reindex) {
+    if (cmd.target != "remote" && cmd.target != "embedded") {
+      return InvalidArgumentError("--target-mode must be remote or embedded, not '" + cmd.target + "'");
+    }
+    cmd.start_server = cmd.target == "remote" && vm->count("address") > 0 && (*vm)["address"].defaulted();
+  }
   if (cmd.target != "embedded" && cmd.target != "null" && cmd.target != "remote") {
     return InvalidArgumentError("--target must be embedded, remote or null, not '" + cmd.target + "'");
   }
@@ -138,6 +154,15 @@ StatusOr<LoadCommand> ParseLoad(const std::vector<std::string>& args) {
     cmd.snapshot_path = found.front();
   }
   return cmd;
+}
+
+}  // namespace
+
+StatusOr<LoadCommand> ParseLoad(const std::vector<std::string>& args) {
+  return ParseLoadOrReindex(args, false);
+}
+StatusOr<LoadCommand> ParseReindex(const std::vector<std::string>& args) {
+  return ParseLoadOrReindex(args, true);
 }
 
 StatusOr<ServeCommand> ParseServe(const std::vector<std::string>& args) {

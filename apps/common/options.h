@@ -36,8 +36,12 @@ struct LoadCommand {
   std::string target = "embedded";
   std::string address = "127.0.0.1:5555";  // remote target
   int golive_timeout_seconds = 0;          // remote target; 0 = none
-  std::string work_dir = "warmup-work";    // the embedded target's data directory
-  bool compress = false;                   // zstd for the embedded target's records
+  // reindex only: start this `warmup` binary's `serve` (empty = this one) on
+  // a fresh --work-dir, unless --address named a server that is already running.
+  bool start_server = false;
+  std::string server_binary;
+  std::string work_dir = "warmup-work";  // the embedded target's data directory
+  bool compress = false;                 // zstd for the embedded target's records
   std::string report_json;
   CopyOptions copy;
 };
@@ -56,6 +60,9 @@ StatusOr<GenerateCommand> ParseGenerate(const std::vector<std::string>& args);
 StatusOr<InspectCommand> ParseInspect(const std::vector<std::string>& args);
 StatusOr<UnpackCommand> ParseUnpack(const std::vector<std::string>& args);
 StatusOr<LoadCommand> ParseLoad(const std::vector<std::string>& args);
+// `warmup reindex`: load's flags, with --target-mode remote|embedded instead of
+// --target, and --server-binary.
+StatusOr<LoadCommand> ParseReindex(const std::vector<std::string>& args);
 StatusOr<ServeCommand> ParseServe(const std::vector<std::string>& args);
 
 }  // namespace warmup::cli

@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "common/options.h"
+#include "load.h"
 #include "warmup/run_result.h"
 #include "warmup/server.h"
 #include "warmup/work_dir.h"
@@ -22,24 +23,15 @@ void OnSignal(int) {
   (void)!write(g_signal_pipe[1], &byte, 1);
 }
 
-int Fail(const warmup::Status& status) {
-  if (status.code() == warmup::StatusCode::kCancelled) {  // --help
-    std::printf("%s\n", status.message().c_str());
-    return 0;
-  }
-  std::fprintf(stderr, "warmup serve: %s\n", status.ToString().c_str());
-  return 1;
-}
-
 }  // namespace
 
 int Serve(const std::vector<std::string>& args) {
   auto cmd = warmup::cli::ParseServe(args);
-  if (!cmd.ok()) return Fail(cmd.status());
+  if (!cmd.ok()) return FailWith(cmd.status());
   if (cmd->reset_data) {
-    if (auto s = warmup::PrepareWorkDir(cmd->data_dir); !s.ok()) return Fail(s);
+    if (auto s = warmup::PrepareWorkDir(cmd->data_dir); !s.ok()) return FailWith(s);
   }
-  if (pipe(g_signal_pipe) != 0) return Fail(warmup::InternalError("cannot create the signal pipe"));
+  if (pipe(g_signal_pipe) != 0) return FailWith(warmup::InternalError("cannot create the signal pipe"));
   struct sigaction action {};
   action.sa_handler = OnSignal;
   sigaction(SIGTERM, &action, nullptr);
@@ -50,7 +42,7 @@ int Serve(const std::vector<std::string>& args) {
   options.listen = cmd->listen;
   options.engine.compress = cmd->compress;
   auto server = warmup::Server::Start(options);
-  if (!server.ok()) return Fail(server.status());
+  if (!server.ok()) return FailWith(server.status());
   const warmup::Environment env = warmup::DescribeEnvironment();
   std::printf("warmup serve %s: pid %d, listening on port %d (%s), data %s%s\n", env.build.c_str(),
               static_cast<int>(getpid()), (*server)->port(), cmd->listen.c_str(), cmd->data_dir.c_str(),

@@ -12,6 +12,7 @@
 #include "warmup/copy_engine.h"
 #include "warmup/generator.h"
 #include "warmup/remote_target.h"
+#include "warmup/snapshot.h"
 
 namespace warmup {
 namespace {
@@ -65,6 +66,28 @@ TEST_CASE("warmup serve: header with pid and port, a remote load into it, clean 
   CHECK(WIFEXITED(status));
   CHECK(WEXITSTATUS(status) == 0);
   ::close(out[0]);
+}
+
+TEST_CASE("warmup reindex: starts the server, loads, stops it, reports its usage, exits 0") {
+  testing::TempDir dir;
+  auto snapshot = GenerateSnapshot({"tiny", 1.0, 4, ""}, dir / "pristine", {});
+  REQUIRE(snapshot.ok());
+  const std::string pristine = dir / "pristine";
+  const std::string work = dir / "work";
+  const std::string command = std::string(WARMUP_CLI_PATH) + " reindex --pristine-dir " + pristine +
+                              " --work-dir " + work + " --run rx 2>&1";
+  FILE* pipe = ::popen(command.c_str(), "r");
+  REQUIRE(pipe != nullptr);
+  std::string output;
+  char buffer[4096];
+  while (size_t n = std::fread(buffer, 1, sizeof(buffer), pipe)) output.append(buffer, n);
+  const int status = ::pclose(pipe);
+  CHECK_MESSAGE(WEXITSTATUS(status) == 0, output);
+  CHECK(output.find("verification: VERIFIED") != std::string::npos);
+  CHECK(output.find("of which server") != std::string::npos);
+  CHECK(output.find("warmup serve stopped: user") != std::string::npos);
+  CHECK(output.find("server data: ") != std::string::npos);
+  CHECK(output.substr(output.rfind("RUN_STATUS")) == "RUN_STATUS=MEASUREMENT-DONE-rx\n");
 }
 
 }  // namespace

@@ -1,0 +1,74 @@
+// warmup load: the read side alone, against the embedded engine, a running
+// server, or nothing (the null target).
+#include "load.h"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <thread>
+
+#include "warmup/copy_engine.h"
+#include "warmup/engine.h"
+#include "warmup/remote_target.h"
+#include "warmup/report.h"
+#include "warmup/snapshot.h"
+#include "warmup/work_dir.h"
+
+int FailWith(const warmup::Status& status) {
+  if (status.code() == warmup::StatusCode::kCancelled) {  // --help
+    std::cout << status.message() << "\n";
+    return 0;
+  }
+  std::cerr << "warmup: " << status.ToString() << "\n";
+  return 1;
+}
+
+warmup::StatusOr<warmup::RunResult> RunLoad(warmup::cli::LoadCommand& cmd) {
+  auto source = warmup::OpenSnapshotSource(cmd.snapshot_path);
+  if (!source.ok()) return source.status();
+  std::unique_ptr<warmup::CatalogTarget> target;
+  if (cmd.target == "embedded") {
+    if (auto s = warmup::PrepareWorkDir(cmd.work_dir); !s.ok()) return s;
+    warmup::EngineOptions options;
+    options.compress = cmd.compress;
+    auto embedded = warmup::MakeEmbeddedTarget(cmd.work_dir, options);
+    if (!embedded.ok()) return embedded.status();
+    target = std::move(embedded).value();
+  } else if (cmd.target == "remote") {
+    warmup::RemoteTargetOptions options;
+    options.golive_timeout_seconds = cmd.golive_timeout_seconds;
+    auto remote = warmup::MakeRemoteTarget(cmd.address, options);
+    if (!remote.ok()) return remote.status();
+    target = std::move(remote).value();
+  } else {
+    target = warmup::MakeNullTarget();
+  }
+  if (isatty(STDERR_FILENO)) {
+    cmd.copy.on_progress = [](const warmup::CopyProgress& p) {
+      std::fprintf(
+          stderr,
+          "  copied %10lld %-20s in %8.1f s (%7.2f us/entity)  |  cumulative %12lld entities, %8.1f s\n",
+          static_cast<long long>(p.copied), p.entity_type.c_str(), p.seconds,
+          p.copied > 0 ? p.seconds * 1e6 / static_cast<double>(p.copied) : 0.0,
+          static_cast<long long>(p.cumulative_copied), p.cumulative_seconds);
+    };
+  }
+  auto result = warmup::RunCopy(**source, *target, cmd.copy);
+  if (result.ok() && !cmd.report_json.empty())
+    std::ofstream(cmd.report_json) << warmup::RenderJsonReport(*result);
+  return result;
+}
+
+int Load(const std::vector<std::string>& args) {
+  auto cmd = warmup::cli::ParseLoad(args);
+  if (!cmd.ok()) return FailWith(cmd.status());
+  auto result = RunLoad(*cmd);
+  if (!result.ok()) return FailWith(result.status());
+  std::cout << warmup::RenderTextReport(*result) << std::flush;
+  if (cmd->copy.hold_open_seconds > 0)
+    std::this_thread::sleep_for(std::chrono::seconds(cmd->copy.hold_open_seconds));
+  return result->ExitCode();
+}
