@@ -173,6 +173,41 @@ TEST_CASE("the server enforces evitaDB's session rules and keeps serving") {
   CHECK(ready.ready());
 }
 
+TEST_CASE(
+    "a goLive slower than the client's timeout: failure marker, time to failure, then the server's outcome") {
+  testing::TempDir dir;
+  ServerOptions options;
+  options.data_dir = dir.path();
+  options.listen = "127.0.0.1:0";
+  options.golive_delay_ms = 2500;
+  auto server = Server::Start(options);
+  REQUIRE(server.ok());
+  {
+    RemoteTargetOptions impatient;
+    impatient.golive_timeout_seconds = 1;
+    auto target = MakeRemoteTarget(Address(**server), impatient);
+    auto source = Tiny();
+    auto result = RunCopy(*source, **target, {});
+    REQUIRE(result.ok());
+    CHECK(result->golive == GoLiveOutcome::kFailed);
+    CHECK_FALSE(result->total_seconds().has_value());
+    CHECK(result->golive_error.find("DEADLINE_EXCEEDED") != std::string::npos);
+    CHECK_MESSAGE(result->golive_error.find("server-side: the catalog became ALIVE") != std::string::npos,
+                  result->golive_error);
+    CHECK(result->ExitCode() == 1);
+    CHECK(RenderTextReport(*result).find("*** CLIENT-SIDE FAILURE ***") != std::string::npos);
+  }
+  // With the defaults (no goLive deadline) the same slow goLive completes and is measured.
+  auto patient = MakeRemoteTarget(Address(**server));
+  auto source = Tiny();
+  CopyOptions copy;
+  copy.target_catalog = "patient";
+  auto result = RunCopy(*source, **patient, copy);
+  REQUIRE(result.ok());
+  CHECK(result->golive == GoLiveOutcome::kCompleted);
+  CHECK(result->ExitCode() == 0);
+}
+
 // Shuts the server down after `after` upserts, then behaves as the remote target would.
 class DyingServerTarget : public CatalogTarget {
  public:

@@ -20,6 +20,9 @@ struct ServerOptions {
   // host:port to listen on; port 0 picks a free one (see Server::port()).
   std::string listen = "127.0.0.1:5555";
   EngineOptions engine;
+  // Test only: goLive waits this long before it starts, so that client-side
+  // timeouts can be tested against a slow transition.
+  int golive_delay_ms = 0;
 };
 
 // Thread-safety: Shutdown may be called from any thread (e.g. a signal watcher).

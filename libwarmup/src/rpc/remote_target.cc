@@ -4,6 +4,8 @@
 #include <grpcpp/grpcpp.h>
 
 #include <chrono>
+#include <cstdio>
+#include <thread>
 
 #include "GrpcEvitaAPI.grpc.pb.h"
 #include "GrpcEvitaSessionAPI.grpc.pb.h"
@@ -103,7 +105,10 @@ class RemoteTarget : public CatalogTarget {
     while (stream->Read(&progress)) {
     }
     write_session_.clear();  // goLive closes the session
-    return FromGrpc(stream->Finish(), "GoLiveAndCloseWithProgress");
+    const Status status = FromGrpc(stream->Finish(), "GoLiveAndCloseWithProgress");
+    if (status.ok()) return status;
+    // The client gave up; the server may still finish. Say what it did.
+    return Status(status.code(), status.message() + "; " + ServerSideOutcome());
   }
 
   StatusOr<int64_t> Count(const std::string& entity_type) override {
@@ -134,6 +139,33 @@ class RemoteTarget : public CatalogTarget {
   }
 
  private:
+  // Polls the catalog's state after a client-side goLive failure, for up to
+  // kPollLimit, and says whether and when the server reached ALIVE.
+  std::string ServerSideOutcome() {
+    constexpr auto kPollLimit = std::chrono::minutes(10);
+    const auto start = std::chrono::steady_clock::now();
+    std::string last = "unknown";
+    while (std::chrono::steady_clock::now() - start < kPollLimit) {
+      rpc::pb::GrpcGetCatalogStateRequest request;
+      request.set_catalogname(schema_.name);
+      rpc::pb::GrpcGetCatalogStateResponse response;
+      auto context = Context();
+      const ::grpc::Status status = evita_->GetCatalogState(context.get(), request, &response);
+      const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      char seconds[32];
+      std::snprintf(seconds, sizeof(seconds), "%.1f s", waited);
+      if (!status.ok()) return "server-side outcome unknown: " + status.error_message() + " after " + seconds;
+      last =
+          response.has_catalogstate() ? rpc::pb::GrpcCatalogState_Name(response.catalogstate()) : "MISSING";
+      if (response.has_catalogstate() && response.catalogstate() == rpc::pb::ALIVE) {
+        return std::string("server-side: the catalog became ALIVE ") + seconds + " after the client gave up";
+      }
+      if (!response.has_catalogstate() || response.catalogstate() != rpc::pb::GOING_ALIVE) break;
+      std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    }
+    return "server-side: the catalog is " + last + ", not ALIVE";
+  }
+
   // A context for a unary call: the call deadline and, when given, the session.
   std::unique_ptr<::grpc::ClientContext> Context(const std::string& session = "") const {
     auto context = std::make_unique<::grpc::ClientContext>();

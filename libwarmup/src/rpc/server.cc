@@ -8,6 +8,7 @@
 #include <map>
 #include <mutex>
 #include <random>
+#include <thread>
 
 #include "GrpcEvitaAPI.grpc.pb.h"
 #include "GrpcEvitaManagementAPI.grpc.pb.h"
@@ -50,6 +51,23 @@ class State {
   explicit State(std::unique_ptr<Engine> engine) : engine_(std::move(engine)) {}
 
   std::mutex mu;
+
+  // Catalogs in transition (GOING_ALIVE), readable without `mu`, which the
+  // transition itself holds for its whole duration.
+  std::optional<GrpcCatalogState> Transition(const std::string& name) {
+    std::lock_guard lock(transitions_mu_);
+    auto it = transitions_.find(name);
+    return it == transitions_.end() ? std::nullopt : std::optional<GrpcCatalogState>(it->second);
+  }
+  void SetTransition(const std::string& name, std::optional<GrpcCatalogState> state) {
+    std::lock_guard lock(transitions_mu_);
+    if (state) {
+      transitions_[name] = *state;
+    } else {
+      transitions_.erase(name);
+    }
+  }
+  int golive_delay_ms = 0;
 
   bool Exists(const std::string& name) const {
     return pending_.contains(name) || engine_->GetCatalog(name).ok();
@@ -160,6 +178,8 @@ class State {
   std::unique_ptr<Engine> engine_;
   std::map<std::string, CatalogSchema> pending_;
   std::map<std::string, Session> sessions_;
+  std::mutex transitions_mu_;
+  std::map<std::string, GrpcCatalogState> transitions_;
 };
 
 class EvitaServiceImpl final : public rpc::pb::EvitaService::Service {
@@ -179,6 +199,10 @@ class EvitaServiceImpl final : public rpc::pb::EvitaService::Service {
   }
   ::grpc::Status GetCatalogState(::grpc::ServerContext*, const rpc::pb::GrpcGetCatalogStateRequest* in,
                                  rpc::pb::GrpcGetCatalogStateResponse* out) override {
+    if (auto transition = state_->Transition(in->catalogname())) {
+      out->set_catalogstate(*transition);
+      return ::grpc::Status::OK;
+    }
     std::lock_guard lock(state_->mu);
     if (auto s = state_->StateOf(in->catalogname())) out->set_catalogstate(*s);
     return ::grpc::Status::OK;
@@ -365,7 +389,12 @@ class EvitaSessionServiceImpl final : public rpc::pb::EvitaSessionService::Servi
     if (!session.ok()) return session.status();
     auto catalog = state_->Materialize(session->catalog);
     if (!catalog.ok()) return catalog.status();
-    if (Status s = (*catalog)->GoLive(); !s.ok()) return s;
+    state_->SetTransition(session->catalog, rpc::pb::GOING_ALIVE);
+    if (state_->golive_delay_ms > 0)
+      std::this_thread::sleep_for(std::chrono::milliseconds(state_->golive_delay_ms));
+    const Status live = (*catalog)->GoLive();
+    state_->SetTransition(session->catalog, std::nullopt);
+    if (!live.ok()) return live;
     state_->CloseSession(context);
     std::fprintf(stderr, "Catalog %s is now alive!\n", session->catalog.c_str());
     return OkStatus();
@@ -401,6 +430,7 @@ class ServerImpl : public Server {
     return OkStatus();
   }
   int port() const override { return port_; }
+  void set_golive_delay_ms(int ms) { state_.golive_delay_ms = ms; }
   void Shutdown() override {
     std::call_once(shutdown_once_, [this] { server_->Shutdown(); });
   }
@@ -425,6 +455,7 @@ StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& options) {
   auto engine = Engine::Open(options.data_dir, options.engine);
   if (!engine.ok()) return engine.status();
   auto server = std::make_unique<ServerImpl>(std::move(engine).value());
+  server->set_golive_delay_ms(options.golive_delay_ms);
   if (Status s = server->Listen(options.listen); !s.ok()) return s;
   return std::unique_ptr<Server>(std::move(server));
 }
