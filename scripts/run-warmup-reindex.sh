@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# The whole job, one command, one number: warmup reindex with the upstream
+# harness's environment variables. Exits with the loader's status (0/1/2).
+#
+#   PRISTINE_DIR  parent of the <CATALOG>/ snapshot          (required)
+#   CATALOG       source catalog                            (default: the only one there)
+#   RUN           run label                                  (default: run)
+#   TARGET_MODE   remote | embedded                          (default: remote)
+#   WORK_DIR      the target's data directory, marker-owned  (default: ./warmup-work)
+#   MAX_PER_COLL  cap per collection, 0 = all                (default: 0)
+#   COLLECTIONS   comma-separated subset                     (default: all)
+#   SKIP_VERIFY   true to decline verification               (default: false)
+#   COMPRESS      true for storage.compress                  (default: true)
+#   PER_ENTITY_CSV, REPORT_JSON, HOLD_OPEN_SECONDS, SERVER_BINARY, ADDRESS: as the flags of that name
+#   WARMUP        the warmup binary                          (default: build-release, else build)
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+source "$here/warmup-env.sh"
+
+args=(reindex --target-mode "${TARGET_MODE:-remote}")
+warmup_common_args args
+[ -n "${SERVER_BINARY:-}" ] && args+=(--server-binary "$SERVER_BINARY")
+[ -n "${ADDRESS:-}" ] && args+=(--address "$ADDRESS")
+exec "$WARMUP" "${args[@]}"

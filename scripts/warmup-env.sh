@@ -1,0 +1,25 @@
+# Shared by the run-warmup-*.sh wrappers: finds the binary and turns the
+# upstream harness's environment variables into warmup flags. Sourced, not run.
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+if [ -z "${WARMUP:-}" ]; then
+  for candidate in "$root/build-release/apps/warmup" "$root/build/apps/warmup"; do
+    [ -x "$candidate" ] && WARMUP=$candidate && break
+  done
+fi
+[ -n "${WARMUP:-}" ] || { echo "no warmup binary: run ./scripts/demo.sh or ./scripts/test.sh first, or set WARMUP" >&2; exit 1; }
+
+# Appends the flags every load takes to the array named $1.
+warmup_common_args() {
+  local -n out=$1
+  [ -n "${PRISTINE_DIR:-}" ] || { echo "PRISTINE_DIR is required (the parent of <catalog>/)" >&2; exit 1; }
+  out+=(--pristine-dir "$PRISTINE_DIR" --run "${RUN:-run}" --work-dir "${WORK_DIR:-warmup-work}")
+  out+=(--max-per-collection "${MAX_PER_COLL:-0}")
+  [ -n "${CATALOG:-}" ] && out+=(--catalog "$CATALOG")
+  [ -n "${COLLECTIONS:-}" ] && out+=(--collections "$COLLECTIONS")
+  [ "${SKIP_VERIFY:-false}" = true ] && out+=(--skip-verify)
+  [ "${COMPRESS:-true}" = true ] && out+=(--compress)
+  [ -n "${PER_ENTITY_CSV:-}" ] && out+=(--per-entity-csv "$PER_ENTITY_CSV")
+  [ -n "${REPORT_JSON:-}" ] && out+=(--report-json "$REPORT_JSON")
+  [ -n "${HOLD_OPEN_SECONDS:-}" ] && out+=(--hold-open-seconds "$HOLD_OPEN_SECONDS")
+  return 0
+}

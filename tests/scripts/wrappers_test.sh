@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# The run-warmup-*.sh wrappers, as a user runs them: reindex with a cap,
+# then a server and a load against it, then SIGTERM to the server.
+# usage: wrappers_test.sh WARMUP_BINARY
+set -euo pipefail
+export WARMUP=$1
+scripts=$(cd "$(dirname "$0")/../../scripts" && pwd)
+dir=$(mktemp -d)
+server_pid=
+cleanup() {
+  [ -n "$server_pid" ] && kill "$server_pid" 2> /dev/null || true
+  rm -rf "$dir"
+}
+trap cleanup EXIT
+
+"$WARMUP" generate --profile tiny --out "$dir/pristine" > /dev/null
+export PRISTINE_DIR=$dir/pristine CATALOG=tiny MAX_PER_COLL=20
+
+out=$(RUN=wrapped WORK_DIR=$dir/work "$scripts/run-warmup-reindex.sh")
+grep -q "verification: VERIFIED" <<< "$out" || { echo "reindex did not verify:"; echo "$out"; exit 1; }
+[ "$(tail -n 1 <<< "$out")" = "RUN_STATUS=MEASUREMENT-DONE-wrapped" ] || { echo "bad last line"; exit 1; }
+
+port=$((20000 + RANDOM % 20000))
+DATA_DIR=$dir/server LISTEN=127.0.0.1:$port RESET_DATA=true "$scripts/run-warmup-target-server.sh" > "$dir/server.log" 2>&1 &
+server_pid=$!
+for _ in $(seq 50); do grep -q "listening on port" "$dir/server.log" 2> /dev/null && break; sleep 0.1; done
+out=$(RUN=loaded ADDRESS=127.0.0.1:$port "$scripts/run-warmup-load.sh")
+grep -q "verification: VERIFIED" <<< "$out" || { echo "load did not verify:"; echo "$out"; exit 1; }
+kill -TERM "$server_pid"
+wait "$server_pid"
+server_pid=
+grep -q "warmup serve stopped" "$dir/server.log" || { echo "server did not stop cleanly:"; cat "$dir/server.log"; exit 1; }
+echo "wrappers: reindex, target server and load passed"
