@@ -74,8 +74,10 @@ TEST_CASE("warmup reindex: starts the server, loads, stops it, reports its usage
   REQUIRE(snapshot.ok());
   const std::string pristine = dir / "pristine";
   const std::string work = dir / "work";
+  // --server-binary: the loader of one build can drive the server of another (here, the same one).
   const std::string command = std::string(WARMUP_CLI_PATH) + " reindex --pristine-dir " + pristine +
-                              " --work-dir " + work + " --run rx 2>&1";
+                              " --work-dir " + work + " --server-binary " + WARMUP_CLI_PATH +
+                              " --run rx 2>&1";
   FILE* pipe = ::popen(command.c_str(), "r");
   REQUIRE(pipe != nullptr);
   std::string output;

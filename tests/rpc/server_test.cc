@@ -167,6 +167,20 @@ TEST_CASE("the server enforces evitaDB's session rules and keeps serving") {
     REQUIRE(evita->GetCatalogState(&context, request, &response).ok());
     CHECK_FALSE(response.has_catalogstate());  // unset = no such catalog
   }
+  {
+    // A request over evitaDB's 2 MB cap is refused; the server keeps serving.
+    ::grpc::ClientContext context;
+    context.AddMetadata("sessionid", first.sessionid());
+    rpc::pb::GrpcUpsertEntityRequest request;
+    auto* upsert = request.mutable_entitymutation()->mutable_entityupsertmutation();
+    upsert->set_entitytype("Brand");
+    auto* attribute = upsert->add_mutations()->mutable_upsertattributemutation();
+    attribute->set_attributename("code");
+    attribute->mutable_attributevalue()->set_stringvalue(std::string(3 << 20, 'x'));
+    rpc::pb::GrpcUpsertEntityResponse response;
+    CHECK(session->UpsertEntity(&context, request, &response).error_code() ==
+          ::grpc::StatusCode::RESOURCE_EXHAUSTED);
+  }
   ::grpc::ClientContext context;
   rpc::pb::GrpcReadyResponse ready;
   CHECK(evita->IsReady(&context, google::protobuf::Empty(), &ready).ok());
