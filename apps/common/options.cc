@@ -174,7 +174,9 @@ StatusOr<ServeCommand> ParseServe(const std::vector<std::string>& args) {
       "host:port (loopback unless told otherwise)")("compress", po::bool_switch(&cmd.compress),
                                                     "zstd-compress records (storage.compress)")(
       "reset-data", po::bool_switch(&cmd.reset_data),
-      "wipe the data directory first; only a marker-owned one");
+      "wipe the data directory first; only a marker-owned one")(
+      "session-idle-seconds", po::value(&cmd.session_idle_seconds)->default_value(0),
+      "close sessions idle this long (evitaDB's closeSessionsAfterSecondsOfInactivity; 0 = never)");
   auto vm = Parse(args, o, {},
                   "usage: warmup serve --data-dir DIR [--listen HOST:PORT] [--compress] [--reset-data]");
   if (!vm.ok()) return vm.status();

@@ -51,6 +51,7 @@ struct ServeCommand {
   std::string listen = "127.0.0.1:5555";
   bool compress = false;
   bool reset_data = false;  // wipe the data directory first (only if warmup's marker is there)
+  int session_idle_seconds = 0;
 };
 
 // Each parser reads the arguments after the command name. `--help` yields a

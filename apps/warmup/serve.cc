@@ -41,6 +41,7 @@ int Serve(const std::vector<std::string>& args) {
   options.data_dir = cmd->data_dir;
   options.listen = cmd->listen;
   options.engine.compress = cmd->compress;
+  options.session_idle_seconds = cmd->session_idle_seconds;
   auto server = warmup::Server::Start(options);
   if (!server.ok()) return FailWith(server.status());
   const warmup::Environment env = warmup::DescribeEnvironment();

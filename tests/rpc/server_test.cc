@@ -4,7 +4,9 @@
 
 #include <doctest/doctest.h>
 
+#include <chrono>
 #include <functional>
+#include <thread>
 
 #include "GrpcEvitaAPI.grpc.pb.h"
 #include "GrpcEvitaSessionAPI.grpc.pb.h"
@@ -220,6 +222,42 @@ TEST_CASE(
   REQUIRE(result.ok());
   CHECK(result->golive == GoLiveOutcome::kCompleted);
   CHECK(result->ExitCode() == 0);
+}
+
+TEST_CASE("a session idle beyond the server's limit is closed: UNAUTHENTICATED") {
+  testing::TempDir dir;
+  ServerOptions options;
+  options.data_dir = dir.path();
+  options.listen = "127.0.0.1:0";
+  options.session_idle_seconds = 1;
+  auto server = Server::Start(options);
+  REQUIRE(server.ok());
+  auto channel = ::grpc::CreateChannel(Address(**server), ::grpc::InsecureChannelCredentials());
+  auto evita = rpc::pb::EvitaService::NewStub(channel);
+  auto session = rpc::pb::EvitaSessionService::NewStub(channel);
+  {
+    ::grpc::ClientContext context;
+    rpc::pb::GrpcDefineCatalogRequest define;
+    define.set_catalogname("idle");
+    rpc::pb::GrpcDefineCatalogResponse defined;
+    REQUIRE(evita->DefineCatalog(&context, define, &defined).ok());
+  }
+  rpc::pb::GrpcEvitaSessionResponse opened;
+  {
+    ::grpc::ClientContext context;
+    rpc::pb::GrpcEvitaSessionRequest open;
+    open.set_catalogname("idle");
+    REQUIRE(evita->CreateReadOnlySession(&context, open, &opened).ok());
+  }
+  auto state = [&] {
+    ::grpc::ClientContext context;
+    context.AddMetadata("sessionid", opened.sessionid());
+    rpc::pb::GrpcCatalogStateResponse response;
+    return session->GetCatalogState(&context, google::protobuf::Empty(), &response).error_code();
+  };
+  CHECK(state() == ::grpc::StatusCode::OK);
+  std::this_thread::sleep_for(std::chrono::milliseconds(1600));
+  CHECK(state() == ::grpc::StatusCode::UNAUTHENTICATED);
 }
 
 // Shuts the server down after `after` upserts, then behaves as the remote target would.

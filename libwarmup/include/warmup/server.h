@@ -20,6 +20,10 @@ struct ServerOptions {
   // host:port to listen on; port 0 picks a free one (see Server::port()).
   std::string listen = "127.0.0.1:5555";
   EngineOptions engine;
+  // Sessions idle longer than this are closed (evitaDB's
+  // closeSessionsAfterSecondsOfInactivity); later calls on them fail
+  // UNAUTHENTICATED. 0 = never, as the benchmark's evitaDB server is configured.
+  int session_idle_seconds = 0;
   // Test only: goLive waits this long before it starts, so that client-side
   // timeouts can be tested against a slow transition.
   int golive_delay_ms = 0;

@@ -42,6 +42,7 @@ std::string NewUuid() {
 struct Session {
   std::string catalog;
   bool read_write = false;
+  std::chrono::steady_clock::time_point last_used = std::chrono::steady_clock::now();
 };
 
 // What all services share. One mutex serializes every call into the engine:
@@ -68,6 +69,7 @@ class State {
     }
   }
   int golive_delay_ms = 0;
+  int session_idle_seconds = 0;
 
   bool Exists(const std::string& name) const {
     return pending_.contains(name) || engine_->GetCatalog(name).ok();
@@ -160,10 +162,17 @@ class State {
     auto it = context->client_metadata().find("sessionid");
     if (it != context->client_metadata().end()) id.assign(it->second.data(), it->second.size());
     auto session = sessions_.find(id);
+    const auto now = std::chrono::steady_clock::now();
+    if (session != sessions_.end() && session_idle_seconds > 0 &&
+        now - session->second.last_used > std::chrono::seconds(session_idle_seconds)) {
+      sessions_.erase(session);  // closed for inactivity, as evitaDB does
+      session = sessions_.end();
+    }
     if (session == sessions_.end()) {
       return Status(StatusCode::kUnauthenticated,
                     "Your session (session id: " + id + ") is either not set or is not active.");
     }
+    session->second.last_used = now;
     return session->second;
   }
 
@@ -430,7 +439,10 @@ class ServerImpl : public Server {
     return OkStatus();
   }
   int port() const override { return port_; }
-  void set_golive_delay_ms(int ms) { state_.golive_delay_ms = ms; }
+  void Configure(const ServerOptions& options) {
+    state_.golive_delay_ms = options.golive_delay_ms;
+    state_.session_idle_seconds = options.session_idle_seconds;
+  }
   void Shutdown() override {
     std::call_once(shutdown_once_, [this] { server_->Shutdown(); });
   }
@@ -455,7 +467,7 @@ StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& options) {
   auto engine = Engine::Open(options.data_dir, options.engine);
   if (!engine.ok()) return engine.status();
   auto server = std::make_unique<ServerImpl>(std::move(engine).value());
-  server->set_golive_delay_ms(options.golive_delay_ms);
+  server->Configure(options);
   if (Status s = server->Listen(options.listen); !s.ok()) return s;
   return std::unique_ptr<Server>(std::move(server));
 }
