@@ -1,0 +1,45 @@
+// A parser for the subset of EvitaQL that reading a catalog needs. Internal.
+//
+//   query(
+//     collection(?),
+//     filterBy(entityPrimaryKeyInSet(?)),          optional
+//     orderBy(entityPrimaryKeyNatural(?)),         optional, ascending only
+//     require(page(?, ?), entityFetch(...))        optional
+//   )
+//
+// entityFetch takes any of attributeContentAll(), hierarchyContent(),
+// associatedDataContentAll(), priceContentAll(),
+// referenceContentAllWithAttributes(), dataInLocalesAll(). Values are `?`
+// placeholders bound in order to the positional parameters (evitaDB's safe
+// mode forbids literals). Anything else is refused, naming the constraint.
+#ifndef WARMUP_SRC_RPC_EVITAQL_H_
+#define WARMUP_SRC_RPC_EVITAQL_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "GrpcQueryParam.pb.h"
+#include "rpc/pb.h"
+#include "warmup/status.h"
+
+namespace warmup::rpc {
+
+struct EntityQuery {
+  std::string collection;
+  std::optional<std::vector<int32_t>> primary_keys;  // entityPrimaryKeyInSet
+  int32_t page_number = 1;                           // 1-based
+  int32_t page_size = 20;                            // evitaDB's default page
+  bool fetch = false;                                // entityFetch(...) present
+};
+
+// Errors: kInvalidArgument naming the unsupported constraint, a syntax error
+// with its offset, or a parameter of the wrong kind or count.
+StatusOr<EntityQuery> ParseEntityQuery(std::string_view query,
+                                       const std::vector<pb::GrpcQueryParam>& parameters);
+
+}  // namespace warmup::rpc
+
+#endif  // WARMUP_SRC_RPC_EVITAQL_H_

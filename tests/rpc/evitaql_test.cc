@@ -1,0 +1,70 @@
+#include "rpc/evitaql.h"
+
+#include <doctest/doctest.h>
+
+namespace warmup::rpc {
+namespace {
+
+pb::GrpcQueryParam Str(const std::string& s) {
+  pb::GrpcQueryParam p;
+  p.set_stringvalue(s);
+  return p;
+}
+pb::GrpcQueryParam Int(int32_t n) {
+  pb::GrpcQueryParam p;
+  p.set_integervalue(n);
+  return p;
+}
+
+constexpr const char* kPageQuery =
+    "query(collection(?), orderBy(entityPrimaryKeyNatural(?)), require(page(?, ?), "
+    "entityFetch(attributeContentAll(), "
+    "hierarchyContent(), associatedDataContentAll(), priceContentAll(), referenceContentAllWithAttributes(), "
+    "dataInLocalesAll())))";
+
+TEST_CASE("the full-content page query parses and binds its parameters") {
+  pb::GrpcQueryParam asc;
+  asc.set_orderdirectionvalue(pb::ASC);
+  auto q = ParseEntityQuery(kPageQuery, {Str("Product"), asc, Int(3), Int(500)});
+  REQUIRE_MESSAGE(q.ok(), q.status().ToString());
+  CHECK(q->collection == "Product");
+  CHECK(q->page_number == 3);
+  CHECK(q->page_size == 500);
+  CHECK(q->fetch);
+  CHECK_FALSE(q->primary_keys.has_value());
+}
+
+TEST_CASE("a primary-key set filter, and a count-only query") {
+  pb::GrpcQueryParam keys;
+  for (int32_t pk : {3, 1, 2}) keys.mutable_integerarrayvalue()->add_value(pk);
+  auto q = ParseEntityQuery("query(collection(?), filterBy(entityPrimaryKeyInSet(?)), require(page(?, ?)))",
+                            {Str("Brand"), keys, Int(1), Int(0)});
+  REQUIRE(q.ok());
+  CHECK(*q->primary_keys == std::vector<int32_t>{3, 1, 2});
+  CHECK_FALSE(q->fetch);
+  CHECK(q->page_size == 0);
+}
+
+TEST_CASE("anything outside the subset is refused, naming the constraint") {
+  auto unsupported = ParseEntityQuery("query(collection(?), filterBy(attributeEquals(?, ?)))",
+                                      {Str("P"), Str("a"), Str("b")});
+  CHECK(unsupported.status().message() == "query: constraint attributeEquals (offset 30) is not supported");
+  CHECK(ParseEntityQuery("query(collection(?), require(facetSummary()))", {Str("P")})
+            .status()
+            .message()
+            .find("facetSummary") != std::string::npos);
+  CHECK(ParseEntityQuery("query(collection('Product'))", {}).status().message().find("literal values") !=
+        std::string::npos);
+  CHECK(ParseEntityQuery("query(collection(?)", {Str("P")}).status().message().find("expected , or )") !=
+        std::string::npos);
+  CHECK(ParseEntityQuery("query(collection(?))", {}).status().message() ==
+        "query: placeholder 1 has no parameter");
+  CHECK(ParseEntityQuery("query(collection(?))", {Int(1)}).status().message().find("wrong type") !=
+        std::string::npos);
+  CHECK(ParseEntityQuery("query(require(page(?, ?)))", {Int(1), Int(2)}).status().message() ==
+        "query: collection(?) is required");
+  CHECK(ParseEntityQuery("select * from products", {}).status().code() == StatusCode::kInvalidArgument);
+}
+
+}  // namespace
+}  // namespace warmup::rpc
