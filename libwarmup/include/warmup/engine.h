@@ -57,6 +57,9 @@ class Catalog {
   virtual Status Upsert(const Entity& entity) = 0;
   // Errors: kNotFound for an unknown entity type.
   virtual StatusOr<int64_t> Count(const std::string& entity_type) const = 0;
+  // Every stored primary key of `entity_type`, ascending.
+  // Errors: kNotFound for an unknown entity type.
+  virtual StatusOr<std::vector<int32_t>> PrimaryKeys(const std::string& entity_type) const = 0;
   // WARM_UP -> ALIVE: flushes and fsyncs everything, writes the offset
   // indexes, then switches the catalog header atomically. If anything fails
   // the catalog stays WARM_UP. Errors: kFailedPrecondition when already ALIVE.

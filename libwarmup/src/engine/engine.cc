@@ -164,6 +164,15 @@ class CatalogImpl : public Catalog {
     return c->count();
   }
 
+  StatusOr<std::vector<int32_t>> PrimaryKeys(const std::string& entity_type) const override {
+    const Collection* c = Find(entity_type);
+    if (c == nullptr) return NotFoundError("catalog " + schema_.name + " has no entity type " + entity_type);
+    std::vector<int32_t> keys;
+    keys.reserve(c->offsets().size());
+    for (const auto& [pk, offset] : c->offsets()) keys.push_back(pk);
+    return keys;
+  }
+
   Status GoLive() override {
     if (state_ == CatalogState::kAlive)
       return FailedPreconditionError("catalog " + schema_.name + " is already ALIVE");

@@ -4,7 +4,9 @@
 
 #include <grpcpp/grpcpp.h>
 
+#include <algorithm>
 #include <chrono>
+#include <iterator>
 #include <map>
 #include <mutex>
 #include <random>
@@ -15,6 +17,7 @@
 #include "GrpcEvitaSessionAPI.grpc.pb.h"
 #include "common/names.h"
 #include "rpc/entity_convert.h"
+#include "rpc/evitaql.h"
 #include "rpc/pb.h"
 #include "rpc/schema_convert.h"
 #include "warmup/version.h"
@@ -350,6 +353,70 @@ class EvitaSessionServiceImpl final : public rpc::pb::EvitaSessionService::Servi
     auto count = (*catalog)->Count(in->entitytype());
     if (!count.ok()) return ToGrpc(count.status());
     out->set_size(static_cast<int32_t>(*count));
+    return ::grpc::Status::OK;
+  }
+  ::grpc::Status Query(::grpc::ServerContext* context, const rpc::pb::GrpcQueryRequest* in,
+                       rpc::pb::GrpcQueryResponse* out) override {
+    std::lock_guard lock(state_->mu);
+    auto session = state_->SessionOf(context);
+    if (!session.ok()) return ToGrpc(session.status());
+    std::vector<rpc::pb::GrpcQueryParam> parameters(in->positionalqueryparams().begin(),
+                                                    in->positionalqueryparams().end());
+    auto query = rpc::ParseEntityQuery(in->query(), parameters);
+    if (!query.ok()) return ToGrpc(query.status());
+    auto catalog = state_->Materialize(session->catalog);
+    if (!catalog.ok()) return ToGrpc(catalog.status());
+    auto stored = (*catalog)->PrimaryKeys(query->collection);
+    if (!stored.ok()) return ToGrpc(stored.status());
+    std::vector<int32_t> keys = std::move(stored).value();
+    if (query->primary_keys) {
+      std::vector<int32_t> wanted = *query->primary_keys;
+      std::sort(wanted.begin(), wanted.end());
+      std::vector<int32_t> both;
+      std::set_intersection(keys.begin(), keys.end(), wanted.begin(), wanted.end(), std::back_inserter(both));
+      keys = std::move(both);
+    }
+    const int64_t total = static_cast<int64_t>(keys.size());
+    const int64_t size = query->page_size;
+    const int64_t last_page = size > 0 ? std::max<int64_t>(1, (total + size - 1) / size) : 1;
+    // Like evitaDB, a page beyond the last one answers with the first.
+    const int64_t page = query->page_number > last_page ? 1 : query->page_number;
+    auto* chunk = out->mutable_recordpage();
+    const int64_t begin = (page - 1) * size;
+    for (int64_t i = begin; i < std::min(total, begin + size); ++i) {
+      const int32_t pk = keys[static_cast<size_t>(i)];
+      if (query->fetch) {
+        auto entity = (*catalog)->Get(query->collection, pk);
+        if (!entity.ok()) return ToGrpc(entity.status());
+        rpc::EntityToProto(**entity, chunk->add_sealedentities());
+      } else {
+        auto* reference = chunk->add_entityreferences();
+        reference->set_entitytype(query->collection);
+        reference->set_primarykey(pk);
+      }
+    }
+    chunk->mutable_paginatedlist()->set_pagesize(static_cast<int32_t>(size));
+    chunk->mutable_paginatedlist()->set_pagenumber(static_cast<int32_t>(page));
+    chunk->mutable_paginatedlist()->set_lastpagenumber(static_cast<int32_t>(last_page));
+    chunk->set_totalrecordcount(static_cast<int32_t>(total));
+    chunk->set_isfirst(page == 1);
+    chunk->set_islast(page == last_page);
+    chunk->set_hasprevious(page > 1);
+    chunk->set_hasnext(page < last_page);
+    chunk->set_issinglepage(last_page == 1);
+    chunk->set_isempty(total == 0);
+    return ::grpc::Status::OK;
+  }
+  ::grpc::Status GetEntity(::grpc::ServerContext* context, const rpc::pb::GrpcEntityRequest* in,
+                           rpc::pb::GrpcEntityResponse* out) override {
+    std::lock_guard lock(state_->mu);
+    auto session = state_->SessionOf(context);
+    if (!session.ok()) return ToGrpc(session.status());
+    auto catalog = state_->Materialize(session->catalog);
+    if (!catalog.ok()) return ToGrpc(catalog.status());
+    auto entity = (*catalog)->Get(in->entitytype(), in->primarykey());
+    if (!entity.ok()) return ToGrpc(entity.status());
+    if (entity->has_value()) rpc::EntityToProto(**entity, out->mutable_entity());
     return ::grpc::Status::OK;
   }
   ::grpc::Status GoLiveAndClose(::grpc::ServerContext* context, const Empty*,

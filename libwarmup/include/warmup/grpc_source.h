@@ -1,0 +1,32 @@
+// A CatalogSource over a live evitaDB-protocol server (evitaDB with plaintext
+// gRPC, or warmup serve): schema, counts, and each collection's entities with
+// full content, in primary-key order, fetched in pages.
+#ifndef WARMUP_GRPC_SOURCE_H_
+#define WARMUP_GRPC_SOURCE_H_
+
+#include <memory>
+#include <string>
+
+#include "warmup/catalog_source.h"
+#include "warmup/status.h"
+
+namespace warmup {
+
+struct GrpcSourceOptions {
+  // Entities per Query page. Larger pages mean fewer round trips and bigger
+  // messages (a page of 500 products is about 4 MB).
+  int page_size = 500;
+  // Deadline of each call, seconds.
+  int call_timeout_seconds = 120;
+};
+
+// Opens a read-only session on `catalog` at `address` (host:port) and reads
+// its schema and counts.
+// Errors: kNotFound for an unknown catalog; kUnavailable when nothing answers.
+StatusOr<std::unique_ptr<CatalogSource>> OpenGrpcSource(const std::string& address,
+                                                        const std::string& catalog,
+                                                        const GrpcSourceOptions& options = {});
+
+}  // namespace warmup
+
+#endif  // WARMUP_GRPC_SOURCE_H_

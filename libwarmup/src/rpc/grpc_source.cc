@@ -1,0 +1,230 @@
+// The gRPC CatalogSource: evitaDB's Query API, read side.
+#include "warmup/grpc_source.h"
+
+#include <grpcpp/grpcpp.h>
+
+#include <chrono>
+
+#include "GrpcEvitaAPI.grpc.pb.h"
+#include "GrpcEvitaSessionAPI.grpc.pb.h"
+#include "rpc/entity_convert.h"
+#include "rpc/pb.h"
+#include "rpc/schema_convert.h"
+
+namespace warmup {
+namespace {
+
+// What a real evitaDB needs to send complex associated data as structured objects.
+constexpr const char* kClientVersion = "2026.2.3";
+
+// The full-content page query, evitaDB's entityFetchAll() spelled out.
+constexpr const char* kPageQuery =
+    "query(collection(?), orderBy(entityPrimaryKeyNatural(?)), require(page(?, ?), entityFetch("
+    "attributeContentAll(), hierarchyContent(), associatedDataContentAll(), priceContentAll(), "
+    "referenceContentAllWithAttributes(), dataInLocalesAll())))";
+
+Status FromGrpc(const ::grpc::Status& s, const std::string& call) {
+  if (s.ok()) return OkStatus();
+  return Status(static_cast<StatusCode>(s.error_code()), call + ": " + s.error_message());
+}
+
+class Connection {
+ public:
+  Connection(const std::string& address, const GrpcSourceOptions& options) : options_(options) {
+    ::grpc::ChannelArguments args;
+    args.SetMaxReceiveMessageSize(-1);  // pages of full entities are large
+    args.SetInt(GRPC_ARG_ENABLE_HTTP_PROXY, 0);
+    auto channel = ::grpc::CreateCustomChannel(address, ::grpc::InsecureChannelCredentials(), args);
+    evita = rpc::pb::EvitaService::NewStub(channel);
+    session = rpc::pb::EvitaSessionService::NewStub(channel);
+  }
+  std::unique_ptr<::grpc::ClientContext> Context() const {
+    auto context = std::make_unique<::grpc::ClientContext>();
+    context->set_deadline(std::chrono::system_clock::now() +
+                          std::chrono::seconds(options_.call_timeout_seconds));
+    context->AddMetadata("clientversion", kClientVersion);
+    if (!session_id.empty()) context->AddMetadata("sessionid", session_id);
+    return context;
+  }
+  std::unique_ptr<rpc::pb::EvitaService::Stub> evita;
+  std::unique_ptr<rpc::pb::EvitaSessionService::Stub> session;
+  std::string session_id;
+
+ private:
+  GrpcSourceOptions options_;
+};
+
+class GrpcStream : public EntityStream {
+ public:
+  GrpcStream(const Connection& connection, std::string type, int64_t expected, int page_size)
+      : connection_(connection), type_(std::move(type)), expected_(expected), page_size_(page_size) {}
+
+  StatusOr<bool> Next(Entity* entity) override {
+    if (index_ >= page_.recordpage().sealedentities_size()) {
+      if (done_) {
+        if (delivered_ != expected_) {
+          return DataLossError("collection " + type_ + ": the server returned " + std::to_string(delivered_) +
+                               " entities, it counted " + std::to_string(expected_) +
+                               " (changed while read?)");
+        }
+        return false;
+      }
+      if (Status s = FetchPage(); !s.ok()) return s;
+      if (page_.recordpage().sealedentities_size() == 0) return Next(entity);
+    }
+    auto parsed = rpc::EntityFromProto(page_.recordpage().sealedentities(index_++));
+    if (!parsed.ok())
+      return parsed.status().WithContext("collection " + type_ + " page " + std::to_string(page_number_));
+    *entity = std::move(parsed).value();
+    ++delivered_;
+    return true;
+  }
+
+ private:
+  Status FetchPage() {
+    ++page_number_;
+    rpc::pb::GrpcQueryRequest request;
+    request.set_query(kPageQuery);
+    request.add_positionalqueryparams()->set_stringvalue(type_);
+    request.add_positionalqueryparams()->set_orderdirectionvalue(rpc::pb::ASC);
+    request.add_positionalqueryparams()->set_integervalue(page_number_);
+    request.add_positionalqueryparams()->set_integervalue(page_size_);
+    auto context = connection_.Context();
+    if (Status s = FromGrpc(connection_.session->Query(context.get(), request, &page_), "Query of " + type_);
+        !s.ok()) {
+      return s;
+    }
+    index_ = 0;
+    // evitaDB answers a page past the last with the first one: stop by the page number.
+    if (page_.recordpage().paginatedlist().pagenumber() != page_number_)
+      page_.mutable_recordpage()->clear_sealedentities();
+    done_ = !page_.recordpage().hasnext();
+    return OkStatus();
+  }
+
+  const Connection& connection_;
+  std::string type_;
+  int64_t expected_;
+  int page_size_;
+  rpc::pb::GrpcQueryResponse page_;
+  int index_ = 0;
+  int32_t page_number_ = 0;
+  int64_t delivered_ = 0;
+  bool done_ = false;
+};
+
+class GrpcSource : public CatalogSource {
+ public:
+  GrpcSource(std::string address, std::string catalog, GrpcSourceOptions options)
+      : address_(std::move(address)),
+        catalog_(std::move(catalog)),
+        options_(options),
+        connection_(address_, options_) {}
+
+  Status Open() {
+    rpc::pb::GrpcEvitaSessionRequest request;
+    request.set_catalogname(catalog_);
+    rpc::pb::GrpcEvitaSessionResponse response;
+    {
+      auto context = connection_.Context();
+      ::grpc::Status status = connection_.evita->CreateReadOnlySession(context.get(), request, &response);
+      if (status.error_code() == ::grpc::StatusCode::NOT_FOUND) {
+        return NotFoundError("catalog " + catalog_ + " does not exist on " + address_);
+      }
+      if (Status s = FromGrpc(status, "CreateReadOnlySession on " + address_); !s.ok()) return s;
+    }
+    connection_.session_id = response.sessionid();
+    rpc::pb::GrpcCatalogSchemaResponse catalog_schema;
+    {
+      rpc::pb::GrpcGetCatalogSchemaRequest schema_request;
+      auto context = connection_.Context();
+      if (Status s =
+              FromGrpc(connection_.session->GetCatalogSchema(context.get(), schema_request, &catalog_schema),
+                       "GetCatalogSchema");
+          !s.ok()) {
+        return s;
+      }
+    }
+    rpc::pb::GrpcEntityTypesResponse types;
+    {
+      auto context = connection_.Context();
+      if (Status s = FromGrpc(
+              connection_.session->GetAllEntityTypes(context.get(), google::protobuf::Empty(), &types),
+              "GetAllEntityTypes");
+          !s.ok()) {
+        return s;
+      }
+    }
+    std::vector<rpc::pb::GrpcEntitySchema> entities;
+    for (const std::string& type : types.entitytypes()) {
+      rpc::pb::GrpcEntitySchemaRequest schema_request;
+      schema_request.set_entitytype(type);
+      rpc::pb::GrpcEntitySchemaResponse schema_response;
+      auto context = connection_.Context();
+      if (Status s =
+              FromGrpc(connection_.session->GetEntitySchema(context.get(), schema_request, &schema_response),
+                       "GetEntitySchema of " + type);
+          !s.ok()) {
+        return s;
+      }
+      entities.push_back(schema_response.entityschema());
+    }
+    auto schema = rpc::CatalogSchemaFromProto(catalog_schema.catalogschema(), entities);
+    if (!schema.ok()) return schema.status().WithContext("schema of " + catalog_ + " on " + address_);
+    schema_ = std::move(schema).value();
+    for (const auto& [type, e] : schema_.entities) {
+      rpc::pb::GrpcEntityCollectionSizeRequest size_request;
+      size_request.set_entitytype(type);
+      rpc::pb::GrpcEntityCollectionSizeResponse size;
+      auto context = connection_.Context();
+      if (Status s =
+              FromGrpc(connection_.session->GetEntityCollectionSize(context.get(), size_request, &size),
+                       "GetEntityCollectionSize of " + type);
+          !s.ok()) {
+        return s;
+      }
+      collections_.push_back({type, size.size(), 0});
+    }
+    return OkStatus();
+  }
+
+  const CatalogSchema& schema() const override { return schema_; }
+  const std::vector<CollectionInfo>& collections() const override { return collections_; }
+  StatusOr<std::unique_ptr<EntityStream>> OpenCollection(const std::string& entity_type) override {
+    const CollectionInfo* info = FindCollection(*this, entity_type);
+    if (info == nullptr)
+      return NotFoundError("catalog " + catalog_ + " on " + address_ + " has no collection " + entity_type);
+    return std::unique_ptr<EntityStream>(
+        new GrpcStream(connection_, entity_type, info->expected_count, options_.page_size));
+  }
+  std::string Describe() const override {
+    return "evitaDB gRPC " + address_ + " catalog " + catalog_ + " (pages of " +
+           std::to_string(options_.page_size) + ")";
+  }
+  std::string Fingerprint() const override {
+    std::string counts;
+    for (const auto& c : collections_) counts += c.entity_type + ":" + std::to_string(c.expected_count) + ",";
+    return "grpc-" + catalog_ + "-" + std::to_string(std::hash<std::string>{}(counts)&0xFFFFFFFF);
+  }
+
+ private:
+  std::string address_;
+  std::string catalog_;
+  GrpcSourceOptions options_;
+  Connection connection_;
+  CatalogSchema schema_;
+  std::vector<CollectionInfo> collections_;
+};
+
+}  // namespace
+
+StatusOr<std::unique_ptr<CatalogSource>> OpenGrpcSource(const std::string& address,
+                                                        const std::string& catalog,
+                                                        const GrpcSourceOptions& options) {
+  if (options.page_size < 1) return InvalidArgumentError("page size must be positive");
+  auto source = std::make_unique<GrpcSource>(address, catalog, options);
+  if (Status s = source->Open(); !s.ok()) return s;
+  return std::unique_ptr<CatalogSource>(std::move(source));
+}
+
+}  // namespace warmup
