@@ -30,6 +30,26 @@ StatusOr<po::variables_map> Parse(const std::vector<std::string>& args,
   return vm;
 }
 
+// Splits grpc://HOST:PORT/CATALOG into {HOST:PORT, CATALOG}.
+StatusOr<std::pair<std::string, std::string>> ParseGrpcUrl(const std::string& url,
+                                                           const std::string& option) {
+  const std::string scheme = "grpc://";
+  const size_t slash = url.find('/', scheme.size());
+  if (url.rfind(scheme, 0) != 0 || slash == std::string::npos || slash == scheme.size() ||
+      slash + 1 == url.size() || url.find(':', scheme.size()) > slash) {
+    return InvalidArgumentError(option + " must look like grpc://HOST:PORT/CATALOG, not '" + url + "'");
+  }
+  return std::make_pair(url.substr(scheme.size(), slash - scheme.size()), url.substr(slash + 1));
+}
+
+Status ParseCompression(const std::string& compression, SnapshotWriteOptions& write) {
+  if (compression != "none" && compression != "zstd") {
+    return InvalidArgumentError("--compress must be none or zstd, not '" + compression + "'");
+  }
+  write.compression = compression == "zstd" ? SnapshotCompression::kZstd : SnapshotCompression::kNone;
+  return OkStatus();
+}
+
 }  // namespace
 
 StatusOr<GenerateCommand> ParseGenerate(const std::vector<std::string>& args) {
@@ -48,10 +68,7 @@ StatusOr<GenerateCommand> ParseGenerate(const std::vector<std::string>& args) {
   auto vm = Parse(args, o, {},
                   "usage: warmup generate --out DIR [--profile P] [--scale S] [--seed N] [--zip FILE]");
   if (!vm.ok()) return vm.status();
-  if (compression != "none" && compression != "zstd") {
-    return InvalidArgumentError("--compress must be none or zstd, not '" + compression + "'");
-  }
-  cmd.write.compression = compression == "zstd" ? SnapshotCompression::kZstd : SnapshotCompression::kNone;
+  if (auto s = ParseCompression(compression, cmd.write); !s.ok()) return s;
   if (!zip.empty()) cmd.zip_path = zip;
   return cmd;
 }
@@ -86,11 +103,13 @@ StatusOr<LoadCommand> ParseLoadOrReindex(const std::vector<std::string>& args, b
   LoadCommand cmd;
   std::string pristine_dir;
   std::string catalog;
+  std::string source;
   std::string collections;
   po::options_description o("options");
-  o.add_options()("help", "show this help")("pristine-dir", po::value(&pristine_dir)->required(),
+  o.add_options()("help", "show this help")("pristine-dir", po::value(&pristine_dir),
                                             "parent of the <catalog>/ snapshot (or an export zip)")(
       "catalog", po::value(&catalog), "source catalog (default: the only snapshot in --pristine-dir)")(
+      "source", po::value(&source), "read a live catalog instead: grpc://HOST:PORT/CATALOG")(
       reindex ? "target-mode" : "target",
       po::value(&cmd.target)->default_value(reindex ? "remote" : "embedded"),
       reindex ? "remote (start warmup serve, or use --address) | embedded" : "embedded | remote | null")(
@@ -116,11 +135,11 @@ StatusOr<LoadCommand> ParseLoadOrReindex(const std::vector<std::string>& args, b
     o.add_options()("server-binary", po::value(&cmd.server_binary),
                     "the warmup binary whose serve to start (default: this one), e.g. another build");
   }
-  auto vm = Parse(
-      args, o, {},
-      reindex
-          ? "usage: warmup reindex --pristine-dir DIR [--catalog NAME] [--target-mode remote|embedded] ..."
-          : "usage: warmup load --pristine-dir DIR [--catalog NAME] [--target embedded|remote|null] ...");
+  auto vm = Parse(args, o, {},
+                  reindex ? "usage: warmup reindex (--pristine-dir DIR [--catalog NAME] | --source "
+                            "grpc://HOST:PORT/CATALOG) [--target-mode remote|embedded] ..."
+                          : "usage: warmup load (--pristine-dir DIR [--catalog NAME] | --source "
+                            "grpc://HOST:PORT/CATALOG) [--target embedded|remote|null] ...");
   if (!vm.ok()) return vm.status();
   if (reindex) {
     if (cmd.target != "remote" && cmd.target != "embedded") {
@@ -137,6 +156,16 @@ StatusOr<LoadCommand> ParseLoadOrReindex(const std::vector<std::string>& args, b
     start = end + 1;
   }
   namespace fs = std::filesystem;
+  if (pristine_dir.empty() == source.empty()) {
+    return InvalidArgumentError("give exactly one of --pristine-dir and --source");
+  }
+  if (!source.empty()) {
+    auto parsed = ParseGrpcUrl(source, "--source");
+    if (!parsed.ok()) return parsed.status();
+    cmd.grpc_address = parsed->first;
+    cmd.grpc_catalog = parsed->second;
+    return cmd;
+  }
   if (!catalog.empty()) {
     cmd.snapshot_path = (fs::path(pristine_dir) / catalog).string();
   } else if (fs::is_regular_file(pristine_dir)) {
@@ -163,6 +192,36 @@ StatusOr<LoadCommand> ParseLoad(const std::vector<std::string>& args) {
 }
 StatusOr<LoadCommand> ParseReindex(const std::vector<std::string>& args) {
   return ParseLoadOrReindex(args, true);
+}
+
+StatusOr<ExportCommand> ParseExport(const std::vector<std::string>& args) {
+  ExportCommand cmd;
+  std::string source;
+  std::string compression;
+  std::string zip;
+  po::options_description o("options");
+  o.add_options()("help", "show this help")("source", po::value(&source)->required(),
+                                            "the live catalog: grpc://HOST:PORT/CATALOG")(
+      "out", po::value(&cmd.out_dir)->required(), "parent directory; the snapshot goes to OUT/<catalog>/")(
+      "compress", po::value(&compression)->default_value("none"), "entity files: none | zstd")(
+      "zip", po::value(&zip), "also write an export zip here")(
+      "page-size", po::value(&cmd.source.page_size)->default_value(cmd.source.page_size),
+      "entities per Query page")(
+      "call-timeout",
+      po::value(&cmd.source.call_timeout_seconds)->default_value(cmd.source.call_timeout_seconds),
+      "deadline of each call, seconds");
+  auto vm =
+      Parse(args, o, {}, "usage: warmup export --source grpc://HOST:PORT/CATALOG --out DIR [--zip FILE]");
+  if (!vm.ok()) return vm.status();
+  auto parsed = ParseGrpcUrl(source, "--source");
+  if (!parsed.ok()) return parsed.status();
+  cmd.address = parsed->first;
+  cmd.catalog = parsed->second;
+  if (auto s = ParseCompression(compression, cmd.write); !s.ok()) return s;
+  if (!zip.empty()) cmd.zip_path = zip;
+  if (cmd.source.page_size < 1) return InvalidArgumentError("--page-size must be at least 1");
+  if (cmd.source.call_timeout_seconds < 1) return InvalidArgumentError("--call-timeout must be at least 1");
+  return cmd;
 }
 
 StatusOr<ServeCommand> ParseServe(const std::vector<std::string>& args) {

@@ -9,6 +9,7 @@
 
 #include "warmup/copy_engine.h"
 #include "warmup/generator.h"
+#include "warmup/grpc_source.h"
 #include "warmup/snapshot.h"
 #include "warmup/status.h"
 
@@ -33,6 +34,9 @@ struct UnpackCommand {
 
 struct LoadCommand {
   std::string snapshot_path;  // resolved from --pristine-dir and --catalog
+  // Set instead of snapshot_path by --source grpc://HOST:PORT/CATALOG.
+  std::string grpc_address;
+  std::string grpc_catalog;
   std::string target = "embedded";
   std::string address = "127.0.0.1:5555";  // remote target
   int golive_timeout_seconds = 0;          // remote target; 0 = none
@@ -44,6 +48,16 @@ struct LoadCommand {
   bool compress = false;                 // zstd for the embedded target's records
   std::string report_json;
   CopyOptions copy;
+};
+
+// `warmup export`: a live catalog written out as a snapshot.
+struct ExportCommand {
+  std::string address;  // host:port
+  std::string catalog;
+  std::string out_dir;                  // parent of the snapshot directory
+  std::optional<std::string> zip_path;  // also write an export here
+  SnapshotWriteOptions write;
+  GrpcSourceOptions source;
 };
 
 struct ServeCommand {
@@ -65,6 +79,7 @@ StatusOr<LoadCommand> ParseLoad(const std::vector<std::string>& args);
 // --target, and --server-binary.
 StatusOr<LoadCommand> ParseReindex(const std::vector<std::string>& args);
 StatusOr<ServeCommand> ParseServe(const std::vector<std::string>& args);
+StatusOr<ExportCommand> ParseExport(const std::vector<std::string>& args);
 
 }  // namespace warmup::cli
 

@@ -12,6 +12,7 @@
 
 #include "warmup/copy_engine.h"
 #include "warmup/engine.h"
+#include "warmup/grpc_source.h"
 #include "warmup/remote_target.h"
 #include "warmup/report.h"
 #include "warmup/snapshot.h"
@@ -27,7 +28,8 @@ int FailWith(const warmup::Status& status) {
 }
 
 warmup::StatusOr<warmup::RunResult> RunLoad(warmup::cli::LoadCommand& cmd) {
-  auto source = warmup::OpenSnapshotSource(cmd.snapshot_path);
+  auto source = cmd.grpc_address.empty() ? warmup::OpenSnapshotSource(cmd.snapshot_path)
+                                         : warmup::OpenGrpcSource(cmd.grpc_address, cmd.grpc_catalog);
   if (!source.ok()) return source.status();
   std::unique_ptr<warmup::CatalogTarget> target;
   if (cmd.target == "embedded") {

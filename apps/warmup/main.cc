@@ -4,14 +4,14 @@
 
 #include <cstdio>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <vector>
-
-#include <fstream>
 
 #include "common/options.h"
 #include "load.h"
 #include "warmup/generator.h"
+#include "warmup/grpc_source.h"
 #include "warmup/snapshot.h"
 #include "warmup/version.h"
 
@@ -31,29 +31,49 @@ commands:
   serve      host the embedded engine behind evitaDB's gRPC protocol (attach a profiler here)
   load       copy a snapshot into a fresh catalog of a target, timed, then goLive, verify, report
              exit 0 = verified, 2 = figures stand but counts unknown, 1 = failed (docs/measurement.md)
+  export     read a live catalog over gRPC (evitaDB or warmup serve) into a snapshot, optionally zipped
   generate   write a deterministic synthetic catalog (profile senesi or tiny) as a snapshot
   inspect    verify a snapshot or export and show its collections, sizes and per-entity averages
   unpack     unzip an export into a pristine snapshot directory, verifying every checksum
   version    print the version and the evitaDB protocol this build speaks
 )";
 
+// On a terminal, one progress line per collection written, e.g. "generated".
+void ShowProgress(warmup::SnapshotWriteOptions& write, std::string verb) {
+  if (!isatty(STDERR_FILENO)) return;
+  write.on_collection_written = [verb](const std::string& type, int64_t count, double seconds) {
+    std::fprintf(stderr, "  %s %10lld %-20s in %7.1f s\n", verb.c_str(), static_cast<long long>(count),
+                 type.c_str(), seconds);
+  };
+}
+
+// Says where the snapshot went and zips it when asked.
+int FinishSnapshot(const warmup::StatusOr<std::string>& path, const std::optional<std::string>& zip_path) {
+  if (!path.ok()) return FailWith(path.status());
+  std::cout << "wrote " << *path << "\n";
+  if (zip_path) {
+    if (auto s = warmup::ZipSnapshot(*path, *zip_path); !s.ok()) return FailWith(s);
+    std::cout << "wrote " << *zip_path << "\n";
+  }
+  return 0;
+}
+
 int Generate(const std::vector<std::string>& args) {
   auto cmd = warmup::cli::ParseGenerate(args);
   if (!cmd.ok()) return FailWith(cmd.status());
-  if (isatty(STDERR_FILENO)) {
-    cmd->write.on_collection_written = [](const std::string& type, int64_t count, double seconds) {
-      std::fprintf(stderr, "  generated %10lld %-20s in %7.1f s\n", static_cast<long long>(count),
-                   type.c_str(), seconds);
-    };
-  }
-  auto path = warmup::GenerateSnapshot(cmd->generator, cmd->out_dir, cmd->write);
-  if (!path.ok()) return FailWith(path.status());
-  std::cout << "wrote " << *path << "\n";
-  if (cmd->zip_path) {
-    if (auto s = warmup::ZipSnapshot(*path, *cmd->zip_path); !s.ok()) return FailWith(s);
-    std::cout << "wrote " << *cmd->zip_path << "\n";
-  }
-  return 0;
+  ShowProgress(cmd->write, "generated");
+  return FinishSnapshot(warmup::GenerateSnapshot(cmd->generator, cmd->out_dir, cmd->write), cmd->zip_path);
+}
+
+int Export(const std::vector<std::string>& args) {
+  auto cmd = warmup::cli::ParseExport(args);
+  if (!cmd.ok()) return FailWith(cmd.status());
+  auto source = warmup::OpenGrpcSource(cmd->address, cmd->catalog, cmd->source);
+  if (!source.ok()) return FailWith(source.status());
+  cmd->write.provenance = {{"exported_from", "grpc://" + cmd->address + "/" + cmd->catalog},
+                           {"source", (*source)->Describe()}};
+  ShowProgress(cmd->write, "exported");
+  return FinishSnapshot(warmup::WriteSnapshot(**source, cmd->out_dir, cmd->write), cmd->zip_path);
 }
 
 int Inspect(const std::vector<std::string>& args) {
@@ -84,6 +104,7 @@ int main(int argc, char** argv) {
   if (command == "reindex") return Reindex(args);
   if (command == "generate") return Generate(args);
   if (command == "inspect") return Inspect(args);
+  if (command == "export") return Export(args);
   if (command == "unpack") return Unpack(args);
   if (command == "version" || command == "--version") {
     std::cout << "warmup " << warmup::Version() << "\n"

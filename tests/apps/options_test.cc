@@ -62,6 +62,35 @@ TEST_CASE("bad command lines name the option") {
   CHECK(ParseGenerate({"--help"}).status().code() == StatusCode::kCancelled);
 }
 
+TEST_CASE("--source and export take grpc://HOST:PORT/CATALOG") {
+  auto load = ParseLoad({"--source", "grpc://db.local:5555/senesi", "--target", "null"});
+  REQUIRE(load.ok());
+  CHECK(load->grpc_address == "db.local:5555");
+  CHECK(load->grpc_catalog == "senesi");
+  CHECK(load->snapshot_path.empty());
+  CHECK(ParseLoad({"--source", "grpc://h:1/c", "--pristine-dir", "/d"}).status().message() ==
+        "give exactly one of --pristine-dir and --source");
+  CHECK(ParseLoad({"--target", "null"}).status().message() ==
+        "give exactly one of --pristine-dir and --source");
+  for (const char* bad : {"http://h:1/c", "grpc://h:1/", "grpc://h:1", "grpc:///c", "grpc://h/c"}) {
+    CAPTURE(bad);
+    CHECK(ParseReindex({"--source", bad}).status().message() ==
+          std::string("--source must look like grpc://HOST:PORT/CATALOG, not '") + bad + "'");
+  }
+  auto exp = ParseExport({"--source", "grpc://127.0.0.1:5555/senesi", "--out", "/x", "--zip", "/x.zip",
+                          "--page-size", "50", "--compress", "zstd"});
+  REQUIRE(exp.ok());
+  CHECK(exp->address == "127.0.0.1:5555");
+  CHECK(exp->catalog == "senesi");
+  CHECK(exp->out_dir == "/x");
+  CHECK(exp->zip_path == "/x.zip");
+  CHECK(exp->source.page_size == 50);
+  CHECK(exp->write.compression == SnapshotCompression::kZstd);
+  CHECK(ParseExport({"--source", "grpc://h:1/c", "--out", "/x", "--page-size", "0"}).status().message() ==
+        "--page-size must be at least 1");
+  CHECK(ParseExport({"--out", "/x"}).status().message().find("source") != std::string::npos);
+}
+
 TEST_CASE("without --catalog, the only snapshot in the pristine directory is used") {
   testing::TempDir dir;
   CHECK(ParseLoad({"--pristine-dir", dir.path()}).status().message().find("holds 0 snapshots") !=

@@ -87,6 +87,11 @@ struct Entity {
 // attributes and associated data, as evitaDB computes an entity's locales.
 std::vector<Locale> DeriveLocales(const Entity& entity);
 
+// Removes `entity`'s reflected references (per `schema`). They are read back
+// from a catalog but never written: the engine rebuilds them from the
+// originals, so an upsert carries none and a copy keeps none.
+void RemoveReflectedReferences(const EntitySchema& schema, Entity& entity);
+
 // Returns "<type>/<primary key>", the way errors name an entity.
 std::string EntityLabel(const Entity& entity);
 

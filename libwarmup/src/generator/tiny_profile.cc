@@ -445,10 +445,7 @@ Entity RandomEntity(Rng& rng, const CatalogSchema& schema, const std::string& ty
 }
 
 Entity WithoutReflectedReferences(Entity entity, const EntitySchema& schema) {
-  std::erase_if(entity.references, [&](const Reference& r) {
-    const ReferenceSchema* rs = schema.FindReference(r.name);
-    return rs != nullptr && rs->is_reflected();
-  });
+  RemoveReflectedReferences(schema, entity);
   return entity;
 }
 

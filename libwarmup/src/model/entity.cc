@@ -20,6 +20,13 @@ std::vector<Locale> DeriveLocales(const Entity& entity) {
   return locales;
 }
 
+void RemoveReflectedReferences(const EntitySchema& schema, Entity& entity) {
+  std::erase_if(entity.references, [&](const Reference& r) {
+    const ReferenceSchema* reference = schema.FindReference(r.name);
+    return reference != nullptr && reference->is_reflected();
+  });
+}
+
 std::string EntityLabel(const Entity& entity) {
   return entity.type + "/" + std::to_string(entity.primary_key);
 }

@@ -56,8 +56,12 @@ class Connection {
 
 class GrpcStream : public EntityStream {
  public:
-  GrpcStream(const Connection& connection, std::string type, int64_t expected, int page_size)
-      : connection_(connection), type_(std::move(type)), expected_(expected), page_size_(page_size) {}
+  GrpcStream(const Connection& connection, const EntitySchema& schema, int64_t expected, int page_size)
+      : connection_(connection),
+        schema_(schema),
+        type_(schema.name),
+        expected_(expected),
+        page_size_(page_size) {}
 
   StatusOr<bool> Next(Entity* entity) override {
     if (index_ >= page_.recordpage().sealedentities_size()) {
@@ -76,6 +80,7 @@ class GrpcStream : public EntityStream {
     if (!parsed.ok())
       return parsed.status().WithContext("collection " + type_ + " page " + std::to_string(page_number_));
     *entity = std::move(parsed).value();
+    RemoveReflectedReferences(schema_, *entity);
     ++delivered_;
     return true;
   }
@@ -103,6 +108,7 @@ class GrpcStream : public EntityStream {
   }
 
   const Connection& connection_;
+  const EntitySchema& schema_;
   std::string type_;
   int64_t expected_;
   int page_size_;
@@ -194,8 +200,8 @@ class GrpcSource : public CatalogSource {
     const CollectionInfo* info = FindCollection(*this, entity_type);
     if (info == nullptr)
       return NotFoundError("catalog " + catalog_ + " on " + address_ + " has no collection " + entity_type);
-    return std::unique_ptr<EntityStream>(
-        new GrpcStream(connection_, entity_type, info->expected_count, options_.page_size));
+    return std::unique_ptr<EntityStream>(new GrpcStream(connection_, schema_.entities.at(entity_type),
+                                                        info->expected_count, options_.page_size));
   }
   std::string Describe() const override {
     return "evitaDB gRPC " + address_ + " catalog " + catalog_ + " (pages of " +
