@@ -72,6 +72,8 @@ TEST_CASE("--source and export take grpc://HOST:PORT/CATALOG") {
         "give exactly one of --pristine-dir and --source");
   CHECK(ParseLoad({"--target", "null"}).status().message() ==
         "give exactly one of --pristine-dir and --source");
+  CHECK(ParseLoad({"--source", "grpc://h:1/c", "--catalog", "d"}).status().message() ==
+        "--catalog goes with --pristine-dir; --source names its own");
   for (const char* bad : {"http://h:1/c", "grpc://h:1/", "grpc://h:1", "grpc:///c", "grpc://h/c"}) {
     CAPTURE(bad);
     CHECK(ParseReindex({"--source", bad}).status().message() ==
