@@ -202,8 +202,10 @@ StatusOr<ExportCommand> ParseExport(const std::vector<std::string>& args) {
   std::string compression;
   std::string zip;
   po::options_description o("options");
-  o.add_options()("help", "show this help")("source", po::value(&source)->required(),
+  o.add_options()("help", "show this help")("source", po::value(&source),
                                             "the live catalog: grpc://HOST:PORT/CATALOG")(
+      "address", po::value(&cmd.address), "or the server's HOST:PORT ...")("catalog", po::value(&cmd.catalog),
+                                                                           "... and the catalog's name")(
       "out", po::value(&cmd.out_dir)->required(), "parent directory; the snapshot goes to OUT/<catalog>/")(
       "compress", po::value(&compression)->default_value("none"), "entity files: none | zstd")(
       "zip", po::value(&zip), "also write an export zip here")(
@@ -213,12 +215,22 @@ StatusOr<ExportCommand> ParseExport(const std::vector<std::string>& args) {
       po::value(&cmd.source.call_timeout_seconds)->default_value(cmd.source.call_timeout_seconds),
       "deadline of each call, seconds");
   auto vm =
-      Parse(args, o, {}, "usage: warmup export --source grpc://HOST:PORT/CATALOG --out DIR [--zip FILE]");
+      Parse(args, o, {},
+            "usage: warmup export (--source grpc://HOST:PORT/CATALOG | --address HOST:PORT --catalog NAME) "
+            "--out DIR [--zip FILE]");
   if (!vm.ok()) return vm.status();
-  auto parsed = ParseGrpcUrl(source, "--source");
-  if (!parsed.ok()) return parsed.status();
-  cmd.address = parsed->first;
-  cmd.catalog = parsed->second;
+  if (source.empty() == (cmd.address.empty() && cmd.catalog.empty())) {
+    return InvalidArgumentError("give either --source grpc://HOST:PORT/CATALOG or --address and --catalog");
+  }
+  if (!source.empty()) {
+    auto parsed = ParseGrpcUrl(source, "--source");
+    if (!parsed.ok()) return parsed.status();
+    cmd.address = parsed->first;
+    cmd.catalog = parsed->second;
+  } else if (cmd.address.empty() || cmd.catalog.empty()) {
+    return InvalidArgumentError(cmd.address.empty() ? "--catalog needs --address HOST:PORT"
+                                                    : "--address needs --catalog NAME");
+  }
   if (auto s = ParseCompression(compression, cmd.write); !s.ok()) return s;
   if (!zip.empty()) cmd.zip_path = zip;
   if (cmd.source.page_size < 1) return InvalidArgumentError("--page-size must be at least 1");

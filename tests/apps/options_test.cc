@@ -90,7 +90,18 @@ TEST_CASE("--source and export take grpc://HOST:PORT/CATALOG") {
   CHECK(exp->write.compression == SnapshotCompression::kZstd);
   CHECK(ParseExport({"--source", "grpc://h:1/c", "--out", "/x", "--page-size", "0"}).status().message() ==
         "--page-size must be at least 1");
-  CHECK(ParseExport({"--out", "/x"}).status().message().find("source") != std::string::npos);
+  auto spelled_out = ParseExport({"--address", "db:5555", "--catalog", "senesi", "--out", "/x"});
+  REQUIRE(spelled_out.ok());
+  CHECK(spelled_out->address == "db:5555");
+  CHECK(spelled_out->catalog == "senesi");
+  CHECK(ParseExport({"--out", "/x"}).status().message() ==
+        "give either --source grpc://HOST:PORT/CATALOG or --address and --catalog");
+  CHECK(ParseExport({"--source", "grpc://h:1/c", "--catalog", "c", "--out", "/x"}).status().message() ==
+        "give either --source grpc://HOST:PORT/CATALOG or --address and --catalog");
+  CHECK(ParseExport({"--catalog", "c", "--out", "/x"}).status().message() ==
+        "--catalog needs --address HOST:PORT");
+  CHECK(ParseExport({"--address", "h:1", "--out", "/x"}).status().message() ==
+        "--address needs --catalog NAME");
 }
 
 TEST_CASE("without --catalog, the only snapshot in the pristine directory is used") {
