@@ -86,6 +86,19 @@ TEST_CASE("round trip: generate -> publish into warmup serve -> export over gRPC
   for (const auto& c : (*original)->collections()) {
     CHECK(FindCollection(**reread, c.entity_type)->expected_count == c.expected_count);
   }
+  {  // a load straight from the live catalog: the read is timed apart from the upserts
+    auto null_target = MakeNullTarget();
+    auto direct = OpenGrpcSource(address, "published");
+    REQUIRE(direct.ok());
+    auto run = RunCopy(**direct, *null_target, {});
+    REQUIRE(run.ok());
+    CHECK(run->ExitCode() == 0);
+    int64_t entities = 0;
+    for (const auto& c : (*original)->collections()) entities += c.expected_count;
+    CHECK(run->upsert.count == entities);
+    CHECK(run->source_read_seconds > 0);
+    CHECK(run->source_read_seconds <= run->load_wall_seconds);
+  }
   const auto want = Digests(**original);
   CHECK(want.size() >= 300);
   CHECK(Digests(**reread) == want);
