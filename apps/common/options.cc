@@ -160,8 +160,9 @@ StatusOr<LoadCommand> ParseLoadOrReindex(const std::vector<std::string>& args, b
     return InvalidArgumentError("give exactly one of --pristine-dir and --source");
   }
   if (!source.empty()) {
-    if (!catalog.empty())
+    if (!catalog.empty()) {
       return InvalidArgumentError("--catalog goes with --pristine-dir; --source names its own");
+    }
     auto parsed = ParseGrpcUrl(source, "--source");
     if (!parsed.ok()) return parsed.status();
     cmd.grpc_address = parsed->first;

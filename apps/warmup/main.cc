@@ -39,7 +39,7 @@ commands:
 )";
 
 // On a terminal, one progress line per collection written, e.g. "generated".
-void ShowProgress(warmup::SnapshotWriteOptions& write, std::string verb) {
+void ShowProgress(warmup::SnapshotWriteOptions& write, const std::string& verb) {
   if (!isatty(STDERR_FILENO)) return;
   write.on_collection_written = [verb](const std::string& type, int64_t count, double seconds) {
     std::fprintf(stderr, "  %s %10lld %-20s in %7.1f s\n", verb.c_str(), static_cast<long long>(count),

@@ -42,8 +42,9 @@ class Parser {
       node.parameter = next_parameter_++;
       return node;
     }
-    while (pos_ < text_.size() && std::isalnum(static_cast<unsigned char>(text_[pos_])))
+    while (pos_ < text_.size() && std::isalnum(static_cast<unsigned char>(text_[pos_]))) {
       node.name += text_[pos_++];
+    }
     if (node.name.empty()) {
       if (pos_ < text_.size() &&
           (text_[pos_] == '\'' || text_[pos_] == '"' || std::isdigit(text_[pos_]) || text_[pos_] == '@')) {
@@ -92,8 +93,9 @@ class Binder {
 
   StatusOr<const pb::GrpcQueryParam*> Parameter(const Node& node, pb::GrpcQueryParam::QueryParamCase expected,
                                                 const char* what) const {
-    if (node.parameter < 0)
+    if (node.parameter < 0) {
       return InvalidArgumentError("query: " + std::string(what) + " must be a ? placeholder");
+    }
     if (node.parameter >= static_cast<int>(parameters_.size())) {
       return InvalidArgumentError("query: placeholder " + std::to_string(node.parameter + 1) +
                                   " has no parameter");

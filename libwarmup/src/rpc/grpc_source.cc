@@ -77,8 +77,9 @@ class GrpcStream : public EntityStream {
       if (page_.recordpage().sealedentities_size() == 0) return Next(entity);
     }
     auto parsed = rpc::EntityFromProto(page_.recordpage().sealedentities(index_++));
-    if (!parsed.ok())
+    if (!parsed.ok()) {
       return parsed.status().WithContext("collection " + type_ + " page " + std::to_string(page_number_));
+    }
     *entity = std::move(parsed).value();
     RemoveReflectedReferences(schema_, *entity);
     ++delivered_;
@@ -101,8 +102,9 @@ class GrpcStream : public EntityStream {
     }
     index_ = 0;
     // evitaDB answers a page past the last with the first one: stop by the page number.
-    if (page_.recordpage().paginatedlist().pagenumber() != page_number_)
+    if (page_.recordpage().paginatedlist().pagenumber() != page_number_) {
       page_.mutable_recordpage()->clear_sealedentities();
+    }
     done_ = !page_.recordpage().hasnext();
     return OkStatus();
   }
@@ -198,8 +200,9 @@ class GrpcSource : public CatalogSource {
   const std::vector<CollectionInfo>& collections() const override { return collections_; }
   StatusOr<std::unique_ptr<EntityStream>> OpenCollection(const std::string& entity_type) override {
     const CollectionInfo* info = FindCollection(*this, entity_type);
-    if (info == nullptr)
+    if (info == nullptr) {
       return NotFoundError("catalog " + catalog_ + " on " + address_ + " has no collection " + entity_type);
+    }
     return std::unique_ptr<EntityStream>(new GrpcStream(connection_, schema_.entities.at(entity_type),
                                                         info->expected_count, options_.page_size));
   }

@@ -181,8 +181,9 @@ class State {
 
   void CloseSession(const ::grpc::ServerContext* context) {
     auto it = context->client_metadata().find("sessionid");
-    if (it != context->client_metadata().end())
+    if (it != context->client_metadata().end()) {
       sessions_.erase(std::string(it->second.data(), it->second.size()));
+    }
   }
   bool Terminate(const std::string& id) { return sessions_.erase(id) > 0; }
 
@@ -466,9 +467,10 @@ class EvitaSessionServiceImpl final : public rpc::pb::EvitaSessionService::Servi
     auto catalog = state_->Materialize(session->catalog);
     if (!catalog.ok()) return catalog.status();
     state_->SetTransition(session->catalog, rpc::pb::GOING_ALIVE);
-    if (state_->golive_delay_ms > 0)
+    if (state_->golive_delay_ms > 0) {
       std::this_thread::sleep_for(std::chrono::milliseconds(state_->golive_delay_ms));
-    const Status live = (*catalog)->GoLive();
+    }
+    Status live = (*catalog)->GoLive();
     state_->SetTransition(session->catalog, std::nullopt);
     if (!live.ok()) return live;
     state_->CloseSession(context);
@@ -490,7 +492,7 @@ class ManagementServiceImpl final : public rpc::pb::EvitaManagementService::Serv
 
 class ServerImpl : public Server {
  public:
-  ServerImpl(std::unique_ptr<Engine> engine)
+  explicit ServerImpl(std::unique_ptr<Engine> engine)
       : leftovers_(engine->leftovers()), state_(std::move(engine)), evita_(&state_), session_(&state_) {}
 
   Status Listen(const std::string& address) {
