@@ -4,6 +4,7 @@
 #include <grpcpp/grpcpp.h>
 
 #include <chrono>
+#include <future>
 
 #include "GrpcEvitaAPI.grpc.pb.h"
 #include "GrpcEvitaSessionAPI.grpc.pb.h"
@@ -73,7 +74,7 @@ class GrpcStream : public EntityStream {
         }
         return false;
       }
-      if (Status s = FetchPage(); !s.ok()) return s;
+      if (Status s = TakePage(); !s.ok()) return s;
       if (page_.recordpage().sealedentities_size() == 0) return Next(entity);
     }
     auto parsed = rpc::EntityFromProto(page_.recordpage().sealedentities(index_++));
@@ -87,25 +88,40 @@ class GrpcStream : public EntityStream {
   }
 
  private:
-  Status FetchPage() {
-    ++page_number_;
+  struct Fetched {
+    Status status;
+    rpc::pb::GrpcQueryResponse page;
+  };
+
+  // One Query call; safe to run on another thread (reads only immutable members).
+  Fetched Fetch(int32_t page_number) const {
     rpc::pb::GrpcQueryRequest request;
     request.set_query(kPageQuery);
     request.add_positionalqueryparams()->set_stringvalue(type_);
     request.add_positionalqueryparams()->set_orderdirectionvalue(rpc::pb::ASC);
-    request.add_positionalqueryparams()->set_integervalue(page_number_);
+    request.add_positionalqueryparams()->set_integervalue(page_number);
     request.add_positionalqueryparams()->set_integervalue(page_size_);
     auto context = connection_.Context();
-    if (Status s = FromGrpc(connection_.session->Query(context.get(), request, &page_), "Query of " + type_);
-        !s.ok()) {
-      return s;
-    }
+    Fetched fetched;
+    fetched.status =
+        FromGrpc(connection_.session->Query(context.get(), request, &fetched.page), "Query of " + type_);
+    return fetched;
+  }
+
+  // Makes the next page current, then asks for the one after it in the
+  // background, so that the server prepares page k+1 while page k is parsed.
+  Status TakePage() {
+    ++page_number_;
+    Fetched fetched = next_.valid() ? next_.get() : Fetch(page_number_);
+    if (!fetched.status.ok()) return fetched.status;
+    page_ = std::move(fetched.page);
     index_ = 0;
     // evitaDB answers a page past the last with the first one: stop by the page number.
     if (page_.recordpage().paginatedlist().pagenumber() != page_number_) {
       page_.mutable_recordpage()->clear_sealedentities();
     }
     done_ = !page_.recordpage().hasnext();
+    if (!done_) next_ = std::async(std::launch::async, &GrpcStream::Fetch, this, page_number_ + 1);
     return OkStatus();
   }
 
@@ -119,6 +135,9 @@ class GrpcStream : public EntityStream {
   int32_t page_number_ = 0;
   int64_t delivered_ = 0;
   bool done_ = false;
+  // The page after page_, in flight; declared last so that it is destroyed
+  // (waited for) before the members Fetch reads.
+  std::future<Fetched> next_;
 };
 
 class GrpcSource : public CatalogSource {
