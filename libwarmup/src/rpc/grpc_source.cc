@@ -9,6 +9,7 @@
 #include "GrpcEvitaAPI.grpc.pb.h"
 #include "GrpcEvitaSessionAPI.grpc.pb.h"
 #include "rpc/entity_convert.h"
+#include "rpc/paging.h"
 #include "rpc/pb.h"
 #include "rpc/schema_convert.h"
 
@@ -116,11 +117,9 @@ class GrpcStream : public EntityStream {
     if (!fetched.status.ok()) return fetched.status;
     page_ = std::move(fetched.page);
     index_ = 0;
-    // evitaDB answers a page past the last with the first one: stop by the page number.
-    if (page_.recordpage().paginatedlist().pagenumber() != page_number_) {
-      page_.mutable_recordpage()->clear_sealedentities();
-    }
-    done_ = !page_.recordpage().hasnext();
+    const rpc::PageVerdict verdict = rpc::JudgePage(page_, page_number_);
+    if (!verdict.has_entities) page_.mutable_recordpage()->clear_sealedentities();
+    done_ = verdict.last;
     if (!done_) next_ = std::async(std::launch::async, &GrpcStream::Fetch, this, page_number_ + 1);
     return OkStatus();
   }
