@@ -2,7 +2,8 @@
 # The whole job, one command, one number: warmup reindex with the upstream
 # harness's environment variables. Exits with the loader's status (0/1/2).
 #
-#   PRISTINE_DIR  parent of the <CATALOG>/ snapshot          (required)
+#   PRISTINE_DIR  parent of the <CATALOG>/ snapshot          (this or SOURCE is required)
+#   SOURCE        read a live catalog instead: grpc://HOST:PORT/CATALOG
 #   CATALOG       source catalog                            (default: the only one there)
 #   RUN           run label                                  (default: run)
 #   TARGET_MODE   remote | embedded                          (default: remote)

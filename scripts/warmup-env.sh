@@ -11,8 +11,15 @@ fi
 # Appends the flags every load takes to the array named $1.
 warmup_common_args() {
   local -n out=$1
-  [ -n "${PRISTINE_DIR:-}" ] || { echo "PRISTINE_DIR is required (the parent of <catalog>/)" >&2; exit 1; }
-  out+=(--pristine-dir "$PRISTINE_DIR" --run "${RUN:-run}" --work-dir "${WORK_DIR:-warmup-work}")
+  if [ -n "${SOURCE:-}" ]; then
+    out+=(--source "$SOURCE")
+  elif [ -n "${PRISTINE_DIR:-}" ]; then
+    out+=(--pristine-dir "$PRISTINE_DIR")
+  else
+    echo "PRISTINE_DIR (the parent of <catalog>/) or SOURCE (grpc://HOST:PORT/CATALOG) is required" >&2
+    exit 1
+  fi
+  out+=(--run "${RUN:-run}" --work-dir "${WORK_DIR:-warmup-work}")
   out+=(--max-per-collection "${MAX_PER_COLL:-0}")
   [ -n "${CATALOG:-}" ] && out+=(--catalog "$CATALOG")
   [ -n "${COLLECTIONS:-}" ] && out+=(--collections "$COLLECTIONS")

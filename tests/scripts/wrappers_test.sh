@@ -26,8 +26,14 @@ server_pid=$!
 for _ in $(seq 50); do grep -q "listening on port" "$dir/server.log" 2> /dev/null && break; sleep 0.1; done
 out=$(RUN=loaded ADDRESS=127.0.0.1:$port "$scripts/run-warmup-load.sh")
 grep -q "verification: VERIFIED" <<< "$out" || { echo "load did not verify:"; echo "$out"; exit 1; }
+# The catalog just published, read back live into the null target.
+published=$(sed -n 's/^Catalog \(.*\) is now alive!$/\1/p' "$dir/server.log" | tail -n 1)
+out=$(RUN=live SOURCE=grpc://127.0.0.1:$port/$published TARGET_MODE=null PRISTINE_DIR= CATALOG= \
+  "$scripts/run-warmup-load.sh")
+grep -q "source   evitaDB gRPC 127.0.0.1:$port catalog $published" <<< "$out" || { echo "SOURCE not read:"; echo "$out"; exit 1; }
+grep -q "verification: VERIFIED" <<< "$out" || { echo "live load did not verify:"; echo "$out"; exit 1; }
 kill -TERM "$server_pid"
 wait "$server_pid"
 server_pid=
 grep -q "warmup serve stopped" "$dir/server.log" || { echo "server did not stop cleanly:"; cat "$dir/server.log"; exit 1; }
-echo "wrappers: reindex, target server and load passed"
+echo "wrappers: reindex, target server, load and a live SOURCE passed"
