@@ -29,44 +29,74 @@ std::string ReadUntil(int fd, const std::regex& pattern, std::smatch* match, std
   return *seen;
 }
 
+// `warmup serve` on a free port of 127.0.0.1, its stdout read through a pipe.
+// Start() has REQUIREd the header; the destructor ends the child if a test
+// failed before Stop().
+struct ServeProcess {
+  pid_t pid = -1;
+  int out = -1;
+  std::string seen;  // stdout so far
+  std::smatch header;
+  std::string address;
+
+  void Start(const std::string& data_dir) {
+    int pipe_fds[2];
+    REQUIRE(::pipe(pipe_fds) == 0);
+    pid = ::fork();
+    REQUIRE(pid >= 0);
+    if (pid == 0) {
+      ::dup2(pipe_fds[1], STDOUT_FILENO);
+      ::close(pipe_fds[0]);
+      ::execl(WARMUP_CLI_PATH, "warmup", "serve", "--data-dir", data_dir.c_str(), "--listen", "127.0.0.1:0",
+              nullptr);
+      ::_exit(127);
+    }
+    ::close(pipe_fds[1]);
+    out = pipe_fds[0];
+    ReadUntil(out, std::regex("pid (\\d+), listening on port (\\d+)"), &header, &seen);
+    REQUIRE_MESSAGE(header.size() == 3, seen);
+    address = "127.0.0.1:" + header[2].str();
+  }
+  // SIGTERM; reads stdout to its end into `seen`, then returns the exit
+  // status as waitpid reports it.
+  int Stop() {
+    REQUIRE(::kill(pid, SIGTERM) == 0);
+    char buffer[512];
+    for (ssize_t n; (n = ::read(out, buffer, sizeof(buffer))) > 0;)
+      seen.append(buffer, static_cast<size_t>(n));
+    int status = 0;
+    REQUIRE(::waitpid(pid, &status, 0) == pid);
+    pid = -1;
+    return status;
+  }
+  ~ServeProcess() {
+    if (pid > 0) {
+      ::kill(pid, SIGKILL);
+      ::waitpid(pid, nullptr, 0);
+    }
+    if (out >= 0) ::close(out);
+  }
+};
+
 TEST_CASE("warmup serve: header with pid and port, a remote load into it, clean shutdown on SIGTERM") {
   testing::TempDir dir;
-  int out[2];
-  REQUIRE(::pipe(out) == 0);
-  const pid_t child = ::fork();
-  REQUIRE(child >= 0);
-  if (child == 0) {
-    ::dup2(out[1], STDOUT_FILENO);
-    ::close(out[0]);
-    const std::string data = dir / "data";
-    ::execl(WARMUP_CLI_PATH, "warmup", "serve", "--data-dir", data.c_str(), "--listen", "127.0.0.1:0",
-            nullptr);
-    ::_exit(127);
-  }
-  ::close(out[1]);
-  std::string seen;
-  std::smatch header;
-  ReadUntil(out[0], std::regex("pid (\\d+), listening on port (\\d+)"), &header, &seen);
-  REQUIRE_MESSAGE(header.size() == 3, seen);
-  CHECK(std::stoi(header[1]) == child);
-  CHECK(seen.find("memory limit") != std::string::npos);
+  ServeProcess server;
+  server.Start(dir / "data");
+  CHECK(std::stoi(server.header[1]) == server.pid);
+  CHECK(server.seen.find("memory limit") != std::string::npos);
 
   auto source = OpenGeneratorSource({"tiny", 1.0, 2, ""});
-  auto target = MakeRemoteTarget("127.0.0.1:" + header[2].str());
+  auto target = MakeRemoteTarget(server.address);
   auto result = RunCopy(**source, **target, {});
   REQUIRE(result.ok());
   CHECK(result->ExitCode() == 0);
 
-  REQUIRE(::kill(child, SIGTERM) == 0);
-  std::smatch stopped;
-  ReadUntil(out[0], std::regex("stopped: user .* peak RSS .* page faults .* context switches"), &stopped,
-            &seen);
-  CHECK_MESSAGE(!stopped.empty(), seen);
-  int status = 0;
-  REQUIRE(::waitpid(child, &status, 0) == child);
+  const int status = server.Stop();
+  CHECK_MESSAGE(std::regex_search(server.seen,
+                                  std::regex("stopped: user .* peak RSS .* page faults .* context switches")),
+                server.seen);
   CHECK(WIFEXITED(status));
   CHECK(WEXITSTATUS(status) == 0);
-  ::close(out[0]);
 }
 
 // Runs WARMUP_CLI_PATH with `args`, returns its exit status (-1 if it did not exit).
@@ -88,24 +118,9 @@ TEST_CASE(
     "warmup export: a catalog published into warmup serve comes back as the same snapshot (regression: "
     "reflected references were exported)") {
   testing::TempDir dir;
-  int out[2];
-  REQUIRE(::pipe(out) == 0);
-  const pid_t server = ::fork();
-  REQUIRE(server >= 0);
-  if (server == 0) {
-    ::dup2(out[1], STDOUT_FILENO);
-    ::close(out[0]);
-    const std::string data = dir / "data";
-    ::execl(WARMUP_CLI_PATH, "warmup", "serve", "--data-dir", data.c_str(), "--listen", "127.0.0.1:0",
-            nullptr);
-    ::_exit(127);
-  }
-  ::close(out[1]);
-  std::string seen;
-  std::smatch header;
-  ReadUntil(out[0], std::regex("pid (\\d+), listening on port (\\d+)"), &header, &seen);
-  REQUIRE_MESSAGE(header.size() == 3, seen);
-  const std::string address = "127.0.0.1:" + header[2].str();
+  ServeProcess server;
+  server.Start(dir / "data");
+  const std::string address = server.address;
 
   auto original = GenerateSnapshot({"tiny", 1.0, 5, ""}, dir / "pristine", {});
   REQUIRE(original.ok());
@@ -151,11 +166,7 @@ TEST_CASE(
   CHECK(RunCli({"export", "--source", "grpc://" + address + "/absent", "--out", exported}) == 1);
   CHECK(RunCli({"load", "--source", "grpc://" + address + "/published", "--target", "null"}) == 0);
 
-  REQUIRE(::kill(server, SIGTERM) == 0);
-  int status = 0;
-  REQUIRE(::waitpid(server, &status, 0) == server);
-  CHECK(WIFEXITED(status));
-  ::close(out[0]);
+  CHECK(WIFEXITED(server.Stop()));
 }
 
 TEST_CASE("warmup reindex: starts the server, loads, stops it, reports its usage, exits 0") {
