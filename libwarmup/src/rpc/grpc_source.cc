@@ -8,6 +8,7 @@
 
 #include "GrpcEvitaAPI.grpc.pb.h"
 #include "GrpcEvitaSessionAPI.grpc.pb.h"
+#include "rpc/client.h"
 #include "rpc/entity_convert.h"
 #include "rpc/paging.h"
 #include "rpc/pb.h"
@@ -25,18 +26,12 @@ constexpr const char* kPageQuery =
     "attributeContentAll(), hierarchyContent(), associatedDataContentAll(), priceContentAll(), "
     "referenceContentAllWithAttributes(), dataInLocalesAll())))";
 
-Status FromGrpc(const ::grpc::Status& s, const std::string& call) {
-  if (s.ok()) return OkStatus();
-  return Status(static_cast<StatusCode>(s.error_code()), call + ": " + s.error_message());
-}
+using rpc::FromGrpc;
 
 class Connection {
  public:
   Connection(const std::string& address, const GrpcSourceOptions& options) : options_(options) {
-    ::grpc::ChannelArguments args;
-    args.SetMaxReceiveMessageSize(-1);  // pages of full entities are large
-    args.SetInt(GRPC_ARG_ENABLE_HTTP_PROXY, 0);
-    auto channel = ::grpc::CreateCustomChannel(address, ::grpc::InsecureChannelCredentials(), args);
+    auto channel = rpc::OpenChannel(address);
     evita = rpc::pb::EvitaService::NewStub(channel);
     session = rpc::pb::EvitaSessionService::NewStub(channel);
   }

@@ -9,6 +9,7 @@
 
 #include "GrpcEvitaAPI.grpc.pb.h"
 #include "GrpcEvitaSessionAPI.grpc.pb.h"
+#include "rpc/client.h"
 #include "rpc/entity_convert.h"
 #include "rpc/pb.h"
 #include "rpc/schema_convert.h"
@@ -16,19 +17,13 @@
 namespace warmup {
 namespace {
 
-Status FromGrpc(const ::grpc::Status& s, const std::string& call) {
-  if (s.ok()) return OkStatus();
-  return Status(static_cast<StatusCode>(s.error_code()), call + ": " + s.error_message());
-}
+using rpc::FromGrpc;
 
 class RemoteTarget : public CatalogTarget {
  public:
   RemoteTarget(std::string address, RemoteTargetOptions options)
       : address_(std::move(address)), options_(options) {
-    ::grpc::ChannelArguments args;
-    args.SetMaxReceiveMessageSize(-1);
-    args.SetInt(GRPC_ARG_ENABLE_HTTP_PROXY, 0);  // loopback benchmarks never go through a proxy
-    channel_ = ::grpc::CreateCustomChannel(address_, ::grpc::InsecureChannelCredentials(), args);
+    channel_ = rpc::OpenChannel(address_);
     evita_ = rpc::pb::EvitaService::NewStub(channel_);
     session_ = rpc::pb::EvitaSessionService::NewStub(channel_);
   }
