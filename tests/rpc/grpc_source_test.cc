@@ -7,6 +7,7 @@
 
 #include "common/temp_dir.h"
 #include "generator/tiny_profile.h"
+#include "rpc/test_server.h"
 #include "warmup/copy_engine.h"
 #include "warmup/digest.h"
 #include "warmup/generator.h"
@@ -18,13 +19,6 @@ namespace warmup {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::unique_ptr<Server> Serve(const std::string& dir) {
-  ServerOptions options;
-  options.data_dir = dir;
-  options.listen = "127.0.0.1:0";
-  return std::move(Server::Start(options)).value();
-}
 
 // Every entity by "type/pk", reflected references left out (the engine
 // derives those), as digests.
@@ -64,8 +58,8 @@ TEST_CASE("round trip: generate -> publish into warmup serve -> export over gRPC
   REQUIRE(generated.ok());
   auto original = OpenSnapshotSource(*generated);
   REQUIRE(original.ok());
-  auto server = Serve(dir / "served");
-  const std::string address = "127.0.0.1:" + std::to_string(server->port());
+  auto server = testing::StartServer(dir / "served");
+  const std::string address = testing::Address(*server);
   {
     auto target = MakeRemoteTarget(address);
     CopyOptions options;
@@ -106,8 +100,8 @@ TEST_CASE("round trip: generate -> publish into warmup serve -> export over gRPC
 
 TEST_CASE("reading over gRPC: unknown catalog or collection, and a server gone mid-export") {
   testing::TempDir dir;
-  auto server = Serve(dir / "served");
-  const std::string address = "127.0.0.1:" + std::to_string(server->port());
+  auto server = testing::StartServer(dir / "served");
+  const std::string address = testing::Address(*server);
   auto missing = OpenGrpcSource(address, "nope");
   CHECK(missing.status().code() == StatusCode::kNotFound);
   CHECK(missing.status().message() == "catalog nope does not exist on " + address);

@@ -13,6 +13,7 @@
 #include "common/temp_dir.h"
 #include "generator/tiny_profile.h"
 #include "rpc/pb.h"
+#include "rpc/test_server.h"
 #include "warmup/copy_engine.h"
 #include "warmup/digest.h"
 #include "warmup/engine.h"
@@ -23,16 +24,8 @@
 namespace warmup {
 namespace {
 
-std::unique_ptr<Server> StartServer(const std::string& dir) {
-  ServerOptions options;
-  options.data_dir = dir;
-  options.listen = "127.0.0.1:0";
-  auto server = Server::Start(options);
-  REQUIRE_MESSAGE(server.ok(), server.status().ToString());
-  return std::move(server).value();
-}
-
-std::string Address(const Server& server) { return "127.0.0.1:" + std::to_string(server.port()); }
+using testing::Address;
+using testing::StartServer;
 
 std::unique_ptr<CatalogSource> Tiny() { return std::move(OpenGeneratorSource({"tiny", 1.0, 1, ""})).value(); }
 
@@ -193,15 +186,12 @@ TEST_CASE(
     "a goLive slower than the client's timeout: failure marker, time to failure, then the server's outcome") {
   testing::TempDir dir;
   ServerOptions options;
-  options.data_dir = dir.path();
-  options.listen = "127.0.0.1:0";
   options.golive_delay_ms = 2500;
-  auto server = Server::Start(options);
-  REQUIRE(server.ok());
+  auto server = StartServer(dir.path(), options);
   {
     RemoteTargetOptions impatient;
     impatient.golive_timeout_seconds = 1;
-    auto target = MakeRemoteTarget(Address(**server), impatient);
+    auto target = MakeRemoteTarget(Address(*server), impatient);
     auto source = Tiny();
     auto result = RunCopy(*source, **target, {});
     REQUIRE(result.ok());
@@ -214,7 +204,7 @@ TEST_CASE(
     CHECK(RenderTextReport(*result).find("*** CLIENT-SIDE FAILURE ***") != std::string::npos);
   }
   // With the defaults (no goLive deadline) the same slow goLive completes and is measured.
-  auto patient = MakeRemoteTarget(Address(**server));
+  auto patient = MakeRemoteTarget(Address(*server));
   auto source = Tiny();
   CopyOptions copy;
   copy.target_catalog = "patient";
@@ -227,12 +217,9 @@ TEST_CASE(
 TEST_CASE("a session idle beyond the server's limit is closed: UNAUTHENTICATED") {
   testing::TempDir dir;
   ServerOptions options;
-  options.data_dir = dir.path();
-  options.listen = "127.0.0.1:0";
   options.session_idle_seconds = 1;
-  auto server = Server::Start(options);
-  REQUIRE(server.ok());
-  auto channel = ::grpc::CreateChannel(Address(**server), ::grpc::InsecureChannelCredentials());
+  auto server = StartServer(dir.path(), options);
+  auto channel = ::grpc::CreateChannel(Address(*server), ::grpc::InsecureChannelCredentials());
   auto evita = rpc::pb::EvitaService::NewStub(channel);
   auto session = rpc::pb::EvitaSessionService::NewStub(channel);
   {
