@@ -35,9 +35,9 @@ std::string ReadUntil(int fd, const std::regex& pattern, std::smatch* match, std
 struct ServeProcess {
   pid_t pid = -1;
   int out = -1;
-  std::string seen;  // stdout so far
-  std::smatch header;
-  std::string address;
+  std::string seen;       // stdout so far
+  int reported_pid = -1;  // from the header
+  std::string address;    // 127.0.0.1:<port from the header>
 
   void Start(const std::string& data_dir) {
     int pipe_fds[2];
@@ -53,8 +53,10 @@ struct ServeProcess {
     }
     ::close(pipe_fds[1]);
     out = pipe_fds[0];
+    std::smatch header;
     ReadUntil(out, std::regex("pid (\\d+), listening on port (\\d+)"), &header, &seen);
     REQUIRE_MESSAGE(header.size() == 3, seen);
+    reported_pid = std::stoi(header[1]);
     address = "127.0.0.1:" + header[2].str();
   }
   // SIGTERM; reads stdout to its end into `seen`, then returns the exit
@@ -82,7 +84,7 @@ TEST_CASE("warmup serve: header with pid and port, a remote load into it, clean 
   testing::TempDir dir;
   ServeProcess server;
   server.Start(dir / "data");
-  CHECK(std::stoi(server.header[1]) == server.pid);
+  CHECK(server.reported_pid == server.pid);
   CHECK(server.seen.find("memory limit") != std::string::npos);
 
   auto source = OpenGeneratorSource({"tiny", 1.0, 2, ""});
