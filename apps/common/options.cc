@@ -1,5 +1,6 @@
 #include "common/options.h"
 
+#include <algorithm>
 #include <boost/program_options.hpp>
 #include <filesystem>
 #include <sstream>
@@ -241,6 +242,7 @@ StatusOr<ExportCommand> ParseExport(const std::vector<std::string>& args) {
 
 StatusOr<ServeCommand> ParseServe(const std::vector<std::string>& args) {
   ServeCommand cmd;
+  std::vector<std::string> faults;
   po::options_description o("options");
   o.add_options()("help", "show this help")("data-dir", po::value(&cmd.data_dir)->required(),
                                             "the engine's data directory")(
@@ -250,10 +252,35 @@ StatusOr<ServeCommand> ParseServe(const std::vector<std::string>& args) {
       "reset-data", po::bool_switch(&cmd.reset_data),
       "wipe the data directory first; only a marker-owned one")(
       "session-idle-seconds", po::value(&cmd.session_idle_seconds)->default_value(0),
-      "close sessions idle this long (evitaDB's closeSessionsAfterSecondsOfInactivity; 0 = never)");
+      "close sessions idle this long (evitaDB's closeSessionsAfterSecondsOfInactivity; 0 = never)")(
+      "golive-delay-ms", po::value(&cmd.golive_delay_ms)->default_value(0),
+      "testing aid: wait this long before each goLive starts")(
+      "inject-fault", po::value(&faults)->composing(),
+      "testing aid: METHOD[@N] fails every call of the RPC METHOD after its first N (default 0) with "
+      "UNAVAILABLE; repeatable");
   auto vm = Parse(args, o, {},
                   "usage: warmup serve --data-dir DIR [--listen HOST:PORT] [--compress] [--reset-data]");
   if (!vm.ok()) return vm.status();
+  for (const std::string& fault : faults) {
+    const size_t at = fault.find('@');
+    ServerOptions::InjectedFault parsed{fault.substr(0, at), 0};
+    if (at != std::string::npos) {
+      const std::string count = fault.substr(at + 1);
+      if (count.empty() || count.find_first_not_of("0123456789") != std::string::npos || count.size() > 12) {
+        return InvalidArgumentError("--inject-fault must look like METHOD or METHOD@N, not '" + fault + "'");
+      }
+      parsed.after_calls = std::stoll(count);
+    }
+    const auto& known = InjectableMethods();
+    if (std::find(known.begin(), known.end(), parsed.method) == known.end()) {
+      std::string list;
+      for (const auto& m : known) list += (list.empty() ? "" : ", ") + m;
+      return InvalidArgumentError("--inject-fault: no RPC '" + parsed.method + "' to fail (known: " + list +
+                                  ")");
+    }
+    cmd.faults.push_back(parsed);
+  }
+  if (cmd.golive_delay_ms < 0) return InvalidArgumentError("--golive-delay-ms must not be negative");
   return cmd;
 }
 

@@ -10,6 +10,7 @@
 #include "warmup/copy_engine.h"
 #include "warmup/generator.h"
 #include "warmup/grpc_source.h"
+#include "warmup/server.h"
 #include "warmup/snapshot.h"
 #include "warmup/status.h"
 
@@ -66,6 +67,9 @@ struct ServeCommand {
   bool compress = false;
   bool reset_data = false;  // wipe the data directory first (only if warmup's marker is there)
   int session_idle_seconds = 0;
+  // Testing aids for clients' failure paths (see ServerOptions).
+  int golive_delay_ms = 0;
+  std::vector<ServerOptions::InjectedFault> faults;  // --inject-fault METHOD[@N]
 };
 
 // Each parser reads the arguments after the command name. `--help` yields a

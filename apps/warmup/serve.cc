@@ -42,6 +42,8 @@ int Serve(const std::vector<std::string>& args) {
   options.listen = cmd->listen;
   options.engine.compress = cmd->compress;
   options.session_idle_seconds = cmd->session_idle_seconds;
+  options.golive_delay_ms = cmd->golive_delay_ms;
+  options.faults = cmd->faults;
   auto server = warmup::Server::Start(options);
   if (!server.ok()) return FailWith(server.status());
   const warmup::Environment env = warmup::DescribeEnvironment();
@@ -52,6 +54,13 @@ int Serve(const std::vector<std::string>& args) {
               env.cores, static_cast<double>(env.memory_limit_bytes) / (1 << 30));
   for (const auto& leftover : (*server)->leftovers())
     std::printf("  leftover, not loaded: %s\n", leftover.c_str());
+  // Said up front, so that nobody takes figures from a server made to fail.
+  for (const auto& fault : cmd->faults) {
+    std::printf("  testing aid: %s fails after %lld calls\n", fault.method.c_str(),
+                static_cast<long long>(fault.after_calls));
+  }
+  if (cmd->golive_delay_ms > 0)
+    std::printf("  testing aid: goLive waits %d ms first\n", cmd->golive_delay_ms);
   std::fflush(stdout);
 
   std::thread watcher([&] {

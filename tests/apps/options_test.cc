@@ -2,52 +2,18 @@
 
 #include <doctest/doctest.h>
 
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <regex>
+#include <set>
+#include <sstream>
+
 #include "common/temp_dir.h"
 
 namespace warmup::cli {
 namespace {
-
-TEST_CASE("load accepts every documented flag (regression: --compress was not registered)") {
-  auto cmd = ParseLoad({"--pristine-dir",
-                        "/data",
-                        "--catalog",
-                        "senesi",
-                        "--target",
-                        "embedded",
-                        "--target-catalog",
-                        "copy",
-                        "--max-per-collection",
-                        "200",
-                        "--collections",
-                        "Product,Brand",
-                        "--per-entity-csv",
-                        "rows.csv",
-                        "--report-json",
-                        "run.json",
-                        "--hold-open-seconds",
-                        "5",
-                        "--skip-verify",
-                        "--run",
-                        "smoke",
-                        "--keep-target",
-                        "--work-dir",
-                        "/work",
-                        "--compress"});
-  REQUIRE_MESSAGE(cmd.ok(), cmd.status().ToString());
-  CHECK(cmd->snapshot_path == "/data/senesi");
-  CHECK(cmd->target == "embedded");
-  CHECK(cmd->copy.target_catalog == "copy");
-  CHECK(cmd->copy.max_per_collection == 200);
-  CHECK(cmd->copy.collections == std::vector<std::string>{"Product", "Brand"});
-  CHECK(cmd->copy.per_entity_csv == "rows.csv");
-  CHECK(cmd->report_json == "run.json");
-  CHECK(cmd->copy.hold_open_seconds == 5);
-  CHECK(cmd->copy.skip_verify);
-  CHECK(cmd->copy.run_label == "smoke");
-  CHECK(cmd->copy.keep_target);
-  CHECK(cmd->work_dir == "/work");
-  CHECK(cmd->compress);
-}
 
 TEST_CASE("bad command lines name the option") {
   CHECK(ParseLoad({"--catalog", "x"}).status().message().find("pristine-dir") != std::string::npos);
@@ -104,10 +70,229 @@ TEST_CASE("--source and export take grpc://HOST:PORT/CATALOG") {
         "--address needs --catalog NAME");
 }
 
-TEST_CASE("without --catalog, the only snapshot in the pristine directory is used") {
+// The flags a parser documents: every "--name" that starts a line of its --help.
+template <typename Parser>
+std::set<std::string> DocumentedFlags(Parser parse) {
+  auto help = parse({"--help"});
+  REQUIRE(help.status().code() == StatusCode::kCancelled);
+  std::set<std::string> flags;
+  std::istringstream lines(help.status().message());
+  const std::regex flag("^\\s+--([a-z0-9-]+)");
+  std::smatch m;
+  for (std::string line; std::getline(lines, line);) {
+    if (std::regex_search(line, m, flag)) flags.insert(m[1]);
+  }
+  REQUIRE(flags.size() >= 2);
+  return flags;
+}
+
+// One row per flag: a command line that uses it, and what the parsed command
+// must then hold. Every documented flag needs a row (a new flag without one
+// fails here), and every row's flag must be documented.
+template <typename Command>
+using FlagTable =
+    std::map<std::string, std::pair<std::vector<std::string>, std::function<bool(const Command&)>>>;
+
+template <typename Command, typename Parser>
+void CheckEveryFlag(Parser parse, const FlagTable<Command>& table) {
+  const std::set<std::string> documented = DocumentedFlags(parse);
+  for (const std::string& flag : documented) {
+    CAPTURE(flag);
+    if (flag == "help") continue;  // --help: see DocumentedFlags
+    auto row = table.find(flag);
+    REQUIRE_MESSAGE(row != table.end(), "--", flag, " is documented but has no row in this test");
+    auto cmd = parse(row->second.first);
+    REQUIRE_MESSAGE(cmd.ok(), cmd.status().ToString());
+    CHECK_MESSAGE(row->second.second(*cmd), "--", flag, " did not reach the command");
+  }
+  for (const auto& [flag, row] : table)
+    CHECK_MESSAGE(documented.contains(flag), "--", flag, " is not documented");
+}
+
+using Args = std::vector<std::string>;
+
+TEST_CASE(
+    "load and reindex: every documented flag is parsed into the command, table-driven (regression: "
+    "--compress "
+    "was not registered)") {
+  const Args base = {"--pristine-dir", "/data", "--catalog", "senesi"};
+  auto with = [&](Args extra) {
+    Args args = base;
+    args.insert(args.end(), extra.begin(), extra.end());
+    return args;
+  };
+  FlagTable<LoadCommand> common = {
+      {"pristine-dir", {base, [](const LoadCommand& c) { return c.snapshot_path == "/data/senesi"; }}},
+      {"catalog", {with({}), [](const LoadCommand& c) { return c.snapshot_path.ends_with("/senesi"); }}},
+      {"source",
+       {{"--source", "grpc://db:5555/live"},
+        [](const LoadCommand& c) { return c.grpc_address == "db:5555" && c.grpc_catalog == "live"; }}},
+      {"target-catalog",
+       {with({"--target-catalog", "copy"}),
+        [](const LoadCommand& c) { return c.copy.target_catalog == "copy"; }}},
+      {"max-per-collection",
+       {with({"--max-per-collection", "200"}),
+        [](const LoadCommand& c) { return c.copy.max_per_collection == 200; }}},
+      {"collections",
+       {with({"--collections", "Product,,Brand"}),
+        [](const LoadCommand& c) {
+          return c.copy.collections == std::vector<std::string>{"Product", "Brand"};
+        }}},
+      {"per-entity-csv",
+       {with({"--per-entity-csv", "rows.csv"}),
+        [](const LoadCommand& c) { return c.copy.per_entity_csv == "rows.csv"; }}},
+      {"report-json",
+       {with({"--report-json", "run.json"}),
+        [](const LoadCommand& c) { return c.report_json == "run.json"; }}},
+      {"hold-open-seconds",
+       {with({"--hold-open-seconds", "5"}),
+        [](const LoadCommand& c) { return c.copy.hold_open_seconds == 5; }}},
+      {"skip-verify", {with({"--skip-verify"}), [](const LoadCommand& c) { return c.copy.skip_verify; }}},
+      {"run", {with({"--run", "smoke"}), [](const LoadCommand& c) { return c.copy.run_label == "smoke"; }}},
+      {"keep-target", {with({"--keep-target"}), [](const LoadCommand& c) { return c.copy.keep_target; }}},
+      {"work-dir", {with({"--work-dir", "/w"}), [](const LoadCommand& c) { return c.work_dir == "/w"; }}},
+      {"compress", {with({"--compress"}), [](const LoadCommand& c) { return c.compress; }}},
+      {"address",
+       {with({"--address", "10.0.0.9:7777"}),
+        [](const LoadCommand& c) { return c.address == "10.0.0.9:7777"; }}},
+      {"golive-timeout",
+       {with({"--golive-timeout", "42"}),
+        [](const LoadCommand& c) { return c.golive_timeout_seconds == 42; }}},
+  };
+  FlagTable<LoadCommand> load = common;
+  load["target"] = {with({"--target", "null"}), [](const LoadCommand& c) { return c.target == "null"; }};
+  CheckEveryFlag<LoadCommand>(ParseLoad, load);
+
+  FlagTable<LoadCommand> reindex = common;
+  reindex["target-mode"] = {with({"--target-mode", "embedded"}),
+                            [](const LoadCommand& c) { return c.target == "embedded" && !c.start_server; }};
+  reindex["server-binary"] = {with({"--server-binary", "/opt/b/warmup"}), [](const LoadCommand& c) {
+                                return c.server_binary == "/opt/b/warmup" && c.start_server;
+                              }};
+  // --address names a running server: reindex starts none.
+  reindex["address"] = {with({"--address", "127.0.0.1:7777"}), [](const LoadCommand& c) {
+                          return c.address == "127.0.0.1:7777" && !c.start_server;
+                        }};
+  CheckEveryFlag<LoadCommand>(ParseReindex, reindex);
+  CHECK(ParseReindex(base)->start_server);
+  CHECK(ParseReindex(with({"--target-mode", "null"})).status().message() ==
+        "--target-mode must be remote or embedded, not 'null'");
+}
+
+TEST_CASE("generate, inspect, unpack, export and serve: every documented flag is parsed (table-driven)") {
+  CheckEveryFlag<GenerateCommand>(
+      ParseGenerate,
+      {{"out", {{"--out", "/x"}, [](const GenerateCommand& c) { return c.out_dir == "/x"; }}},
+       {"profile",
+        {{"--out", "/x", "--profile", "tiny"},
+         [](const GenerateCommand& c) { return c.generator.profile == "tiny"; }}},
+       {"scale",
+        {{"--out", "/x", "--scale", "0.25"},
+         [](const GenerateCommand& c) { return c.generator.scale == 0.25; }}},
+       {"seed",
+        {{"--out", "/x", "--seed", "77"}, [](const GenerateCommand& c) { return c.generator.seed == 77; }}},
+       {"catalog",
+        {{"--out", "/x", "--catalog", "mine"},
+         [](const GenerateCommand& c) { return c.generator.catalog_name == "mine"; }}},
+       {"compress",
+        {{"--out", "/x", "--compress", "zstd"},
+         [](const GenerateCommand& c) { return c.write.compression == SnapshotCompression::kZstd; }}},
+       {"zip", {{"--out", "/x", "--zip", "/x.zip"}, [](const GenerateCommand& c) {
+                  return c.zip_path == "/x.zip";
+                }}}});
+  CHECK_FALSE(ParseGenerate({"--out", "/x"})->zip_path.has_value());
+
+  CheckEveryFlag<InspectCommand>(
+      ParseInspect,
+      {{"snapshot", {{"--snapshot", "/s"}, [](const InspectCommand& c) { return c.path == "/s"; }}},
+       {"json", {{"/s", "--json"}, [](const InspectCommand& c) { return c.json && c.path == "/s"; }}}});
+  CHECK(ParseInspect({}).status().message().find("snapshot") != std::string::npos);
+
+  CheckEveryFlag<UnpackCommand>(
+      ParseUnpack,
+      {{"zip", {{"e.zip", "d"}, [](const UnpackCommand& c) { return c.zip_path == "e.zip"; }}},
+       {"dir", {{"--zip", "e.zip", "--dir", "d"}, [](const UnpackCommand& c) { return c.out_dir == "d"; }}}});
+  CHECK(ParseUnpack({"e.zip"}).status().message().find("dir") != std::string::npos);
+
+  const Args src = {"--source", "grpc://h:1/c", "--out", "/x"};
+  auto exp = [&](Args extra) {
+    Args args = src;
+    args.insert(args.end(), extra.begin(), extra.end());
+    return args;
+  };
+  CheckEveryFlag<ExportCommand>(
+      ParseExport,
+      {{"source", {src, [](const ExportCommand& c) { return c.address == "h:1" && c.catalog == "c"; }}},
+       {"address",
+        {{"--address", "h:2", "--catalog", "d", "--out", "/x"},
+         [](const ExportCommand& c) { return c.address == "h:2"; }}},
+       {"catalog",
+        {{"--address", "h:2", "--catalog", "d", "--out", "/x"},
+         [](const ExportCommand& c) { return c.catalog == "d"; }}},
+       {"out", {src, [](const ExportCommand& c) { return c.out_dir == "/x"; }}},
+       {"compress",
+        {exp({"--compress", "zstd"}),
+         [](const ExportCommand& c) { return c.write.compression == SnapshotCompression::kZstd; }}},
+       {"zip", {exp({"--zip", "/x.zip"}), [](const ExportCommand& c) { return c.zip_path == "/x.zip"; }}},
+       {"page-size",
+        {exp({"--page-size", "9"}), [](const ExportCommand& c) { return c.source.page_size == 9; }}},
+       {"call-timeout", {exp({"--call-timeout", "17"}), [](const ExportCommand& c) {
+                           return c.source.call_timeout_seconds == 17;
+                         }}}});
+  CHECK(ParseExport(exp({"--call-timeout", "0"})).status().message() == "--call-timeout must be at least 1");
+
+  const Args data = {"--data-dir", "/d"};
+  auto serve = [&](Args extra) {
+    Args args = data;
+    args.insert(args.end(), extra.begin(), extra.end());
+    return args;
+  };
+  CheckEveryFlag<ServeCommand>(
+      ParseServe,
+      {{"data-dir", {data, [](const ServeCommand& c) { return c.data_dir == "/d"; }}},
+       {"listen",
+        {serve({"--listen", "127.0.0.1:0"}),
+         [](const ServeCommand& c) { return c.listen == "127.0.0.1:0"; }}},
+       {"compress", {serve({"--compress"}), [](const ServeCommand& c) { return c.compress; }}},
+       {"reset-data", {serve({"--reset-data"}), [](const ServeCommand& c) { return c.reset_data; }}},
+       {"session-idle-seconds",
+        {serve({"--session-idle-seconds", "30"}),
+         [](const ServeCommand& c) { return c.session_idle_seconds == 30; }}},
+       {"golive-delay-ms",
+        {serve({"--golive-delay-ms", "250"}),
+         [](const ServeCommand& c) { return c.golive_delay_ms == 250; }}},
+       {"inject-fault",
+        {serve({"--inject-fault", "UpsertEntity@5", "--inject-fault", "GoLiveAndClose"}),
+         [](const ServeCommand& c) {
+           return c.faults.size() == 2 && c.faults[0].method == "UpsertEntity" &&
+                  c.faults[0].after_calls == 5 && c.faults[1].method == "GoLiveAndClose" &&
+                  c.faults[1].after_calls == 0;
+         }}}});
+  for (const char* bad : {"UpsertEntity@", "UpsertEntity@x", "UpsertEntity@-1"}) {
+    CAPTURE(bad);
+    CHECK(ParseServe(serve({"--inject-fault", bad})).status().message() ==
+          std::string("--inject-fault must look like METHOD or METHOD@N, not '") + bad + "'");
+  }
+}
+
+TEST_CASE(
+    "the pristine directory: one snapshot is taken, several or none need --catalog, a zip is a source") {
   testing::TempDir dir;
-  CHECK(ParseLoad({"--pristine-dir", dir.path()}).status().message().find("holds 0 snapshots") !=
-        std::string::npos);
+  auto snapshot = [&](const std::string& name) {
+    std::filesystem::create_directories(dir / name);
+    std::ofstream(dir / (name + "/manifest.json")) << "{}";
+  };
+  std::filesystem::create_directories(dir / "not-a-snapshot");
+  snapshot("senesi");
+  auto one = ParseLoad({"--pristine-dir", dir.path()});
+  REQUIRE_MESSAGE(one.ok(), one.status().ToString());
+  CHECK(one->snapshot_path == dir / "senesi");
+  snapshot("tiny");
+  CHECK(ParseLoad({"--pristine-dir", dir.path()}).status().message() ==
+        "--catalog is needed: " + dir.path() + " holds 2 snapshots");
+  CHECK(ParseLoad({"--pristine-dir", dir.path(), "--catalog", "tiny"})->snapshot_path == dir / "tiny");
+  std::ofstream(dir / "export.zip") << "zip";
+  CHECK(ParseLoad({"--pristine-dir", dir / "export.zip"})->snapshot_path == dir / "export.zip");
 }
 
 }  // namespace

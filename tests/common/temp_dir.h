@@ -1,19 +1,29 @@
 // A scratch directory for one test, removed with everything in it afterwards.
+// It lives under $TMPDIR, which ctest points into the build directory, so a
+// test that leaves something behind is caught by the leftovers check.
 #ifndef WARMUP_TESTS_COMMON_TEMP_DIR_H_
 #define WARMUP_TESTS_COMMON_TEMP_DIR_H_
 
 #include <stdlib.h>
+#include <string.h>
 
+#include <cerrno>
 #include <filesystem>
+#include <stdexcept>
 #include <string>
 
 namespace warmup::testing {
 
 class TempDir {
  public:
+  // Throws when the directory cannot be made: a test must never fall back to
+  // a path of someone else's (an empty path would put its files under /).
   TempDir() {
     std::string name = (std::filesystem::temp_directory_path() / "warmup-test-XXXXXX").string();
-    path_ = ::mkdtemp(name.data()) ? name : std::string();
+    if (::mkdtemp(name.data()) == nullptr) {
+      throw std::runtime_error("TempDir: mkdtemp(" + name + ") failed: " + ::strerror(errno));
+    }
+    path_ = name;
   }
   ~TempDir() {
     std::error_code ec;

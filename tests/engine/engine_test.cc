@@ -304,7 +304,7 @@ std::vector<std::vector<int32_t>> ReadResults(const Catalog& catalog) {
   return out;
 }
 
-TEST_CASE("load -> goLive -> reopen keeps counts, entities and read results; ALIVE upserts are durable") {
+TEST_CASE("load -> goLive -> reopen keeps counts, entities and read results, and ALIVE upserts are durable") {
   testing::TempDir dir;
   std::vector<Entity> all;
   std::vector<std::vector<int32_t>> reads_before;
@@ -366,7 +366,7 @@ TEST_CASE("the engine runs on the in-memory Env: load, goLive, reopen") {
   CHECK_FALSE(fs::exists("/mem"));  // nothing reached the disk
 }
 
-TEST_CASE("goLive writes index snapshots that a reopen reads; a damaged one is reported") {
+TEST_CASE("goLive writes index snapshots that a reopen reads, and a damaged one is reported") {
   testing::TempDir dir;
   {
     auto engine = OpenEngine(dir.path());

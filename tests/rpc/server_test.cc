@@ -270,7 +270,7 @@ class DyingServerTarget : public CatalogTarget {
 };
 
 TEST_CASE(
-    "the server gone mid-load: the loader stops with exit 1, a clear message and its figures; nothing "
+    "the server gone mid-load: the loader stops with exit 1, a clear message and its figures, and nothing "
     "hangs") {
   testing::TempDir dir;
   auto server = StartServer(dir.path());

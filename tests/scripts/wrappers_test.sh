@@ -20,10 +20,17 @@ out=$(RUN=wrapped WORK_DIR=$dir/work "$scripts/run-warmup-reindex.sh")
 grep -q "verification: VERIFIED" <<< "$out" || { echo "reindex did not verify:"; echo "$out"; exit 1; }
 [ "$(tail -n 1 <<< "$out")" = "RUN_STATUS=MEASUREMENT-DONE-wrapped" ] || { echo "bad last line"; exit 1; }
 
-port=$((20000 + RANDOM % 20000))
-DATA_DIR=$dir/server LISTEN=127.0.0.1:$port RESET_DATA=true "$scripts/run-warmup-target-server.sh" > "$dir/server.log" 2>&1 &
+# Port 0: the server binds a free port and says which in its header.
+DATA_DIR=$dir/server LISTEN=127.0.0.1:0 RESET_DATA=true "$scripts/run-warmup-target-server.sh" > "$dir/server.log" 2>&1 &
 server_pid=$!
-for _ in $(seq 50); do grep -q "listening on port" "$dir/server.log" 2> /dev/null && break; sleep 0.1; done
+port=
+for _ in $(seq 300); do
+  port=$(sed -n 's/.*listening on port \([0-9]*\).*/\1/p' "$dir/server.log" 2> /dev/null)
+  [ -n "$port" ] && break
+  kill -0 "$server_pid" 2> /dev/null || break
+  sleep 0.1
+done
+[ -n "$port" ] || { echo "the target server did not come up within 30 s:"; cat "$dir/server.log"; exit 1; }
 out=$(RUN=loaded ADDRESS=127.0.0.1:$port "$scripts/run-warmup-load.sh")
 grep -q "verification: VERIFIED" <<< "$out" || { echo "load did not verify:"; echo "$out"; exit 1; }
 # The catalog just published, read back live into the null target.

@@ -108,7 +108,7 @@ TEST_CASE("tiny survives generate -> snapshot -> read with the same digests, eve
 }
 
 TEST_CASE(
-    "the same arguments give identical bytes; another seed differs (regression: unordered protobuf maps)") {
+    "the same arguments give identical bytes, another seed differs (regression: unordered protobuf maps)") {
   TempDir a, b, c;
   const auto first = FileContents(Generate(a.path(), "senesi", 0.003, 7));
   const auto second = FileContents(Generate(b.path(), "senesi", 0.003, 7));

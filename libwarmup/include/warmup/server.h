@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "warmup/engine.h"
 #include "warmup/status.h"
@@ -24,16 +25,31 @@ struct ServerOptions {
   // closeSessionsAfterSecondsOfInactivity); later calls on them fail
   // UNAUTHENTICATED. 0 = never, as the benchmark's evitaDB server is configured.
   int session_idle_seconds = 0;
-  // Test only: goLive waits this long before it starts, so that client-side
-  // timeouts can be tested against a slow transition.
+  // Testing aid: goLive waits this long before it starts, so that client-side
+  // timeouts can be tried against a slow transition.
   int golive_delay_ms = 0;
+  // Testing aid: the calls of the RPC `method` that come after its first
+  // `after_calls` fail with UNAVAILABLE ("injected fault"), so that a client's
+  // failure paths can be exercised against a real server. `method` is one of
+  // InjectableMethods().
+  struct InjectedFault {
+    std::string method;
+    int64_t after_calls = 0;
+  };
+  std::vector<InjectedFault> faults;
 };
+
+// The RPC names ServerOptions::faults accepts: UpsertEntity,
+// GetEntityCollectionSize, GoLiveAndClose (with or without progress), Query
+// and GetEntity.
+const std::vector<std::string>& InjectableMethods();
 
 // Thread-safety: Shutdown may be called from any thread (e.g. a signal watcher).
 class Server {
  public:
   // Opens the engine and starts listening.
-  // Errors: the engine's; kUnavailable when the address cannot be bound.
+  // Errors: the engine's; kUnavailable when the address cannot be bound;
+  // kInvalidArgument for a fault on a method not in InjectableMethods().
   static StatusOr<std::unique_ptr<Server>> Start(const ServerOptions& options);
   virtual ~Server() = default;
   // The port actually bound.

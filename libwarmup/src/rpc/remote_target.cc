@@ -103,7 +103,8 @@ class RemoteTarget : public CatalogTarget {
     const Status status = FromGrpc(stream->Finish(), "GoLiveAndCloseWithProgress");
     if (status.ok()) return status;
     // The client gave up; the server may still finish. Say what it did.
-    return Status(status.code(), status.message() + "; " + ServerSideOutcome());
+    return Status(status.code(), status.message() + "; " +
+                                     ServerSideOutcome(status.code() == StatusCode::kDeadlineExceeded));
   }
 
   StatusOr<int64_t> Count(const std::string& entity_type) override {
@@ -135,9 +136,12 @@ class RemoteTarget : public CatalogTarget {
 
  private:
   // Polls the catalog's state after a client-side goLive failure, for up to
-  // kPollLimit, and says whether and when the server reached ALIVE.
-  std::string ServerSideOutcome() {
+  // kPollLimit, and says whether and when the server reached ALIVE. When the
+  // client's deadline passed, a catalog still WARMING_UP is polled for
+  // kStartGrace more: a busy server may not yet have begun the transition.
+  std::string ServerSideOutcome(bool deadline_passed) {
     constexpr auto kPollLimit = std::chrono::minutes(10);
+    constexpr auto kStartGrace = std::chrono::seconds(5);
     const auto start = std::chrono::steady_clock::now();
     std::string last = "unknown";
     while (std::chrono::steady_clock::now() - start < kPollLimit) {
@@ -155,7 +159,13 @@ class RemoteTarget : public CatalogTarget {
       if (response.has_catalogstate() && response.catalogstate() == rpc::pb::ALIVE) {
         return std::string("server-side: the catalog became ALIVE ") + seconds + " after the client gave up";
       }
-      if (!response.has_catalogstate() || response.catalogstate() != rpc::pb::GOING_ALIVE) break;
+      const bool may_not_have_started = deadline_passed && response.has_catalogstate() &&
+                                        response.catalogstate() == rpc::pb::WARMING_UP &&
+                                        std::chrono::steady_clock::now() - start < kStartGrace;
+      if (!may_not_have_started &&
+          (!response.has_catalogstate() || response.catalogstate() != rpc::pb::GOING_ALIVE)) {
+        break;
+      }
       std::this_thread::sleep_for(std::chrono::milliseconds(200));
     }
     return "server-side: the catalog is " + last + ", not ALIVE";

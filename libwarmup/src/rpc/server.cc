@@ -73,6 +73,18 @@ class State {
   }
   int golive_delay_ms = 0;
   int session_idle_seconds = 0;
+  std::map<std::string, int64_t> faults;  // method -> calls that still succeed
+
+  // Counts one call of `method`; UNAVAILABLE once its injected fault is due.
+  Status Call(const std::string& method) {
+    auto it = faults.find(method);
+    if (it == faults.end()) return OkStatus();
+    if (it->second > 0) {
+      --it->second;
+      return OkStatus();
+    }
+    return UnavailableError("injected fault: " + method);
+  }
 
   bool Exists(const std::string& name) const {
     return pending_.contains(name) || engine_->GetCatalog(name).ok();
@@ -320,6 +332,7 @@ class EvitaSessionServiceImpl final : public rpc::pb::EvitaSessionService::Servi
                               rpc::pb::GrpcUpsertEntityResponse* out) override {
     const auto start = std::chrono::steady_clock::now();
     std::lock_guard lock(state_->mu);
+    if (Status s = state_->Call("UpsertEntity"); !s.ok()) return ToGrpc(s);
     auto session = Writer(context);
     if (!session.ok()) return ToGrpc(session.status());
     if (!in->entitymutation().has_entityupsertmutation()) {
@@ -347,6 +360,7 @@ class EvitaSessionServiceImpl final : public rpc::pb::EvitaSessionService::Servi
                                          const rpc::pb::GrpcEntityCollectionSizeRequest* in,
                                          rpc::pb::GrpcEntityCollectionSizeResponse* out) override {
     std::lock_guard lock(state_->mu);
+    if (Status s = state_->Call("GetEntityCollectionSize"); !s.ok()) return ToGrpc(s);
     auto session = state_->SessionOf(context);
     if (!session.ok()) return ToGrpc(session.status());
     auto catalog = state_->Materialize(session->catalog);
@@ -359,6 +373,7 @@ class EvitaSessionServiceImpl final : public rpc::pb::EvitaSessionService::Servi
   ::grpc::Status Query(::grpc::ServerContext* context, const rpc::pb::GrpcQueryRequest* in,
                        rpc::pb::GrpcQueryResponse* out) override {
     std::lock_guard lock(state_->mu);
+    if (Status s = state_->Call("Query"); !s.ok()) return ToGrpc(s);
     auto session = state_->SessionOf(context);
     if (!session.ok()) return ToGrpc(session.status());
     std::vector<rpc::pb::GrpcQueryParam> parameters(in->positionalqueryparams().begin(),
@@ -411,6 +426,7 @@ class EvitaSessionServiceImpl final : public rpc::pb::EvitaSessionService::Servi
   ::grpc::Status GetEntity(::grpc::ServerContext* context, const rpc::pb::GrpcEntityRequest* in,
                            rpc::pb::GrpcEntityResponse* out) override {
     std::lock_guard lock(state_->mu);
+    if (Status s = state_->Call("GetEntity"); !s.ok()) return ToGrpc(s);
     auto session = state_->SessionOf(context);
     if (!session.ok()) return ToGrpc(session.status());
     auto catalog = state_->Materialize(session->catalog);
@@ -462,6 +478,7 @@ class EvitaSessionServiceImpl final : public rpc::pb::EvitaSessionService::Servi
     return session;
   }
   Status GoLive(::grpc::ServerContext* context) {
+    if (Status s = state_->Call("GoLiveAndClose"); !s.ok()) return s;
     auto session = Writer(context);
     if (!session.ok()) return session.status();
     auto catalog = state_->Materialize(session->catalog);
@@ -511,6 +528,7 @@ class ServerImpl : public Server {
   void Configure(const ServerOptions& options) {
     state_.golive_delay_ms = options.golive_delay_ms;
     state_.session_idle_seconds = options.session_idle_seconds;
+    for (const auto& fault : options.faults) state_.faults[fault.method] = fault.after_calls;
   }
   void Shutdown() override {
     std::call_once(shutdown_once_, [this] { server_->Shutdown(); });
@@ -532,7 +550,23 @@ class ServerImpl : public Server {
 
 }  // namespace
 
+const std::vector<std::string>& InjectableMethods() {
+  static const std::vector<std::string> kMethods = {"UpsertEntity", "GetEntityCollectionSize",
+                                                    "GoLiveAndClose", "Query", "GetEntity"};
+  return kMethods;
+}
+
 StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& options) {
+  for (const auto& fault : options.faults) {
+    const auto& known = InjectableMethods();
+    if (std::find(known.begin(), known.end(), fault.method) == known.end()) {
+      std::string list;
+      for (const auto& m : known) list += (list.empty() ? "" : ", ") + m;
+      return InvalidArgumentError("cannot inject a fault into '" + fault.method + "' (known: " + list + ")");
+    }
+    if (fault.after_calls < 0)
+      return InvalidArgumentError("an injected fault's call count must not be negative");
+  }
   auto engine = Engine::Open(options.data_dir, options.engine);
   if (!engine.ok()) return engine.status();
   auto server = std::make_unique<ServerImpl>(std::move(engine).value());

@@ -1,0 +1,142 @@
+// The warmup binary as a test runs it: a command to completion with its
+// output, or `warmup serve` in the background.
+#ifndef WARMUP_TESTS_APPS_CLI_H_
+#define WARMUP_TESTS_APPS_CLI_H_
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <doctest/doctest.h>
+
+#include <chrono>
+#include <regex>
+#include <string>
+#include <vector>
+
+namespace warmup::testing {
+
+// How a finished process ended, with everything it wrote to stdout and stderr.
+struct CliResult {
+  bool exited = false;  // false: killed by a signal (or never started)
+  int exit_code = -1;   // when exited
+  int signal = 0;       // when killed
+  std::string output;   // stdout and stderr, interleaved
+};
+
+// Starts WARMUP_CLI_PATH with `args`, stdout and stderr into one pipe; returns its pid.
+inline pid_t SpawnCli(const std::vector<std::string>& args, int* out_fd) {
+  int fds[2];
+  REQUIRE(::pipe2(fds, O_CLOEXEC) == 0);
+  const pid_t child = ::fork();
+  REQUIRE(child >= 0);
+  if (child == 0) {
+    ::dup2(fds[1], STDOUT_FILENO);
+    ::dup2(fds[1], STDERR_FILENO);
+    ::close(STDIN_FILENO);
+    std::vector<char*> argv{const_cast<char*>("warmup")};
+    for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    ::execv(WARMUP_CLI_PATH, argv.data());
+    ::_exit(127);
+  }
+  ::close(fds[1]);
+  *out_fd = fds[0];
+  return child;
+}
+
+// Runs WARMUP_CLI_PATH with `args` to its end. A run that outlives
+// `timeout_seconds` is killed, so a hang fails the test instead of the suite.
+inline CliResult RunCli(const std::vector<std::string>& args, int timeout_seconds = 120) {
+  int out = -1;
+  const pid_t child = SpawnCli(args, &out);
+  CliResult result;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(timeout_seconds);
+  ::fcntl(out, F_SETFL, O_NONBLOCK);
+  char buffer[4096];
+  while (true) {
+    const ssize_t n = ::read(out, buffer, sizeof(buffer));
+    if (n > 0) {
+      result.output.append(buffer, static_cast<size_t>(n));
+      continue;
+    }
+    if (n == 0) break;
+    if (std::chrono::steady_clock::now() > deadline) {
+      ::kill(child, SIGKILL);
+      break;
+    }
+    ::usleep(10'000);
+  }
+  ::close(out);
+  int status = 0;
+  REQUIRE(::waitpid(child, &status, 0) == child);
+  result.exited = WIFEXITED(status);
+  if (result.exited) result.exit_code = WEXITSTATUS(status);
+  if (WIFSIGNALED(status)) result.signal = WTERMSIG(status);
+  return result;
+}
+
+// `warmup serve` on a free port of 127.0.0.1, its output read through a pipe.
+// Start() has REQUIREd the header; the destructor kills the server if a test
+// failed before Stop().
+class ServeProcess {
+ public:
+  void Start(const std::string& data_dir, const std::vector<std::string>& extra_args = {}) {
+    std::vector<std::string> args = {"serve", "--data-dir", data_dir, "--listen", "127.0.0.1:0"};
+    args.insert(args.end(), extra_args.begin(), extra_args.end());
+    pid_ = SpawnCli(args, &out_);
+    std::smatch header;
+    const std::regex pattern("pid (\\d+), listening on port (\\d+)");
+    char buffer[512];
+    while (!std::regex_search(seen_, header, pattern)) {
+      const ssize_t n = ::read(out_, buffer, sizeof(buffer));
+      if (n <= 0) break;
+      seen_.append(buffer, static_cast<size_t>(n));
+    }
+    REQUIRE_MESSAGE(header.size() == 3, seen_);
+    reported_pid_ = std::stoi(header[1]);
+    address_ = "127.0.0.1:" + header[2].str();
+  }
+  // SIGTERM; reads the output to its end, then returns how the process ended.
+  CliResult Stop() {
+    REQUIRE(::kill(pid_, SIGTERM) == 0);
+    char buffer[512];
+    for (ssize_t n; (n = ::read(out_, buffer, sizeof(buffer))) > 0;)
+      seen_.append(buffer, static_cast<size_t>(n));
+    int status = 0;
+    REQUIRE(::waitpid(pid_, &status, 0) == pid_);
+    pid_ = -1;
+    CliResult result;
+    result.exited = WIFEXITED(status);
+    if (result.exited) result.exit_code = WEXITSTATUS(status);
+    if (WIFSIGNALED(status)) result.signal = WTERMSIG(status);
+    result.output = seen_;
+    return result;
+  }
+  ~ServeProcess() {
+    if (pid_ > 0) {
+      ::kill(pid_, SIGKILL);
+      ::waitpid(pid_, nullptr, 0);
+    }
+    if (out_ >= 0) ::close(out_);
+  }
+
+  pid_t pid() const { return pid_; }
+  int reported_pid() const { return reported_pid_; }
+  // 127.0.0.1:<the port from the header>
+  const std::string& address() const { return address_; }
+  // What the server printed so far.
+  const std::string& output() const { return seen_; }
+
+ private:
+  pid_t pid_ = -1;
+  int out_ = -1;
+  std::string seen_;
+  int reported_pid_ = -1;
+  std::string address_;
+};
+
+}  // namespace warmup::testing
+
+#endif  // WARMUP_TESTS_APPS_CLI_H_

@@ -1,0 +1,329 @@
+// RunCopy when things go wrong on the read side, and the measurement contract
+// checked from the outside: a source that fails mid-stream, a snapshot that
+// ends early, a live catalog that changes while read, and timings whose parts
+// are known lower bounds.
+#include <grpcpp/grpcpp.h>
+
+#include <doctest/doctest.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include "GrpcEvitaAPI.grpc.pb.h"
+#include "GrpcEvitaSessionAPI.grpc.pb.h"
+#include "common/temp_dir.h"
+#include "rpc/entity_convert.h"
+#include "rpc/pb.h"
+#include "rpc/test_server.h"
+#include "warmup/copy_engine.h"
+#include "warmup/generator.h"
+#include "warmup/grpc_source.h"
+#include "warmup/remote_target.h"
+#include "warmup/report.h"
+#include "warmup/snapshot.h"
+
+namespace warmup {
+namespace {
+
+namespace fs = std::filesystem;
+using namespace std::chrono_literals;
+
+std::unique_ptr<CatalogSource> Tiny() { return std::move(OpenGeneratorSource({"tiny", 1.0, 1, ""})).value(); }
+
+// Wraps a source: fails opening `fail_open`, or the `fail_at`-th Next of
+// `fail_type`, and sleeps `read_delay` in every Next.
+class FaultySource : public CatalogSource {
+ public:
+  explicit FaultySource(std::unique_ptr<CatalogSource> inner) : inner_(std::move(inner)) {}
+  std::string fail_open;
+  std::string fail_type;
+  int fail_at = 0;
+  std::chrono::microseconds read_delay{0};
+
+  const CatalogSchema& schema() const override { return inner_->schema(); }
+  const std::vector<CollectionInfo>& collections() const override { return inner_->collections(); }
+  std::string Describe() const override { return "faulty " + inner_->Describe(); }
+  std::string Fingerprint() const override { return inner_->Fingerprint(); }
+  StatusOr<std::unique_ptr<EntityStream>> OpenCollection(const std::string& type) override {
+    if (type == fail_open) return UnavailableError("cannot open " + type + ": disk gone");
+    auto stream = inner_->OpenCollection(type);
+    if (!stream.ok()) return stream.status();
+    return std::unique_ptr<EntityStream>(
+        new Stream(std::move(stream).value(), type == fail_type ? fail_at : 0, read_delay));
+  }
+
+ private:
+  class Stream : public EntityStream {
+   public:
+    Stream(std::unique_ptr<EntityStream> inner, int fail_at, std::chrono::microseconds delay)
+        : inner_(std::move(inner)), fail_at_(fail_at), delay_(delay) {}
+    StatusOr<bool> Next(Entity* entity) override {
+      if (delay_.count() > 0) std::this_thread::sleep_for(delay_);
+      if (fail_at_ > 0 && ++reads_ == fail_at_)
+        return DataLossError("read " + std::to_string(reads_) + " failed");
+      return inner_->Next(entity);
+    }
+
+   private:
+    std::unique_ptr<EntityStream> inner_;
+    int fail_at_;
+    std::chrono::microseconds delay_;
+    int reads_ = 0;
+  };
+  std::unique_ptr<CatalogSource> inner_;
+};
+
+// The null target with a fixed upsert time, a reported server time and
+// request size, a rejection at the n-th upsert, and a count of drops.
+class SlowTarget : public CatalogTarget {
+ public:
+  std::chrono::microseconds upsert_delay{0};
+  int reject_at = 0;
+  int drops = 0;
+  std::string Describe() const override { return "slow test target"; }
+  Status CreateCatalog(const CatalogSchema& schema) override { return inner_->CreateCatalog(schema); }
+  Status Upsert(const Entity& entity) override {
+    if (upsert_delay.count() > 0) std::this_thread::sleep_for(upsert_delay);
+    if (++upserts_ == reject_at) return InvalidArgumentError("no");
+    return inner_->Upsert(entity);
+  }
+  std::optional<int64_t> LastServerNanos() const override { return 1000 + upserts_; }
+  int64_t LastRequestBytes() const override { return 100 + upserts_; }
+  Status GoLive() override { return inner_->GoLive(); }
+  StatusOr<int64_t> Count(const std::string& type) override { return inner_->Count(type); }
+  Status DropCatalog() override {
+    ++drops;
+    return inner_->DropCatalog();
+  }
+
+ private:
+  std::unique_ptr<CatalogTarget> inner_ = MakeNullTarget();
+  int upserts_ = 0;
+};
+
+int64_t CopiedOf(const RunResult& r, const std::string& type) {
+  for (const auto& c : r.collections) {
+    if (c.entity_type == type) return c.copied;
+  }
+  return -1;
+}
+
+TEST_CASE("a source failing mid-stream aborts the load through RunCopy: exit 1, what was copied, no goLive") {
+  FaultySource source(Tiny());
+  source.fail_type = "Category";
+  source.fail_at = 7;
+  SlowTarget target;
+  auto result = RunCopy(source, target, {});
+  REQUIRE(result.ok());
+  CHECK(result->ExitCode() == 1);
+  CHECK(result->abort_error == "DATA_LOSS: read 7 failed");
+  CHECK(result->golive == GoLiveOutcome::kNotAttempted);
+  CHECK(result->verification == Verification::kNotReached);
+  CHECK(CopiedOf(*result, "Brand") == 20);
+  CHECK(CopiedOf(*result, "Category") == 6);
+  CHECK(result->collections.size() == 2);  // nothing after the failing collection
+  CHECK(target.drops == 1);
+  CHECK(result->target_dropped);
+  const std::string report = RenderTextReport(*result);
+  CHECK(report.find("ABORTED: DATA_LOSS: read 7 failed") != std::string::npos);
+  CHECK(report.find("FAILED") != std::string::npos);
+}
+
+TEST_CASE("a collection that cannot be opened aborts the load, naming it") {
+  FaultySource source(Tiny());
+  source.fail_open = "Parameter";
+  SlowTarget target;
+  auto result = RunCopy(source, target, {});
+  REQUIRE(result.ok());
+  CHECK(result->ExitCode() == 1);
+  CHECK(result->abort_error == "UNAVAILABLE: cannot open Parameter: disk gone");
+  CHECK(CopiedOf(*result, "Category") > 0);
+  CHECK(CopiedOf(*result, "Parameter") == 0);
+  CHECK(CopiedOf(*result, "Product") == -1);
+}
+
+TEST_CASE("a snapshot that ends early or lies about its count aborts the load through RunCopy") {
+  testing::TempDir dir;
+  auto path = GenerateSnapshot({"tiny", 1.0, 2, ""}, dir / "pristine", {});
+  REQUIRE(path.ok());
+  std::string product;
+  for (const auto& e : fs::directory_iterator(*path + "/collections")) {
+    if (e.path().filename().string().find("Product") != std::string::npos) product = e.path().string();
+  }
+  REQUIRE_FALSE(product.empty());
+  SUBCASE("truncated") {
+    fs::resize_file(product, fs::file_size(product) * 2 / 3);
+    auto source = OpenSnapshotSource(*path);
+    REQUIRE(source.ok());
+    SlowTarget target;
+    auto result = RunCopy(**source, target, {});
+    REQUIRE(result.ok());
+    CHECK(result->ExitCode() == 1);
+    CHECK(result->abort_error.find("DATA_LOSS: " + product + ": offset ") == 0);
+    CHECK(result->abort_error.find("truncated") != std::string::npos);
+    CHECK(CopiedOf(*result, "Product") > 0);
+    CHECK(CopiedOf(*result, "Product") < 200);
+  }
+  SUBCASE("the manifest promises one more entity than the file holds") {
+    std::ifstream in(*path + "/manifest.json");
+    std::stringstream text;
+    text << in.rdbuf();
+    std::string manifest = text.str();
+    const size_t at = manifest.find("\"count\": 200");
+    REQUIRE(at != std::string::npos);
+    manifest.replace(at, 12, "\"count\": 201");
+    std::ofstream(*path + "/manifest.json", std::ios::trunc) << manifest;
+    auto source = OpenSnapshotSource(*path);
+    REQUIRE(source.ok());
+    SlowTarget target;
+    auto result = RunCopy(**source, target, {});
+    REQUIRE(result.ok());
+    CHECK(result->ExitCode() == 1);
+    CHECK(result->abort_error.find("holds 200 entities, the manifest says 201") != std::string::npos);
+    CHECK(result->golive == GoLiveOutcome::kNotAttempted);
+  }
+}
+
+TEST_CASE("a live catalog that gains an entity while read: DATA_LOSS through RunCopy, exit 1") {
+  testing::TempDir dir;
+  auto server = testing::StartServer(dir / "served");
+  const std::string address = testing::Address(*server);
+  auto tiny = Tiny();
+  {
+    auto target = MakeRemoteTarget(address);
+    CopyOptions options;
+    options.target_catalog = "moving";
+    REQUIRE(RunCopy(*tiny, **target, options)->ExitCode() == 0);
+  }
+  // The source has read schema and counts; now a writer adds a Brand.
+  GrpcSourceOptions small_pages;
+  small_pages.page_size = 7;
+  auto live = OpenGrpcSource(address, "moving", small_pages);
+  REQUIRE(live.ok());
+  {
+    auto channel = ::grpc::CreateChannel(address, ::grpc::InsecureChannelCredentials());
+    auto evita = rpc::pb::EvitaService::NewStub(channel);
+    auto session = rpc::pb::EvitaSessionService::NewStub(channel);
+    rpc::pb::GrpcEvitaSessionResponse opened;
+    ::grpc::ClientContext open_context;
+    rpc::pb::GrpcEvitaSessionRequest open;
+    open.set_catalogname("moving");
+    REQUIRE(evita->CreateReadWriteSession(&open_context, open, &opened).ok());
+    Entity brand;
+    auto stream = tiny->OpenCollection("Brand");
+    REQUIRE(*(*stream)->Next(&brand));
+    brand.primary_key = 999;
+    brand.attributes.global["code"] = Value::String("late-brand");
+    auto mutation = rpc::EntityToUpsertMutation(brand, *tiny->schema().FindEntity("Brand"),
+                                                rpc::Existence::kMustNotExist);
+    REQUIRE(mutation.ok());
+    rpc::pb::GrpcUpsertEntityRequest request;
+    *request.mutable_entitymutation() = *mutation;
+    rpc::pb::GrpcUpsertEntityResponse response;
+    ::grpc::ClientContext upsert_context;
+    upsert_context.AddMetadata("sessionid", opened.sessionid());
+    const ::grpc::Status upserted = session->UpsertEntity(&upsert_context, request, &response);
+    REQUIRE_MESSAGE(upserted.ok(), upserted.error_message());
+  }
+  SlowTarget target;
+  auto result = RunCopy(**live, target, {});
+  REQUIRE(result.ok());
+  CHECK(result->ExitCode() == 1);
+  CHECK(result->abort_error ==
+        "DATA_LOSS: collection Brand: the server returned 21 entities, it counted 20 (changed while read?)");
+  CHECK(result->golive == GoLiveOutcome::kNotAttempted);
+}
+
+TEST_CASE("timings: each part is measured, lies inside the wall-clock, and is attributed to its side") {
+  // The source sleeps 3 ms per read and the target 2 ms per upsert: each
+  // figure has a known floor, and reads and upserts cannot be confused.
+  FaultySource source(Tiny());
+  source.read_delay = 3ms;
+  SlowTarget target;
+  target.upsert_delay = 2ms;
+  CopyOptions options;
+  options.collections = {"Brand", "Category"};
+  options.max_per_collection = 10;
+  testing::TempDir dir;
+  options.per_entity_csv = dir / "rows.csv";
+  auto result = RunCopy(source, target, options);
+  REQUIRE(result.ok());
+  REQUIRE(result->ExitCode() == 0);
+  const RunResult& r = *result;
+  REQUIRE(r.upsert.count == 20);
+  CHECK(r.upsert.total_seconds >= 20 * 0.002);
+  CHECK(r.source_read_seconds >= 20 * 0.003);
+  CHECK(r.upsert.median_us >= 2000);
+  CHECK(r.loop_overhead_seconds >= 0);
+  CHECK(r.load_wall_seconds >= r.source_read_seconds + r.upsert.total_seconds);
+  for (const auto& c : r.collections) {
+    CAPTURE(c.entity_type);
+    CHECK(c.read_seconds >= 10 * 0.003);
+    CHECK(c.upsert.total_seconds >= 10 * 0.002);
+    CHECK(c.wall_seconds >= c.read_seconds + c.upsert.total_seconds);
+  }
+  // Row by row: read_ns and upsert_ns each have their own floor, and each
+  // read starts after the previous upsert ended.
+  std::ifstream in(dir / "rows.csv");
+  std::string line;
+  std::getline(in, line);
+  int64_t previous_end = 0;
+  int rows = 0;
+  while (std::getline(in, line)) {
+    std::vector<std::string> f;
+    std::stringstream fields(line);
+    for (std::string cell; std::getline(fields, cell, ',');) f.push_back(cell);
+    REQUIRE(f.size() == 9);
+    const int64_t start = std::stoll(f[3]), read = std::stoll(f[4]), upsert = std::stoll(f[5]);
+    CHECK(read >= 3'000'000);
+    CHECK(upsert >= 2'000'000);
+    CHECK(start >= previous_end);
+    previous_end = start + read + upsert;
+    ++rows;
+  }
+  CHECK(rows == 20);
+  CHECK(previous_end <= static_cast<int64_t>(r.load_wall_seconds * 1e9) + 1);
+}
+
+TEST_CASE("the per-entity CSV: server time and request size per row, and a rejected upsert marked rejected") {
+  testing::TempDir dir;
+  SlowTarget target;
+  target.reject_at = 5;
+  CopyOptions options;
+  options.per_entity_csv = dir / "rows.csv";
+  auto source = Tiny();
+  auto result = RunCopy(*source, target, options);
+  REQUIRE(result.ok());
+  CHECK(result->ExitCode() == 1);
+  std::ifstream in(dir / "rows.csv");
+  std::string line;
+  std::getline(in, line);
+  std::vector<std::vector<std::string>> rows;
+  while (std::getline(in, line)) {
+    std::vector<std::string> f;
+    std::stringstream fields(line + ",");  // a trailing empty cell survives getline
+    for (std::string cell; std::getline(fields, cell, ',');) f.push_back(cell);
+    rows.push_back(f);
+  }
+  REQUIRE(rows.size() == 5);
+  for (int i = 0; i < 4; ++i) {
+    CAPTURE(i);
+    CHECK(rows[i][0] == "Brand");
+    CHECK(rows[i][1] == std::to_string(i + 1));
+    CHECK(rows[i][2] == std::to_string(i));
+    CHECK(rows[i][6] == std::to_string(1000 + i + 1));  // server_ns as the target reported it
+    CHECK(rows[i][7] == std::to_string(100 + i + 1));   // request_bytes
+    CHECK(rows[i][8] == "ok");
+  }
+  CHECK(rows[4][6].empty());  // a rejected upsert has no server time
+  CHECK(rows[4][7] == "105");
+  CHECK(rows[4][8] == "rejected");
+  REQUIRE(result->server.has_value());
+  CHECK(result->server->count == 4);
+  CHECK(result->server->max_us == doctest::Approx(1.004));
+}
+
+}  // namespace
+}  // namespace warmup

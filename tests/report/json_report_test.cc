@@ -1,0 +1,205 @@
+// The JSON report against docs/measurement.md: every documented field, with
+// the value it must carry, and no field the docs do not name.
+#include <doctest/doctest.h>
+
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "warmup/report.h"
+#include "warmup/run_result.h"
+
+namespace warmup {
+namespace {
+
+using nlohmann::json;
+
+// A latency object whose every figure is distinct, derived from `base`.
+LatencyStats Stats(double base, int64_t count, bool with_p999) {
+  LatencyStats s;
+  s.count = count;
+  s.total_seconds = base + 0.1;
+  s.mean_us = base + 0.2;
+  s.median_us = base + 0.3;
+  s.p90_us = base + 0.4;
+  s.p95_us = base + 0.5;
+  s.p99_us = base + 0.6;
+  if (with_p999) s.p999_us = base + 0.7;
+  s.max_us = base + 0.8;
+  return s;
+}
+
+void CheckStats(const json& j, const LatencyStats& s) {
+  CHECK(j.size() == 9);
+  CHECK(j["count"] == s.count);
+  CHECK(j["total_seconds"] == s.total_seconds);
+  CHECK(j["mean_us"] == s.mean_us);
+  CHECK(j["median_us"] == s.median_us);
+  CHECK(j["p90_us"] == s.p90_us);
+  CHECK(j["p95_us"] == s.p95_us);
+  CHECK(j["p99_us"] == s.p99_us);
+  if (s.p999_us) {
+    CHECK(j["p999_us"] == *s.p999_us);
+  } else {
+    CHECK(j["p999_us"].is_null());
+  }
+  CHECK(j["max_us"] == s.max_us);
+}
+
+std::set<std::string> Keys(const json& j) {
+  std::set<std::string> keys;
+  for (const auto& [key, value] : j.items()) keys.insert(key);
+  return keys;
+}
+
+RunResult Example() {
+  RunResult r;
+  r.run_label = "label";
+  r.source = "snapshot /s";
+  r.dataset_fingerprint = "f00d";
+  r.target = "embedded engine in /w";
+  r.source_catalog = "senesi";
+  r.target_catalog = "senesi_beef";
+  r.started_at = "2026-12-01T08:00:00Z";
+  r.environment = {"host", "cpu", 2, 24LL << 30, "6.1", "warmup 0.1.0 (abc)"};
+  CollectionResult brand;
+  brand.entity_type = "Brand";
+  brand.source_count = 21;
+  brand.expected_count = 20;
+  brand.copied = 19;
+  brand.failed = 1;
+  brand.wall_seconds = 1.5;
+  brand.read_seconds = 0.25;
+  brand.upsert = Stats(10, 20, false);
+  brand.server = Stats(20, 19, false);
+  brand.target_count = 18;
+  CollectionResult product;
+  product.entity_type = "Product";
+  product.source_count = 2000;
+  product.expected_count = 2000;
+  product.upsert = Stats(30, 2000, true);
+  r.collections = {brand, product};
+  r.load_wall_seconds = 7.5;
+  r.source_read_seconds = 1.25;
+  r.upsert = Stats(40, 2020, true);
+  r.server = Stats(50, 19, false);
+  r.loop_overhead_seconds = 0.125;
+  r.golive = GoLiveOutcome::kCompleted;
+  r.golive_seconds = 2.5;
+  r.verification = Verification::kMismatch;
+  r.verification_error = "";
+  r.abort_error = "entity Brand/4 was rejected";
+  r.target_dropped = true;
+  r.loader = {3.5, 0.75, 123456789};
+  return r;
+}
+
+TEST_CASE("the JSON report carries every documented figure with its value") {
+  const RunResult r = Example();
+  const json j = json::parse(RenderJsonReport(r));
+  CHECK(Keys(j) == std::set<std::string>{"schema",
+                                         "run_label",
+                                         "started_at",
+                                         "source",
+                                         "dataset_fingerprint",
+                                         "target",
+                                         "source_catalog",
+                                         "target_catalog",
+                                         "environment",
+                                         "collections",
+                                         "load_wall_seconds",
+                                         "source_read_seconds",
+                                         "upsert",
+                                         "server",
+                                         "loop_overhead_seconds",
+                                         "golive",
+                                         "total_seconds",
+                                         "verification",
+                                         "abort_error",
+                                         "target_dropped",
+                                         "loader",
+                                         "copied",
+                                         "expected",
+                                         "exit_code"});
+  CHECK(j["schema"] == "warmup-run/1");
+  CHECK(j["run_label"] == "label");
+  CHECK(j["started_at"] == "2026-12-01T08:00:00Z");
+  CHECK(j["source"] == "snapshot /s");
+  CHECK(j["dataset_fingerprint"] == "f00d");
+  CHECK(j["target"] == "embedded engine in /w");
+  CHECK(j["source_catalog"] == "senesi");
+  CHECK(j["target_catalog"] == "senesi_beef");
+  CHECK(j["environment"] == json{{"hostname", "host"},
+                                 {"cpu_model", "cpu"},
+                                 {"cores", 2},
+                                 {"memory_limit_bytes", 24LL << 30},
+                                 {"kernel", "6.1"},
+                                 {"build", "warmup 0.1.0 (abc)"}});
+  REQUIRE(j["collections"].size() == 2);
+  const json& brand = j["collections"][0];
+  CHECK(Keys(brand) == std::set<std::string>{"entity_type", "source_count", "expected_count", "copied",
+                                             "failed", "wall_seconds", "read_seconds", "upsert", "server",
+                                             "target_count"});
+  CHECK(brand["entity_type"] == "Brand");
+  CHECK(brand["source_count"] == 21);
+  CHECK(brand["expected_count"] == 20);
+  CHECK(brand["copied"] == 19);
+  CHECK(brand["failed"] == 1);
+  CHECK(brand["wall_seconds"] == 1.5);
+  CHECK(brand["read_seconds"] == 0.25);
+  CheckStats(brand["upsert"], r.collections[0].upsert);
+  CheckStats(brand["server"], *r.collections[0].server);
+  CHECK(brand["target_count"] == 18);
+  const json& product = j["collections"][1];
+  CHECK(product["server"].is_null());
+  CHECK(product["target_count"].is_null());
+  CheckStats(product["upsert"], r.collections[1].upsert);
+  CHECK(j["load_wall_seconds"] == 7.5);
+  CHECK(j["source_read_seconds"] == 1.25);
+  CheckStats(j["upsert"], r.upsert);
+  CheckStats(j["server"], *r.server);
+  CHECK(j["loop_overhead_seconds"] == 0.125);
+  CHECK(j["golive"] == json{{"outcome", "completed"}, {"seconds", 2.5}, {"error", ""}});
+  CHECK(j["total_seconds"] == 10.0);
+  CHECK(j["verification"] == json{{"outcome", "mismatch"}, {"error", ""}});
+  CHECK(j["abort_error"] == "entity Brand/4 was rejected");
+  CHECK(j["target_dropped"] == true);
+  CHECK(j["loader"] == json{{"user_seconds", 3.5}, {"system_seconds", 0.75}, {"peak_rss_bytes", 123456789}});
+  CHECK(j["copied"] == 19);
+  CHECK(j["expected"] == 2020);
+  CHECK(j["exit_code"] == 1);
+}
+
+TEST_CASE("the JSON report's outcome names, and nulls where a figure does not exist") {
+  RunResult r = Example();
+  r.collections.clear();
+  r.server.reset();
+  r.abort_error.clear();
+  const std::pair<GoLiveOutcome, const char*> golive[] = {{GoLiveOutcome::kCompleted, "completed"},
+                                                          {GoLiveOutcome::kFailed, "failed"},
+                                                          {GoLiveOutcome::kNotAttempted, "not_attempted"}};
+  for (const auto& [outcome, name] : golive) {
+    r.golive = outcome;
+    const json j = json::parse(RenderJsonReport(r));
+    CHECK(j["golive"]["outcome"] == name);
+    CHECK(j["total_seconds"].is_null() == (outcome != GoLiveOutcome::kCompleted));
+    CHECK(j["server"].is_null());
+    CHECK(j["abort_error"].is_null());
+  }
+  r.golive = GoLiveOutcome::kCompleted;
+  const std::pair<Verification, const char*> verification[] = {{Verification::kVerified, "verified"},
+                                                               {Verification::kSkipped, "skipped"},
+                                                               {Verification::kUnknown, "unknown"},
+                                                               {Verification::kMismatch, "mismatch"},
+                                                               {Verification::kNotReached, "not_reached"}};
+  for (const auto& [outcome, name] : verification) {
+    r.verification = outcome;
+    r.verification_error = outcome == Verification::kUnknown ? "counting Brand: UNAVAILABLE" : "";
+    const json j = json::parse(RenderJsonReport(r));
+    CHECK(j["verification"]["outcome"] == name);
+    CHECK(j["verification"]["error"] == r.verification_error);
+    CHECK(j["exit_code"] == r.ExitCode());
+  }
+}
+
+}  // namespace
+}  // namespace warmup
