@@ -23,8 +23,9 @@ case "$mode" in
       pid=${environ#/proc/}
       pid=${pid%/environ}
       [ "$pid" = "$$" ] && continue
-      if tr '\0' '\n' < "$environ" 2> /dev/null | grep -qxF "TMPDIR=$dir"; then
-        echo "leftovers: process $pid is still running: $(tr '\0' ' ' < "/proc/$pid/cmdline" 2> /dev/null)"
+      # (a process may end, or be another user's, between the glob and the read)
+      if { tr '\0' '\n' < "$environ"; } 2> /dev/null | grep -qxF "TMPDIR=$dir"; then
+        echo "leftovers: process $pid is still running: $({ tr '\0' ' ' < "/proc/$pid/cmdline"; } 2> /dev/null)"
         kill -KILL "$pid" 2> /dev/null || true
         status=1
       fi
