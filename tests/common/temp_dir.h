@@ -18,8 +18,9 @@ class TempDir {
  public:
   // Throws when the directory cannot be made: a test must never fall back to
   // a path of someone else's (an empty path would put its files under /).
-  TempDir() {
-    std::string name = (std::filesystem::temp_directory_path() / "warmup-test-XXXXXX").string();
+  // `parent` defaults to $TMPDIR.
+  explicit TempDir(const std::filesystem::path& parent = std::filesystem::temp_directory_path()) {
+    std::string name = (parent / "warmup-test-XXXXXX").string();
     if (::mkdtemp(name.data()) == nullptr) {
       throw std::runtime_error("TempDir: mkdtemp(" + name + ") failed: " + ::strerror(errno));
     }

@@ -1,12 +1,15 @@
 #include "warmup/snapshot.h"
 
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <zip.h>
 
 #include <doctest/doctest.h>
 
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <set>
 #include <sstream>
@@ -126,28 +129,94 @@ TEST_CASE("zstd snapshots read the same entities and share the fingerprint") {
   REQUIRE(b.ok());
   CHECK(ReadAll(**a) == ReadAll(**b));
   CHECK((*a)->Fingerprint() == (*b)->Fingerprint());
+  // ... and the fingerprint tells other content apart: another seed, or the
+  // same catalog at another scale.
+  TempDir other_seed, other_scale;
+  auto c = OpenSnapshotSource(Generate(other_seed.path(), "tiny", 1.0, 2));
+  auto d = OpenSnapshotSource(Generate(other_scale.path(), "tiny", 2.0, 1));
+  REQUIRE(c.ok());
+  REQUIRE(d.ok());
+  CHECK((*c)->Fingerprint() != (*a)->Fingerprint());
+  CHECK((*d)->Fingerprint() != (*a)->Fingerprint());
+  CHECK((*c)->Fingerprint() != (*d)->Fingerprint());
+  CHECK_FALSE((*a)->Fingerprint().empty());
 }
 
-TEST_CASE("reading never modifies the snapshot and works on a read-only copy") {
-  TempDir dir;
+// Runs `body` in a child process as an unprivileged user (nobody) when this
+// process is root, as CI runs it: root ignores permission bits, so only then
+// does a read-only check check anything. Returns the child's exit code (0 = ok).
+int AsUnprivileged(const std::function<int()>& body) {
+  const pid_t child = ::fork();
+  REQUIRE(child >= 0);
+  if (child == 0) {
+    // Never return into the test runner from here: it would go on running
+    // the other tests in this child, as nobody.
+    if (::geteuid() == 0 && (::setgid(65534) != 0 || ::setuid(65534) != 0)) ::_exit(90);
+    try {
+      ::_exit(body());
+    } catch (...) {
+      ::_exit(91);
+    }
+  }
+  int status = 0;
+  REQUIRE(::waitpid(child, &status, 0) == child);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+// Whether every directory above `path` lets others through (a checkout under
+// a private home directory does not).
+bool OthersCanReach(const fs::path& path) {
+  for (fs::path p = fs::absolute(path); p != p.root_path(); p = p.parent_path()) {
+    struct stat st {};
+    if (::stat(p.c_str(), &st) != 0 || (st.st_mode & S_IXOTH) == 0) return false;
+  }
+  return true;
+}
+
+TEST_CASE("reading never modifies the snapshot and works on a read-only copy, also for root") {
+  // The unprivileged reader must reach the snapshot: under $TMPDIR if it can, else under /tmp.
+  const fs::path tmp = fs::temp_directory_path();
+  TempDir dir(OthersCanReach(tmp) ? tmp : fs::path("/tmp"));
   const std::string path = Generate(dir.path(), "tiny", 1.0, 3, SnapshotCompression::kZstd);
   std::map<std::string, std::pair<std::string, fs::file_time_type>> before;
   for (const auto& [name, bytes] : FileContents(path))
     before[name] = {bytes, fs::last_write_time(path + "/" + name)};
+  // Readable by everyone, writable by no one; the zip goes to a directory the
+  // reader may write.
+  fs::permissions(dir.path(), fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
+                                  fs::perms::others_read | fs::perms::others_exec);
   for (const auto& e : fs::recursive_directory_iterator(path)) {
     fs::permissions(e.path(), fs::perms::owner_write | fs::perms::group_write | fs::perms::others_write,
                     fs::perm_options::remove);
+    fs::permissions(e.path(), fs::perms::others_read | fs::perms::group_read, fs::perm_options::add);
+    if (e.is_directory()) {
+      fs::permissions(e.path(), fs::perms::others_exec | fs::perms::group_exec, fs::perm_options::add);
+    }
   }
   fs::permissions(path, fs::perms::owner_write, fs::perm_options::remove);
-  CHECK(ReadAllStatus(path).ok());
-  CHECK(InspectSnapshot(path).ok());
-  TempDir zip_dir;
-  CHECK(ZipSnapshot(path, zip_dir / "export.zip").ok());
+  fs::permissions(path, fs::perms::others_read | fs::perms::others_exec, fs::perm_options::add);
+  const std::string out = dir / "out";
+  fs::create_directory(out);
+  fs::permissions(out, fs::perms::all);
+  const int code = AsUnprivileged([&] {
+    if (::access(path.c_str(), W_OK) == 0 && ::geteuid() != 0) return 10;  // the copy is not read-only
+    if (!ReadAllStatus(path).ok()) return 11;
+    if (!InspectSnapshot(path).ok()) return 12;
+    if (!OpenSnapshotSource(path).ok()) return 13;
+    if (!ZipSnapshot(path, out + "/export.zip").ok()) return 14;
+    return 0;
+  });
+  CHECK_MESSAGE(code == 0, "the unprivileged reader failed with ", code);
+  CHECK(fs::exists(out + "/export.zip"));
   std::map<std::string, std::pair<std::string, fs::file_time_type>> after;
   for (const auto& [name, bytes] : FileContents(path))
     after[name] = {bytes, fs::last_write_time(path + "/" + name)};
   CHECK(after == before);
   fs::permissions(path, fs::perms::owner_all, fs::perm_options::add);
+  for (const auto& e : fs::recursive_directory_iterator(path)) {
+    fs::permissions(e.path(), fs::perms::owner_write, fs::perm_options::add);
+  }
+  fs::remove_all(out);  // written by nobody: removed here while the directory is still ours
 }
 
 TEST_CASE("an export reads like its directory and unpacks into an identical pristine copy") {
@@ -285,8 +354,9 @@ void WriteZip(const std::string& path, const std::vector<std::string>& names) {
 
 TEST_CASE("unpacking refuses entries that escape the target directory") {
   TempDir dir;
-  for (const auto& evil : std::vector<std::string>{"tiny/../evil", "/tmp/warmup-evil", "tiny/a/../../evil",
-                                                   "other/manifest.json"}) {
+  const std::string absolute = dir / "absolute-evil";  // an absolute entry name, unique to this run
+  for (const auto& evil :
+       std::vector<std::string>{"tiny/../evil", absolute, "tiny/a/../../evil", "other/manifest.json"}) {
     CAPTURE(evil);
     WriteZip(dir / "bad.zip", {"tiny/manifest.json", evil});
     auto result = UnpackSnapshot(dir / "bad.zip", dir / "target");
@@ -294,7 +364,7 @@ TEST_CASE("unpacking refuses entries that escape the target directory") {
     CHECK(result.status().message().find("refusing to unpack") != std::string::npos);
     CHECK_FALSE(fs::exists(dir / "target/tiny"));
     CHECK_FALSE(fs::exists(dir / "evil"));
-    CHECK_FALSE(fs::exists("/tmp/warmup-evil"));
+    CHECK_FALSE(fs::exists(absolute));
   }
   // A well-formed but bogus export is unpacked to a temporary place, fails
   // verification, and leaves nothing.
