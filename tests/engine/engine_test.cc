@@ -848,7 +848,7 @@ TEST_CASE("a compressed engine reopens with the same entities and reads") {
   CHECK(stored < plain_size);
 }
 
-TEST_CASE("DeleteCatalog removes the catalog and its directory; an unknown one is kNotFound") {
+TEST_CASE("DeleteCatalog removes the catalog and its directory, and an unknown one is kNotFound") {
   testing::TempDir dir;
   auto engine = OpenEngine(dir.path());
   LoadTiny(*engine, 2);
