@@ -90,12 +90,18 @@ TEST_CASE("a null-target copy of tiny is complete, verified, and its figures add
     counted += c.upsert.count;
     CHECK(c.target_count == c.expected_count);
   }
+  // The totals are the collections' sums; each part was measured and none
+  // exceeds the wall-clock (the contract: overhead = wall - read - upsert >= 0).
   CHECK(counted == r.upsert.count);
   CHECK(read == doctest::Approx(r.source_read_seconds).epsilon(1e-9));
   CHECK(upsert == doctest::Approx(r.upsert.total_seconds).epsilon(1e-6));
-  CHECK(r.source_read_seconds + r.upsert.total_seconds + r.loop_overhead_seconds ==
-        doctest::Approx(r.load_wall_seconds).epsilon(1e-9));
+  CHECK(r.source_read_seconds > 0);
+  CHECK(r.upsert.total_seconds > 0);
+  CHECK(r.loop_overhead_seconds >= 0);
+  CHECK(r.source_read_seconds + r.upsert.total_seconds <= r.load_wall_seconds);
   CHECK(walls <= r.load_wall_seconds + 1e-9);
+  CHECK(r.golive_seconds >= 0);
+  CHECK(r.loader.peak_rss_bytes > 0);
   CHECK(r.total_seconds().has_value());
   const std::string report = RenderTextReport(r);
   CHECK(report.find("verification: VERIFIED") != std::string::npos);
@@ -172,6 +178,9 @@ TEST_CASE("a goLive that fails: failure marker with time to failure, no TOTAL") 
   CHECK(r.golive == GoLiveOutcome::kFailed);
   CHECK_FALSE(r.total_seconds().has_value());
   CHECK(r.ExitCode() == 1);
+  CHECK(r.golive_error == "DEADLINE_EXCEEDED: deadline exceeded after 15 s");
+  CHECK(target.drops == 1);  // a failed goLive is a failed run: its catalog is dropped
+  CHECK(r.target_dropped);
   const std::string report = RenderTextReport(r);
   CHECK(report.find("*** CLIENT-SIDE FAILURE ***") != std::string::npos);
   CHECK(report.find("TOTAL                not stated") != std::string::npos);
@@ -241,7 +250,7 @@ TEST_CASE("the per-entity CSV has one row per upsert") {
   CHECK(first.substr(first.size() - 3) == ",ok");
 }
 
-TEST_CASE("the JSON report carries every figure") {
+TEST_CASE("the JSON report of a real run states its figures (every field: json_report_test.cc)") {
   auto target = MakeNullTarget();
   const RunResult r = Run(*target, With([](CopyOptions& o) { o.run_label = "json"; }));
   auto json = nlohmann::json::parse(RenderJsonReport(r));
@@ -251,6 +260,35 @@ TEST_CASE("the JSON report carries every figure") {
   CHECK(json["collections"].size() == 5);
   CHECK(json["verification"]["outcome"] == "verified");
   CHECK(json["environment"]["cores"].get<int>() > 0);
+  CHECK(json["load_wall_seconds"] == r.load_wall_seconds);
+  CHECK(json["upsert"]["count"] == 300);
+  CHECK(json["dataset_fingerprint"] == r.dataset_fingerprint);
+  CHECK_FALSE(r.dataset_fingerprint.empty());
+}
+
+TEST_CASE("the null target counts per type, holds one catalog at a time, and a drop forgets it") {
+  auto target = MakeNullTarget();
+  CatalogSchema schema;
+  schema.name = "n";
+  REQUIRE(target->CreateCatalog(schema).ok());
+  CHECK(target->CreateCatalog(schema).code() == StatusCode::kAlreadyExists);
+  Entity e;
+  e.type = "Brand";
+  for (int i = 1; i <= 3; ++i) {
+    e.primary_key = i;
+    REQUIRE(target->Upsert(e).ok());
+  }
+  e.type = "Product";
+  REQUIRE(target->Upsert(e).ok());
+  REQUIRE(target->GoLive().ok());
+  CHECK(*target->Count("Brand") == 3);
+  CHECK(*target->Count("Product") == 1);
+  CHECK(*target->Count("Category") == 0);
+  CHECK_FALSE(target->LastServerNanos().has_value());
+  CHECK(target->LastRequestBytes() == 0);
+  REQUIRE(target->DropCatalog().ok());
+  CHECK(*target->Count("Brand") == 0);
+  CHECK(target->CreateCatalog(schema).ok());
 }
 
 }  // namespace

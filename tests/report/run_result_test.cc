@@ -45,6 +45,35 @@ TEST_CASE("the exit code is decided by verification, goLive and aborts") {
   r.golive = GoLiveOutcome::kCompleted;
   r.abort_error = "source damaged";
   CHECK(r.ExitCode() == 1);
+  r.abort_error.clear();
+  r.verification = Verification::kNotReached;
+  CHECK(r.ExitCode() == 1);
+  // A rejected upsert fails the run even when the counts were declined or unknown.
+  for (const auto verification : {Verification::kVerified, Verification::kSkipped, Verification::kUnknown}) {
+    r.verification = verification;
+    r.collections = {CollectionResult{}};
+    CHECK(r.ExitCode() != 1);
+    r.collections[0].failed = 1;
+    CHECK(r.ExitCode() == 1);
+  }
+}
+
+TEST_CASE("copied, expected and total add up over collections and goLive") {
+  RunResult r;
+  r.collections.resize(3);
+  for (int i = 0; i < 3; ++i) {
+    r.collections[i].copied = 10 * (i + 1);
+    r.collections[i].expected_count = 11 * (i + 1);
+  }
+  CHECK(r.copied() == 60);
+  CHECK(r.expected() == 66);
+  r.load_wall_seconds = 4.5;
+  r.golive_seconds = 1.25;
+  CHECK_FALSE(r.total_seconds().has_value());
+  r.golive = GoLiveOutcome::kFailed;
+  CHECK_FALSE(r.total_seconds().has_value());
+  r.golive = GoLiveOutcome::kCompleted;
+  CHECK(r.total_seconds() == 5.75);
 }
 
 }  // namespace

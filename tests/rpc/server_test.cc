@@ -287,5 +287,20 @@ TEST_CASE(
   CHECK(RenderTextReport(*result).find("ABORTED") != std::string::npos);
 }
 
+TEST_CASE("Server::Wait returns once another thread has shut the server down; later calls fail UNAVAILABLE") {
+  testing::TempDir dir;
+  auto server = StartServer(dir.path());
+  const std::string address = Address(*server);
+  std::thread stopper([&] { server->Shutdown(); });
+  server->Wait();  // a hang here is this test's failure, caught by its ctest timeout
+  stopper.join();
+  RemoteTargetOptions options;
+  options.call_timeout_seconds = 2;
+  auto target = MakeRemoteTarget(address, options);
+  CatalogSchema schema;
+  schema.name = "after";
+  CHECK((*target)->CreateCatalog(schema).code() == StatusCode::kUnavailable);
+}
+
 }  // namespace
 }  // namespace warmup

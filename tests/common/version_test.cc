@@ -1,0 +1,39 @@
+#include "warmup/version.h"
+
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include <doctest/doctest.h>
+
+#include <regex>
+
+#include "warmup/run_result.h"
+
+namespace warmup {
+namespace {
+
+TEST_CASE("Version is the project's version, then the commit when known; the protocol names its package") {
+  const std::string version = Version();
+  CHECK(version.rfind(WARMUP_PROJECT_VERSION, 0) == 0);
+  CHECK_MESSAGE(std::regex_match(version, std::regex(R"(\d+\.\d+\.\d+( \([0-9a-f]{7,40}\))?)")), version);
+  CHECK(ProtocolDescription().find("io.evitadb.externalApi.grpc.generated") != std::string::npos);
+}
+
+TEST_CASE("DescribeEnvironment reports this machine: host, cores, memory limit, kernel, build") {
+  const Environment env = DescribeEnvironment();
+  char host[256] = {};
+  REQUIRE(::gethostname(host, sizeof(host) - 1) == 0);
+  CHECK(env.hostname == host);
+  CHECK(env.cores == static_cast<int>(::sysconf(_SC_NPROCESSORS_ONLN)));
+  CHECK(env.memory_limit_bytes > 0);
+  const int64_t physical = static_cast<int64_t>(::sysconf(_SC_PHYS_PAGES)) * ::sysconf(_SC_PAGE_SIZE);
+  CHECK(env.memory_limit_bytes <= std::max<int64_t>(physical, env.memory_limit_bytes));
+  struct utsname uts {};
+  REQUIRE(::uname(&uts) == 0);
+  CHECK(env.kernel == uts.release);
+  CHECK(env.build == Version());
+  CHECK_FALSE(env.cpu_model.empty());
+}
+
+}  // namespace
+}  // namespace warmup
