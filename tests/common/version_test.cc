@@ -12,7 +12,8 @@
 namespace warmup {
 namespace {
 
-TEST_CASE("Version is the project's version, then the commit when known; the protocol names its package") {
+TEST_CASE(
+    "Version is the project's version, then the commit when known, and the protocol names its package") {
   const std::string version = Version();
   CHECK(version.rfind(WARMUP_PROJECT_VERSION, 0) == 0);
   CHECK_MESSAGE(std::regex_match(version, std::regex(R"(\d+\.\d+\.\d+( \([0-9a-f]{7,40}\))?)")), version);

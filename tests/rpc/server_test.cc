@@ -287,7 +287,8 @@ TEST_CASE(
   CHECK(RenderTextReport(*result).find("ABORTED") != std::string::npos);
 }
 
-TEST_CASE("Server::Wait returns once another thread has shut the server down; later calls fail UNAVAILABLE") {
+TEST_CASE(
+    "Server::Wait returns once another thread has shut the server down, and later calls fail UNAVAILABLE") {
   testing::TempDir dir;
   auto server = StartServer(dir.path());
   const std::string address = Address(*server);

@@ -12,6 +12,13 @@ if [ -z "$entries" ] || [ -z "$cases" ]; then
   echo "test_case_count: could not read the counts (ctest: '$entries', binary: '$cases')"
   exit 1
 fi
+# ctest splits a name at ';' into entries that match no case: say which.
+split=$("$binary" --list-test-cases | grep ';' || true)
+if [ -n "$split" ]; then
+  echo "test_case_count: test case names must not contain ';' (ctest splits them there):"
+  echo "$split"
+  exit 1
+fi
 if [ "$entries" -ne "$cases" ]; then
   echo "test_case_count: ctest has $entries unit entries, $binary has $cases test cases"
   exit 1
