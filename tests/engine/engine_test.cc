@@ -596,6 +596,7 @@ TEST_CASE(
     const auto products = OfType(all, "Product");
     const EntitySchema& schema = catalog->schema().entities.at("Product");
     int global_checks = 0, localized_checks = 0, archived_checks = 0, sort_checks = 0;
+    int facet_checks = 0, unfaceted_checks = 0;
     for (const Scope scope : {Scope::kLive, Scope::kArchived}) {
       CAPTURE(static_cast<int>(scope));
       std::vector<Entity> members;
@@ -641,6 +642,26 @@ TEST_CASE(
           break;
         }
       }
+      // The index holds exactly the scope's entities; each reference is a
+      // facet exactly where the schema makes it one.
+      std::vector<int32_t> member_pks;
+      for (const auto& e : members) member_pks.push_back(e.primary_key);
+      CHECK(*catalog->Members("Product", global) == member_pks);
+      for (const auto& [reference, rs] : schema.references) {
+        for (int32_t target = 1; target <= 5; ++target) {
+          std::vector<int32_t> expected;
+          if (In(rs.faceted_in_scopes, scope)) {
+            for (const auto& e : members) {
+              if (References(e, reference, target)) expected.push_back(e.primary_key);
+            }
+          }
+          auto facet = catalog->FacetMembers("Product", reference, target, global);
+          REQUIRE(facet.ok());
+          CHECK_MESSAGE(*facet == expected, reference, " -> ", target);
+          facet_checks += !expected.empty();
+          unfaceted_checks += !In(rs.faceted_in_scopes, scope);
+        }
+      }
       if (In(schema.attributes.at("code").sortable_in_scopes, scope)) {
         for (const auto direction : {OrderDirection::kAsc, OrderDirection::kDesc}) {
           auto sorted = catalog->SortBy("Product", "code", "", direction, global);
@@ -665,6 +686,8 @@ TEST_CASE(
     CHECK(localized_checks >= 1);
     CHECK(archived_checks >= 1);
     CHECK(sort_checks >= 2);
+    CHECK(facet_checks >= 3);
+    CHECK(unfaceted_checks >= 3);
 
     // Reduced indexes: order, prices and facets within one category's partition.
     int reduced_checks = 0;
@@ -676,6 +699,9 @@ TEST_CASE(
       }
       if (members.empty()) continue;
       ++reduced_checks;
+      std::vector<int32_t> member_pks;
+      for (const auto& e : members) member_pks.push_back(e.primary_key);
+      CHECK(*catalog->Members("Product", reduced) == member_pks);
       CHECK(*catalog->SortBy("Product", "code", "", OrderDirection::kDesc, reduced) ==
             ByCode(members, OrderDirection::kDesc));
       const BigDecimal from = *BigDecimal::Parse("-99999"), to = *BigDecimal::Parse("99999");
@@ -721,6 +747,72 @@ TEST_CASE(
   takes_new.attributes.global["code"] = Value::String("renamed");
   CHECK(catalog->Upsert(takes_new).code() == StatusCode::kInvalidArgument);
   CHECK(catalog->PrimaryKeys("Noun").status().code() == StatusCode::kNotFound);
+}
+
+TEST_CASE("an entity replaced with other references leaves the reduced indexes it no longer belongs to") {
+  testing::TempDir dir;
+  auto engine = OpenEngine(dir.path());
+  const auto all = LoadTiny(*engine, 5);
+  Catalog* catalog = *engine->GetCatalog("tiny");
+  const auto products = OfType(all, "Product");
+  auto moved = std::find_if(products.begin(), products.end(), [](const Entity& e) {
+    return e.scope == Scope::kLive && std::any_of(e.references.begin(), e.references.end(),
+                                                  [](const Reference& r) { return r.name == "categories"; });
+  });
+  REQUIRE(moved != products.end());
+  Entity replaced = *moved;
+  std::set<int32_t> left;
+  for (const auto& r : replaced.references) {
+    if (r.name == "categories") left.insert(r.referenced.primary_key);
+  }
+  std::erase_if(replaced.references, [](const Reference& r) { return r.name == "categories"; });
+  REQUIRE(catalog->Upsert(replaced).ok());
+  for (const int32_t category : left) {
+    CAPTURE(category);
+    const IndexScope reduced{"categories", category};
+    auto members = catalog->Members("Product", reduced);
+    REQUIRE(members.ok());
+    CHECK(std::find(members->begin(), members->end(), replaced.primary_key) == members->end());
+    auto sorted = catalog->SortBy("Product", "code", "", OrderDirection::kAsc, reduced);
+    CHECK(std::find(sorted->begin(), sorted->end(), replaced.primary_key) == sorted->end());
+  }
+  auto everyone = catalog->Members("Product");
+  CHECK(std::find(everyone->begin(), everyone->end(), replaced.primary_key) != everyone->end());
+}
+
+TEST_CASE("decimals are compared at their indexed places, rounded half away from zero") {
+  CatalogSchema schema = WordsSchema();
+  AttributeSchema weight;
+  weight.name = "weight";
+  weight.type = ValueType::kBigDecimal;
+  weight.nullable = true;
+  weight.indexed_decimal_places = 1;
+  weight.filterable_in_scopes = {Scope::kLive};
+  schema.entities.at("Word").attributes.emplace("weight", weight);
+  testing::TempDir dir;
+  auto engine = OpenEngine(dir.path());
+  Catalog* catalog = *engine->CreateCatalog(schema);
+  auto decimal = [](const std::string& text) {
+    return *Value::Make(ValueType::kBigDecimal, {*BigDecimal::Parse(text)});
+  };
+  const std::vector<std::string> weights = {"2.25", "2.3", "2.24", "-2.25", "-2.3", "2.35e0", "0.05"};
+  for (size_t i = 0; i < weights.size(); ++i) {
+    Entity e = Named("Word", static_cast<int32_t>(i + 1), "w");
+    e.attributes.global.emplace("weight", decimal(weights[i]));
+    REQUIRE(catalog->Upsert(e).ok());
+  }
+  auto equal = [&](const std::string& v) { return *catalog->FilterEquals("Word", "weight", "", decimal(v)); };
+  CHECK(equal("2.3") == std::vector<int32_t>{1, 2});   // 2.25 -> 2.3
+  CHECK(equal("2.2") == std::vector<int32_t>{3});      // 2.24 -> 2.2
+  CHECK(equal("-2.3") == std::vector<int32_t>{4, 5});  // -2.25 -> -2.3
+  CHECK(equal("2.4") == std::vector<int32_t>{6});      // 2.35 -> 2.4
+  CHECK(equal("0.1") == std::vector<int32_t>{7});      // 0.05 -> 0.1
+  CHECK(equal("0.0").empty());
+  CHECK(engine::ScaleDecimal(*BigDecimal::Parse("7.125"), 2) == 713);
+  CHECK(engine::ScaleDecimal(*BigDecimal::Parse("-0.5"), 0) == -1);
+  CHECK(engine::ScaleDecimal(*BigDecimal::Parse("0.49"), 0) == 0);
+  CHECK(engine::ScaleDecimal(*BigDecimal::Parse("2.5e8"), 2) == 25'000'000'000);
+  CHECK(engine::ScaleDecimal(*BigDecimal::Parse("1e-7"), 4) == 0);
 }
 
 TEST_CASE("replay after reopen: the newest record of a primary key wins, in WARM_UP and after goLive") {

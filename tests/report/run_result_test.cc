@@ -21,6 +21,24 @@ TEST_CASE("percentiles are exact nearest-rank order statistics of the samples") 
   CHECK(s.total_seconds == doctest::Approx(0.5005));
 }
 
+TEST_CASE("nearest rank where p x n is not whole: the next sample up, never interpolated") {
+  std::vector<int64_t> samples = {7000, 1000, 6000, 2000, 5000, 3000, 4000};  // 1..7 us
+  const LatencyStats s = ComputeLatencyStats(samples);
+  CHECK(s.median_us == 4);  // rank ceil(3.5) = 4
+  CHECK(s.p90_us == 7);     // rank ceil(6.3) = 7
+  CHECK(s.max_us == 7);
+  std::vector<int64_t> ten;
+  for (int64_t i = 1; i <= 10; ++i) ten.push_back(i * 1000);
+  const LatencyStats t = ComputeLatencyStats(ten);
+  CHECK(t.median_us == 5);  // rank 5 exactly
+  CHECK(t.p95_us == 10);    // rank ceil(9.5) = 10
+  CHECK(t.p90_us == 9);     // rank 9 exactly
+  std::vector<int64_t> one = {42000};
+  const LatencyStats u = ComputeLatencyStats(one);
+  CHECK(u.median_us == 42);
+  CHECK(u.p99_us == 42);
+}
+
 TEST_CASE("p99.9 is only given from 1000 samples on") {
   std::vector<int64_t> samples(999, 5000);
   CHECK_FALSE(ComputeLatencyStats(samples).p999_us.has_value());

@@ -67,6 +67,10 @@ class Catalog {
 
   // The stored entity, with the reflected references the engine maintains.
   virtual StatusOr<std::optional<Entity>> Get(const std::string& entity_type, int32_t pk) const = 0;
+  // Primary keys (ascending) of every entity the index holds: the scope's
+  // entities for the global index, the partition for a reduced one.
+  virtual StatusOr<std::vector<int32_t>> Members(const std::string& entity_type,
+                                                 const IndexScope& scope = {}) const = 0;
   // Primary keys (ascending) whose attribute equals `value`; `locale` empty
   // for a global attribute. Only filterable or unique attributes are indexed.
   virtual StatusOr<std::vector<int32_t>> FilterEquals(const std::string& entity_type,

@@ -248,6 +248,14 @@ class CatalogImpl : public Catalog {
     return (*index)->PriceBetween(*id, engine::ScaleDecimal(from, places), engine::ScaleDecimal(to, places));
   }
 
+  StatusOr<std::vector<int32_t>> Members(const std::string& entity_type,
+                                         const IndexScope& scope) const override {
+    auto index = IndexFor(entity_type, scope);
+    if (!index.ok()) return index.status();
+    if (*index == nullptr) return std::vector<int32_t>{};
+    return engine::ToVector((*index)->all());
+  }
+
   StatusOr<std::vector<int32_t>> FacetMembers(const std::string& entity_type, const std::string& reference,
                                               int32_t referenced_pk, const IndexScope& scope) const override {
     auto index = IndexFor(entity_type, scope);
