@@ -27,7 +27,7 @@ mutations=(
   "libwarmup/src/copy/copy_engine.cc|if (*count != c.expected_count) r.verification = Verification::kMismatch;|if (false) r.verification = Verification::kMismatch;|a short copy verifies"
   "libwarmup/src/copy/copy_engine.cc|if (r.ExitCode() == 1 && !options.keep_target)|if (r.ExitCode() == 1 && options.keep_target)|failed runs keep their catalog, --keep-target drops it"
   "libwarmup/src/copy/copy_engine.cc|const int64_t upsert_ns = Nanos(t - read_end);|const int64_t upsert_ns = Nanos(t - read_start);|upsert time includes the read"
-  "libwarmup/src/copy/copy_engine.cc|c.copied < options.max_per_collection|c.copied <= options.max_per_collection|the cap copies one entity too many"
+  "libwarmup/src/copy/copy_engine.cc|c.copied < options_.max_per_collection|c.copied <= options_.max_per_collection|the cap copies one entity too many"
   "libwarmup/src/model/digest.cc|Write(p.indexed);|;|the digest ignores a price's indexed flag"
   "libwarmup/src/model/digest.cc|if (r.group) Write(*r.group);|;|the digest ignores a reference's group"
   "libwarmup/src/engine/entity_index.cc|if (!p.indexed) continue;|;|prices that are not indexed are indexed"

@@ -118,9 +118,9 @@ StatusOr<LoadCommand> ParseLoadOrReindex(const std::vector<std::string>& args, b
       "max-per-collection", po::value(&cmd.copy.max_per_collection)->default_value(0),
       "cap per collection, 0 = all")("collections", po::value(&collections),
                                      "comma-separated subset of collections")(
-      "per-entity-csv", po::value(&cmd.copy.per_entity_csv), "one CSV row per upsert")(
+      "per-entity-csv", po::value(&cmd.per_entity_csv), "one CSV row per upsert")(
       "report-json", po::value(&cmd.report_json), "write the report as JSON here")(
-      "hold-open-seconds", po::value(&cmd.copy.hold_open_seconds)->default_value(0),
+      "hold-open-seconds", po::value(&cmd.hold_open_seconds)->default_value(0),
       "stay alive after the report")("skip-verify", po::bool_switch(&cmd.copy.skip_verify),
                                      "do not compare counts (exit 0, said in the report)")(
       "run", po::value(&cmd.copy.run_label)->default_value("run"), "run label")(

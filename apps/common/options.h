@@ -48,6 +48,9 @@ struct LoadCommand {
   std::string work_dir = "warmup-work";  // the embedded target's data directory
   bool compress = false;                 // zstd for the embedded target's records
   std::string report_json;
+  std::string per_entity_csv;  // one row per upsert; empty = none
+  // Seconds to stay alive after the report, so that a profiler can take its dump.
+  int hold_open_seconds = 0;
   CopyOptions copy;
 };
 

@@ -15,6 +15,7 @@
 #include "warmup/grpc_source.h"
 #include "warmup/remote_target.h"
 #include "warmup/report.h"
+#include "warmup/run_observer.h"
 #include "warmup/snapshot.h"
 #include "warmup/work_dir.h"
 
@@ -27,10 +28,37 @@ int FailWith(const warmup::Status& status) {
   return 1;
 }
 
-warmup::StatusOr<warmup::RunResult> RunLoad(warmup::cli::LoadCommand& cmd) {
+namespace {
+
+// On a terminal, one line per finished collection.
+class ProgressLines : public warmup::RunObserver {
+ public:
+  void OnCollectionEnd(const warmup::CollectionResult& c, double load_seconds, int64_t load_copied) override {
+    std::fprintf(
+        stderr,
+        "  copied %10lld %-20s in %8.1f s (%7.2f us/entity)  |  cumulative %12lld entities, %8.1f s\n",
+        static_cast<long long>(c.copied), c.entity_type.c_str(), c.wall_seconds,
+        c.copied > 0 ? c.wall_seconds * 1e6 / static_cast<double>(c.copied) : 0.0,
+        static_cast<long long>(load_copied), load_seconds);
+  }
+};
+
+}  // namespace
+
+warmup::StatusOr<warmup::RunResult> RunLoad(const warmup::cli::LoadCommand& cmd) {
   auto source = cmd.grpc_address.empty() ? warmup::OpenSnapshotSource(cmd.snapshot_path)
                                          : warmup::OpenGrpcSource(cmd.grpc_address, cmd.grpc_catalog);
   if (!source.ok()) return source.status();
+  warmup::CopyOptions copy = cmd.copy;
+  ProgressLines progress;
+  if (isatty(STDERR_FILENO)) copy.observers.push_back(&progress);
+  std::unique_ptr<warmup::RunObserver> csv;
+  if (!cmd.per_entity_csv.empty()) {
+    auto writer = warmup::MakePerEntityCsvWriter(cmd.per_entity_csv);
+    if (!writer.ok()) return writer.status();
+    csv = std::move(writer).value();
+    copy.observers.push_back(csv.get());
+  }
   std::unique_ptr<warmup::CatalogTarget> target;
   if (cmd.target == "embedded") {
     if (auto s = warmup::PrepareWorkDir(cmd.work_dir); !s.ok()) return s;
@@ -48,17 +76,7 @@ warmup::StatusOr<warmup::RunResult> RunLoad(warmup::cli::LoadCommand& cmd) {
   } else {
     target = warmup::MakeNullTarget();
   }
-  if (isatty(STDERR_FILENO)) {
-    cmd.copy.on_progress = [](const warmup::CopyProgress& p) {
-      std::fprintf(
-          stderr,
-          "  copied %10lld %-20s in %8.1f s (%7.2f us/entity)  |  cumulative %12lld entities, %8.1f s\n",
-          static_cast<long long>(p.copied), p.entity_type.c_str(), p.seconds,
-          p.copied > 0 ? p.seconds * 1e6 / static_cast<double>(p.copied) : 0.0,
-          static_cast<long long>(p.cumulative_copied), p.cumulative_seconds);
-    };
-  }
-  auto result = warmup::RunCopy(**source, *target, cmd.copy);
+  auto result = warmup::RunCopy(**source, *target, copy);
   if (result.ok() && !cmd.report_json.empty())
     std::ofstream(cmd.report_json) << warmup::RenderJsonReport(*result);
   return result;
@@ -70,7 +88,6 @@ int Load(const std::vector<std::string>& args) {
   auto result = RunLoad(*cmd);
   if (!result.ok()) return FailWith(result.status());
   std::cout << warmup::RenderTextReport(*result) << std::flush;
-  if (cmd->copy.hold_open_seconds > 0)
-    std::this_thread::sleep_for(std::chrono::seconds(cmd->copy.hold_open_seconds));
+  if (cmd->hold_open_seconds > 0) std::this_thread::sleep_for(std::chrono::seconds(cmd->hold_open_seconds));
   return result->ExitCode();
 }

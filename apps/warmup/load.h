@@ -8,7 +8,7 @@
 
 // Opens the source, makes the target `cmd` names, runs the copy (with
 // progress lines on a terminal) and writes the JSON report if asked.
-warmup::StatusOr<warmup::RunResult> RunLoad(warmup::cli::LoadCommand& cmd);
+warmup::StatusOr<warmup::RunResult> RunLoad(const warmup::cli::LoadCommand& cmd);
 // Prints an error (or --help's text) and returns the exit status for it.
 int FailWith(const warmup::Status& status);
 

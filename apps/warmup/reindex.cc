@@ -112,7 +112,6 @@ int Reindex(const std::vector<std::string>& args) {
               << "\n";
   }
   std::cout << report.substr(status_line) << std::flush;
-  if (cmd->copy.hold_open_seconds > 0)
-    std::this_thread::sleep_for(std::chrono::seconds(cmd->copy.hold_open_seconds));
+  if (cmd->hold_open_seconds > 0) std::this_thread::sleep_for(std::chrono::seconds(cmd->hold_open_seconds));
   return result->ExitCode();
 }

@@ -10,6 +10,7 @@
 #include "warmup/engine.h"
 #include "warmup/generator.h"
 #include "warmup/report.h"
+#include "warmup/run_observer.h"
 #include "warmup/snapshot.h"
 
 namespace warmup {
@@ -29,11 +30,11 @@ class ScriptedTarget : public CatalogTarget {
     created = schema.name;
     return inner_->CreateCatalog(schema);
   }
-  Status Upsert(const Entity& entity) override {
+  Status Upsert(const Entity& entity, UpsertReceipt* receipt) override {
     ++upserts_;
     if (reject_at > 0 && upserts_ == reject_at) return InvalidArgumentError("attribute 'code' is unique");
     if (drop_every > 0 && upserts_ % drop_every == 0) return OkStatus();
-    return inner_->Upsert(entity);
+    return inner_->Upsert(entity, receipt);
   }
   Status GoLive() override {
     return fail_golive ? Status(StatusCode::kDeadlineExceeded, "deadline exceeded after 15 s") : OkStatus();
@@ -233,7 +234,9 @@ TEST_CASE("an unknown collection is refused before anything is written, listing 
 TEST_CASE("the per-entity CSV has one row per upsert") {
   testing::TempDir dir;
   auto target = MakeNullTarget();
-  const RunResult r = Run(*target, With([&](CopyOptions& o) { o.per_entity_csv = dir / "rows.csv"; }));
+  auto csv = MakePerEntityCsvWriter(dir / "rows.csv");
+  REQUIRE(csv.ok());
+  const RunResult r = Run(*target, With([&](CopyOptions& o) { o.observers = {csv->get()}; }));
   std::ifstream in(dir / "rows.csv");
   std::string header;
   std::getline(in, header);
@@ -266,6 +269,111 @@ TEST_CASE("the JSON report of a real run states its figures (every field: json_r
   CHECK_FALSE(r.dataset_fingerprint.empty());
 }
 
+// Records every event as one line.
+class Recorder : public RunObserver {
+ public:
+  std::vector<std::string> events;
+  std::vector<UpsertSample> samples;
+  RunStart start;
+  Status load_end_status;
+  void OnRunStart(const RunStart& s) override {
+    start = s;
+    events.push_back("run start " + s.target_catalog);
+  }
+  void OnCollectionStart(int32_t c) override { events.push_back("start " + start.collections[c]); }
+  void OnUpsert(const UpsertSample& sample) override { samples.push_back(sample); }
+  void OnCollectionEnd(const CollectionResult& c, double seconds, int64_t copied) override {
+    events.push_back("end " + c.entity_type + " " + std::to_string(c.copied) + " of " +
+                     std::to_string(copied));
+    CHECK(seconds >= c.wall_seconds);
+  }
+  Status OnLoadEnd(const RunResult& r) override {
+    events.push_back("load end " + std::to_string(r.upsert.count));
+    return load_end_status;
+  }
+  void OnGoLiveStart() override { events.push_back("golive start"); }
+  void OnGoLiveEnd(GoLiveOutcome outcome, double) override {
+    events.push_back(outcome == GoLiveOutcome::kCompleted ? "golive completed" : "golive failed");
+  }
+  void OnRunEnd(const RunResult& r) override { events.push_back("run end " + std::to_string(r.ExitCode())); }
+};
+
+TEST_CASE("observers see the run's events in order, with every upsert's sample") {
+  auto target = MakeNullTarget();
+  Recorder recorder;
+  const RunResult r = Run(*target, With([&](CopyOptions& o) {
+    o.target_catalog = "observed";
+    o.collections = {"Brand", "Category"};
+    o.max_per_collection = 4;
+    o.observers = {&recorder};
+  }));
+  CHECK(recorder.events == std::vector<std::string>{"run start observed", "start Brand", "end Brand 4 of 4",
+                                                    "start Category", "end Category 4 of 8", "load end 8",
+                                                    "golive start", "golive completed", "run end 0"});
+  CHECK(recorder.start.collections == std::vector<std::string>{"Brand", "Category"});
+  CHECK(recorder.start.expected_counts == std::vector<int64_t>{4, 4});
+  CHECK(recorder.start.source == r.source);
+  REQUIRE(recorder.samples.size() == 8);
+  for (size_t i = 0; i < recorder.samples.size(); ++i) {
+    const UpsertSample& s = recorder.samples[i];
+    CAPTURE(i);
+    CHECK(s.sequence == static_cast<int64_t>(i));
+    CHECK(s.collection == (i < 4 ? 0 : 1));
+    CHECK(s.primary_key == static_cast<int32_t>(i % 4 + 1));
+    CHECK(s.ok);
+    CHECK_FALSE(s.server_ns.has_value());
+    if (i > 0) CHECK(s.start_offset_ns >= recorder.samples[i - 1].start_offset_ns);
+  }
+}
+
+TEST_CASE("an observer that fails at the load's end aborts the run before goLive") {
+  ScriptedTarget target;
+  Recorder recorder;
+  recorder.load_end_status = UnavailableError("disk full");
+  const RunResult r = Run(target, With([&](CopyOptions& o) { o.observers = {&recorder}; }));
+  CHECK(r.ExitCode() == 1);
+  CHECK(r.abort_error == "UNAVAILABLE: disk full");
+  CHECK(r.golive == GoLiveOutcome::kNotAttempted);
+  CHECK(target.drops == 1);
+  CHECK(recorder.events.back() == "run end 1");
+  CHECK(std::find(recorder.events.begin(), recorder.events.end(), "golive start") == recorder.events.end());
+}
+
+TEST_CASE("the per-entity CSV writer refuses a path it cannot write, naming it") {
+  testing::TempDir dir;
+  auto writer = MakePerEntityCsvWriter(dir / "missing/rows.csv");
+  REQUIRE_FALSE(writer.ok());
+  CHECK(writer.status().code() == StatusCode::kInvalidArgument);
+  CHECK(writer.status().message() == "cannot write the per-entity CSV at " + dir / "missing/rows.csv");
+}
+
+TEST_CASE("every target is created with generated primary keys off: the source's keys are kept") {
+  auto source = Tiny();
+  bool any_generated = false;
+  for (const auto& [type, e] : source->schema().entities)
+    any_generated = any_generated || e.with_generated_primary_key;
+  REQUIRE(any_generated);  // else this test would check nothing
+  class SchemaCatcher : public ScriptedTarget {
+   public:
+    Status CreateCatalog(const CatalogSchema& schema) override {
+      received = schema;
+      return ScriptedTarget::CreateCatalog(schema);
+    }
+    CatalogSchema received;
+  } target;
+  auto result = RunCopy(*source, target, With([](CopyOptions& o) { o.target_catalog = "keys"; }));
+  REQUIRE(result.ok());
+  CHECK(target.received.name == "keys");
+  for (const auto& [type, e] : target.received.entities) {
+    CAPTURE(type);
+    CHECK_FALSE(e.with_generated_primary_key);
+    CatalogSchema original = source->schema();
+    EntitySchema expected = original.entities.at(type);
+    expected.with_generated_primary_key = false;
+    CHECK(e == expected);
+  }
+}
+
 TEST_CASE("the null target counts per type, holds one catalog at a time, and a drop forgets it") {
   auto target = MakeNullTarget();
   CatalogSchema schema;
@@ -276,16 +384,18 @@ TEST_CASE("the null target counts per type, holds one catalog at a time, and a d
   e.type = "Brand";
   for (int i = 1; i <= 3; ++i) {
     e.primary_key = i;
-    REQUIRE(target->Upsert(e).ok());
+    REQUIRE(target->Upsert(e, nullptr).ok());
   }
   e.type = "Product";
-  REQUIRE(target->Upsert(e).ok());
+  UpsertReceipt receipt;
+  receipt.request_bytes = 9;
+  REQUIRE(target->Upsert(e, &receipt).ok());
   REQUIRE(target->GoLive().ok());
   CHECK(*target->Count("Brand") == 3);
   CHECK(*target->Count("Product") == 1);
   CHECK(*target->Count("Category") == 0);
-  CHECK_FALSE(target->LastServerNanos().has_value());
-  CHECK(target->LastRequestBytes() == 0);
+  CHECK_FALSE(receipt.server_nanos.has_value());
+  CHECK(receipt.request_bytes == 0);  // reset: the null target has no wire
   REQUIRE(target->DropCatalog().ok());
   CHECK(*target->Count("Brand") == 0);
   CHECK(target->CreateCatalog(schema).ok());

@@ -84,13 +84,14 @@ class SlowTarget : public CatalogTarget {
   int drops = 0;
   std::string Describe() const override { return "slow test target"; }
   Status CreateCatalog(const CatalogSchema& schema) override { return inner_->CreateCatalog(schema); }
-  Status Upsert(const Entity& entity) override {
+  Status Upsert(const Entity& entity, UpsertReceipt* receipt) override {
     if (upsert_delay.count() > 0) std::this_thread::sleep_for(upsert_delay);
-    if (++upserts_ == reject_at) return InvalidArgumentError("no");
-    return inner_->Upsert(entity);
+    ++upserts_;
+    Status s = upserts_ == reject_at ? InvalidArgumentError("no") : inner_->Upsert(entity, receipt);
+    receipt->server_nanos = 1000 + upserts_;
+    receipt->request_bytes = 100 + upserts_;
+    return s;
   }
-  std::optional<int64_t> LastServerNanos() const override { return 1000 + upserts_; }
-  int64_t LastRequestBytes() const override { return 100 + upserts_; }
   Status GoLive() override { return inner_->GoLive(); }
   StatusOr<int64_t> Count(const std::string& type) override { return inner_->Count(type); }
   Status DropCatalog() override {
@@ -247,7 +248,9 @@ TEST_CASE("timings: each part is measured, lies inside the wall-clock, and is at
   options.collections = {"Brand", "Category"};
   options.max_per_collection = 10;
   testing::TempDir dir;
-  options.per_entity_csv = dir / "rows.csv";
+  auto csv = MakePerEntityCsvWriter(dir / "rows.csv");
+  REQUIRE(csv.ok());
+  options.observers = {csv->get()};
   auto result = RunCopy(source, target, options);
   REQUIRE(result.ok());
   REQUIRE(result->ExitCode() == 0);
@@ -292,7 +295,9 @@ TEST_CASE("the per-entity CSV: server time and request size per row, and a rejec
   SlowTarget target;
   target.reject_at = 5;
   CopyOptions options;
-  options.per_entity_csv = dir / "rows.csv";
+  auto csv = MakePerEntityCsvWriter(dir / "rows.csv");
+  REQUIRE(csv.ok());
+  options.observers = {csv->get()};
   auto source = Tiny();
   auto result = RunCopy(*source, target, options);
   REQUIRE(result.ok());

@@ -39,18 +39,27 @@ void CheckConformance(CatalogTarget& target, const std::string& name) {
   Entity brand;
   auto stream = source->OpenCollection("Brand");
   REQUIRE(*(*stream)->Next(&brand));
-  REQUIRE(target.Upsert(brand).ok());
+  UpsertReceipt receipt;
+  REQUIRE(target.Upsert(brand, &receipt).ok());
+  if (name == "remote") {
+    REQUIRE(receipt.server_nanos.has_value());
+    CHECK(*receipt.server_nanos > 0);
+    CHECK(receipt.request_bytes > 0);
+  } else {
+    CHECK_FALSE(receipt.server_nanos.has_value());
+    CHECK(receipt.request_bytes == 0);
+  }
   Entity bad = brand;
   bad.primary_key = brand.primary_key + 1;
   bad.attributes.global["nope"] = Value::String("x");
-  Status rejected = target.Upsert(bad);
+  Status rejected = target.Upsert(bad, &receipt);
   CHECK(rejected.code() == StatusCode::kInvalidArgument);
   CHECK(rejected.message().find("attribute 'nope'") != std::string::npos);
   CHECK(rejected.message().find("Brand/" + std::to_string(bad.primary_key)) != std::string::npos);
   Entity second = brand;
   second.primary_key = brand.primary_key + 2;
   second.attributes.global["code"] = Value::String("another");
-  CHECK(target.Upsert(second).ok());  // the rejection left the catalog usable
+  CHECK(target.Upsert(second, nullptr).ok());  // the rejection left the catalog usable
   REQUIRE(target.GoLive().ok());
   CHECK(*target.Count("Brand") == 2);
   CHECK(*target.Count("Product") == 0);
@@ -254,9 +263,9 @@ class DyingServerTarget : public CatalogTarget {
       : server_(server), remote_(std::move(remote)), after_(after) {}
   std::string Describe() const override { return "remote, server killed mid-load"; }
   Status CreateCatalog(const CatalogSchema& schema) override { return remote_->CreateCatalog(schema); }
-  Status Upsert(const Entity& entity) override {
+  Status Upsert(const Entity& entity, UpsertReceipt* receipt) override {
     if (++upserts_ == after_) server_->Shutdown();
-    return remote_->Upsert(entity);
+    return remote_->Upsert(entity, receipt);
   }
   Status GoLive() override { return remote_->GoLive(); }
   StatusOr<int64_t> Count(const std::string& type) override { return remote_->Count(type); }

@@ -14,6 +14,15 @@
 
 namespace warmup {
 
+// What a target measured while it served one Upsert.
+struct UpsertReceipt {
+  // The target's own processing time in nanoseconds, when it reports one (a
+  // remote server in trailing metadata); nullopt otherwise.
+  std::optional<int64_t> server_nanos;
+  // The size of the request on the wire; 0 when there is no wire.
+  int64_t request_bytes = 0;
+};
+
 // A catalog being built. One copy run uses one target, from one thread:
 // CreateCatalog, then Upserts, then GoLive, then Counts; DropCatalog may come
 // at any point to remove what was built.
@@ -26,14 +35,10 @@ class CatalogTarget {
   // Creates catalog `schema.name` in WARM_UP state and defines `schema` in it.
   // Errors: kAlreadyExists when the catalog exists; the target's own errors.
   virtual Status CreateCatalog(const CatalogSchema& schema) = 0;
-  // Upserts one entity into the catalog being built. An error rejects that
-  // entity only; the target stays usable.
-  virtual Status Upsert(const Entity& entity) = 0;
-  // The target's own processing time of the last successful Upsert, in
-  // nanoseconds, when it reports one (a remote server in trailing metadata).
-  virtual std::optional<int64_t> LastServerNanos() const { return std::nullopt; }
-  // The size of the last Upsert's request on the wire, 0 when there is no wire.
-  virtual int64_t LastRequestBytes() const { return 0; }
+  // Upserts one entity into the catalog being built and, when `receipt` is
+  // not null, fills it in (reset first; request_bytes even when the upsert
+  // fails). An error rejects that entity only; the target stays usable.
+  virtual Status Upsert(const Entity& entity, UpsertReceipt* receipt) = 0;
   // Switches the catalog to ALIVE, making everything durable.
   virtual Status GoLive() = 0;
   // The number of entities of `entity_type` the catalog holds.

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <fstream>
 #include <random>
 
 #include "report/environment.h"
@@ -16,18 +15,6 @@ using Clock = std::chrono::steady_clock;
 int64_t Nanos(Clock::duration d) { return std::chrono::duration_cast<std::chrono::nanoseconds>(d).count(); }
 double Seconds(int64_t ns) { return static_cast<double>(ns) / 1e9; }
 
-// One upsert, for the per-entity CSV.
-struct UpsertRecord {
-  int32_t collection = 0;
-  int32_t primary_key = 0;
-  int64_t start_offset_ns = 0;  // from the start of the load to the start of the read
-  int64_t read_ns = 0;
-  int64_t upsert_ns = 0;
-  int64_t server_ns = -1;  // -1 = not reported
-  int64_t request_bytes = 0;
-  bool ok = true;
-};
-
 std::string RandomSuffix() {
   std::random_device device;
   char buf[8];
@@ -35,34 +22,10 @@ std::string RandomSuffix() {
   return buf;
 }
 
-Status WriteCsv(const std::string& path, const std::vector<UpsertRecord>& rows,
-                const std::vector<CollectionResult>& collections) {
-  std::ofstream out(path, std::ios::trunc);
-  out << "collection,primary_key,sequence,start_offset_ns,read_ns,upsert_ns,server_ns,request_bytes,status\n";
-  int64_t sequence = 0;
-  for (const auto& r : rows) {
-    out << collections[r.collection].entity_type << ',' << r.primary_key << ',' << sequence++ << ','
-        << r.start_offset_ns << ',' << r.read_ns << ',' << r.upsert_ns << ',';
-    if (r.server_ns >= 0) out << r.server_ns;
-    out << ',' << r.request_bytes << ',' << (r.ok ? "ok" : "rejected") << '\n';
-  }
-  out.close();
-  if (!out) return Status(StatusCode::kUnavailable, path + ": cannot write the per-entity CSV");
-  return OkStatus();
-}
-
-}  // namespace
-
-StatusOr<RunResult> RunCopy(CatalogSource& source, CatalogTarget& target, const CopyOptions& options) {
-  // Check everything that can be checked before the target is touched.
+// The collections to copy, in the source's order, or why the request is wrong.
+StatusOr<std::vector<const CollectionInfo*>> SelectCollections(const CatalogSource& source,
+                                                               const CopyOptions& options) {
   if (options.max_per_collection < 0) return InvalidArgumentError("max per collection must not be negative");
-  std::vector<const CollectionInfo*> selected;
-  for (const auto& c : source.collections()) {
-    if (options.collections.empty() || std::find(options.collections.begin(), options.collections.end(),
-                                                 c.entity_type) != options.collections.end()) {
-      selected.push_back(&c);
-    }
-  }
   for (const auto& wanted : options.collections) {
     if (FindCollection(source, wanted) == nullptr) {
       std::string message = "unknown collection '" + wanted + "' (the source has: ";
@@ -70,13 +33,181 @@ StatusOr<RunResult> RunCopy(CatalogSource& source, CatalogTarget& target, const 
         if (i > 0) message += ", ";
         message += source.collections()[i].entity_type;
       }
-      message += ")";
-      return InvalidArgumentError(std::move(message));
+      return InvalidArgumentError(message + ")");
     }
   }
-  if (!options.per_entity_csv.empty() && !std::ofstream(options.per_entity_csv, std::ios::trunc)) {
-    return InvalidArgumentError("cannot write the per-entity CSV at " + options.per_entity_csv);
+  std::vector<const CollectionInfo*> selected;
+  for (const auto& c : source.collections()) {
+    const auto& wanted = options.collections;
+    if (wanted.empty() || std::find(wanted.begin(), wanted.end(), c.entity_type) != wanted.end()) {
+      selected.push_back(&c);
+    }
   }
+  return selected;
+}
+
+// The schema the target catalog is created with: the source's under the
+// target's name. The source's primary keys are kept (references point at
+// them), so every target loads with generated keys off, as evitaDB's copy
+// tool does.
+CatalogSchema TargetSchema(const CatalogSchema& source, const std::string& name) {
+  CatalogSchema schema = source;
+  schema.name = name;
+  for (auto& [type, entity] : schema.entities) entity.with_generated_primary_key = false;
+  return schema;
+}
+
+// The timed load: every collection's reads and upserts, with their samples.
+class Load {
+ public:
+  Load(CatalogSource& source, CatalogTarget& target, const CopyOptions& options, RunResult& result)
+      : source_(source), target_(target), options_(options), r_(result) {}
+
+  // Copies the selected collections in order until one aborts.
+  void Run(const std::vector<const CollectionInfo*>& selected) {
+    start_ = Clock::now();
+    end_ = start_;
+    for (const CollectionInfo* info : selected) {
+      CopyCollection(*info);
+      if (!r_.abort_error.empty()) break;
+    }
+    Summarise();
+  }
+
+ private:
+  void CopyCollection(const CollectionInfo& info) {
+    CollectionResult c;
+    c.entity_type = info.entity_type;
+    c.source_count = info.expected_count;
+    c.expected_count = options_.max_per_collection > 0 ? std::min(c.source_count, options_.max_per_collection)
+                                                       : c.source_count;
+    const auto index = static_cast<int32_t>(r_.collections.size());
+    for (RunObserver* o : options_.observers) o->OnCollectionStart(index);
+    std::vector<int64_t> upserts;
+    std::vector<int64_t> server;
+    upserts.reserve(static_cast<size_t>(c.expected_count));
+    int64_t read_ns = 0;
+    const Clock::time_point collection_start = Clock::now();
+    auto stream = source_.OpenCollection(c.entity_type);
+    Clock::time_point t = Clock::now();
+    read_ns += Nanos(t - collection_start);
+    if (!stream.ok()) r_.abort_error = stream.status().ToString();
+    while (r_.abort_error.empty() &&
+           (options_.max_per_collection == 0 || c.copied < options_.max_per_collection)) {
+      const Clock::time_point read_start = Clock::now();
+      auto more = (*stream)->Next(&entity_);
+      const Clock::time_point read_end = Clock::now();
+      read_ns += Nanos(read_end - read_start);
+      t = read_end;
+      if (!more.ok()) {
+        r_.abort_error = more.status().ToString();
+        break;
+      }
+      if (!*more) break;
+      UpsertReceipt receipt;
+      const Status upserted = target_.Upsert(entity_, &receipt);
+      t = Clock::now();
+      const int64_t upsert_ns = Nanos(t - read_end);
+      upserts.push_back(upsert_ns);
+      if (upserted.ok()) {
+        ++c.copied;
+        if (receipt.server_nanos) server.push_back(*receipt.server_nanos);
+      } else {
+        ++c.failed;
+        r_.abort_error = "entity " + EntityLabel(entity_) + " was rejected: " + upserted.ToString();
+      }
+      if (!options_.observers.empty()) {
+        const UpsertSample sample{index,
+                                  entity_.primary_key,
+                                  sequence_,
+                                  Nanos(read_start - start_),
+                                  Nanos(read_end - read_start),
+                                  upsert_ns,
+                                  upserted.ok() ? receipt.server_nanos : std::nullopt,
+                                  receipt.request_bytes,
+                                  upserted.ok()};
+        for (RunObserver* o : options_.observers) o->OnUpsert(sample);
+      }
+      ++sequence_;
+    }
+    end_ = t;
+    c.wall_seconds = Seconds(Nanos(t - collection_start));
+    c.read_seconds = Seconds(read_ns);
+    read_ns_ += read_ns;
+    copied_ += c.copied;
+    // Statistics are computed after the load: sorting samples is not the load's work.
+    upsert_samples_.push_back(std::move(upserts));
+    server_samples_.push_back(std::move(server));
+    r_.collections.push_back(std::move(c));
+    for (RunObserver* o : options_.observers) {
+      o->OnCollectionEnd(r_.collections.back(), Seconds(Nanos(end_ - start_)), copied_);
+    }
+  }
+
+  // The run's figures from the samples, outside the timed window.
+  void Summarise() {
+    r_.load_wall_seconds = Seconds(Nanos(end_ - start_));
+    r_.source_read_seconds = Seconds(read_ns_);
+    std::vector<int64_t> all_upserts;
+    std::vector<int64_t> all_server;
+    for (size_t i = 0; i < r_.collections.size(); ++i) {
+      all_upserts.insert(all_upserts.end(), upsert_samples_[i].begin(), upsert_samples_[i].end());
+      all_server.insert(all_server.end(), server_samples_[i].begin(), server_samples_[i].end());
+      r_.collections[i].upsert = ComputeLatencyStats(upsert_samples_[i]);
+      if (!server_samples_[i].empty()) r_.collections[i].server = ComputeLatencyStats(server_samples_[i]);
+    }
+    r_.upsert = ComputeLatencyStats(all_upserts);
+    if (!all_server.empty()) r_.server = ComputeLatencyStats(all_server);
+    r_.loop_overhead_seconds = r_.load_wall_seconds - r_.source_read_seconds - r_.upsert.total_seconds;
+  }
+
+  CatalogSource& source_;
+  CatalogTarget& target_;
+  const CopyOptions& options_;
+  RunResult& r_;
+  Entity entity_;
+  Clock::time_point start_;
+  Clock::time_point end_;
+  int64_t read_ns_ = 0;
+  int64_t copied_ = 0;
+  int64_t sequence_ = 0;
+  std::vector<std::vector<int64_t>> upsert_samples_;  // per collection, in nanoseconds
+  std::vector<std::vector<int64_t>> server_samples_;
+};
+
+// goLive, timed on its own, then the counts against what should be there.
+void GoLiveAndVerify(CatalogTarget& target, const CopyOptions& options, RunResult& r) {
+  for (RunObserver* o : options.observers) o->OnGoLiveStart();
+  const Clock::time_point start = Clock::now();
+  const Status live = target.GoLive();
+  r.golive_seconds = Seconds(Nanos(Clock::now() - start));
+  r.golive = live.ok() ? GoLiveOutcome::kCompleted : GoLiveOutcome::kFailed;
+  if (!live.ok()) r.golive_error = live.ToString();
+  for (RunObserver* o : options.observers) o->OnGoLiveEnd(r.golive, r.golive_seconds);
+
+  if (options.skip_verify) {
+    r.verification = Verification::kSkipped;
+    return;
+  }
+  r.verification = Verification::kVerified;
+  for (auto& c : r.collections) {
+    auto count = target.Count(c.entity_type);
+    if (!count.ok()) {
+      r.verification = Verification::kUnknown;
+      r.verification_error = "counting " + c.entity_type + ": " + count.status().ToString();
+      return;
+    }
+    c.target_count = *count;
+    if (*count != c.expected_count) r.verification = Verification::kMismatch;
+  }
+}
+
+}  // namespace
+
+StatusOr<RunResult> RunCopy(CatalogSource& source, CatalogTarget& target, const CopyOptions& options) {
+  // Everything that can be checked is checked before the target is touched.
+  auto selected = SelectCollections(source, options);
+  if (!selected.ok()) return selected.status();
 
   RunResult r;
   r.run_label = options.run_label;
@@ -90,135 +221,26 @@ StatusOr<RunResult> RunCopy(CatalogSource& source, CatalogTarget& target, const 
   r.environment = report::CollectEnvironment();
 
   // Schema reconstruction: before the clock starts, deliberately untimed.
-  CatalogSchema schema = source.schema();
-  schema.name = r.target_catalog;
-  if (Status s = target.CreateCatalog(schema); !s.ok()) {
+  if (Status s = target.CreateCatalog(TargetSchema(source.schema(), r.target_catalog)); !s.ok()) {
     return s.WithContext("creating catalog " + r.target_catalog);
   }
-
-  std::vector<UpsertRecord> rows;
-  std::vector<std::vector<int64_t>> upsert_samples;  // per collection, in nanoseconds
-  std::vector<std::vector<int64_t>> server_samples;
-  std::vector<int64_t> all_upserts;
-  std::vector<int64_t> all_server;
-  int64_t read_ns_total = 0;
-  Entity entity;
-  const Clock::time_point load_start = Clock::now();
-  Clock::time_point load_end = load_start;
-  int64_t cumulative = 0;
-  for (const CollectionInfo* info : selected) {
-    CollectionResult c;
-    c.entity_type = info->entity_type;
-    c.source_count = info->expected_count;
-    c.expected_count = options.max_per_collection > 0 ? std::min(c.source_count, options.max_per_collection)
-                                                      : c.source_count;
-    std::vector<int64_t> upserts;
-    std::vector<int64_t> server;
-    upserts.reserve(static_cast<size_t>(c.expected_count));
-    int64_t read_ns = 0;
-    const auto collection_index = static_cast<int32_t>(r.collections.size());
-    const Clock::time_point collection_start = Clock::now();
-    auto stream = source.OpenCollection(c.entity_type);
-    Clock::time_point t = Clock::now();
-    read_ns += Nanos(t - collection_start);
-    if (!stream.ok()) r.abort_error = stream.status().ToString();
-    while (r.abort_error.empty() &&
-           (options.max_per_collection == 0 || c.copied < options.max_per_collection)) {
-      const Clock::time_point read_start = Clock::now();
-      auto more = (*stream)->Next(&entity);
-      const Clock::time_point read_end = Clock::now();
-      read_ns += Nanos(read_end - read_start);
-      t = read_end;
-      if (!more.ok()) {
-        r.abort_error = more.status().ToString();
-        break;
-      }
-      if (!*more) break;
-      const Status upserted = target.Upsert(entity);
-      t = Clock::now();
-      const int64_t upsert_ns = Nanos(t - read_end);
-      upserts.push_back(upsert_ns);
-      UpsertRecord row{collection_index,
-                       entity.primary_key,
-                       Nanos(read_start - load_start),
-                       Nanos(read_end - read_start),
-                       upsert_ns,
-                       -1,
-                       target.LastRequestBytes(),
-                       upserted.ok()};
-      if (upserted.ok()) {
-        ++c.copied;
-        if (auto server_ns = target.LastServerNanos()) {
-          server.push_back(*server_ns);
-          row.server_ns = *server_ns;
-        }
-      } else {
-        ++c.failed;
-        r.abort_error = "entity " + EntityLabel(entity) + " was rejected: " + upserted.ToString();
-      }
-      if (!options.per_entity_csv.empty()) rows.push_back(row);
-    }
-    load_end = t;
-    c.wall_seconds = Seconds(Nanos(t - collection_start));
-    c.read_seconds = Seconds(read_ns);
-    read_ns_total += read_ns;
-    // Statistics are computed after the load: sorting samples is not the load's work.
-    upsert_samples.push_back(std::move(upserts));
-    server_samples.push_back(std::move(server));
-    cumulative += c.copied;
-    r.collections.push_back(std::move(c));
-    if (options.on_progress) {
-      const auto& done = r.collections.back();
-      options.on_progress({done.entity_type, done.copied, done.wall_seconds, cumulative,
-                           Seconds(Nanos(load_end - load_start))});
-    }
-    if (!r.abort_error.empty()) break;
+  RunStart start{r.source, r.target, r.source_catalog, r.target_catalog, {}, {}};
+  for (const CollectionInfo* c : *selected) {
+    start.collections.push_back(c->entity_type);
+    start.expected_counts.push_back(options.max_per_collection > 0
+                                        ? std::min(c->expected_count, options.max_per_collection)
+                                        : c->expected_count);
   }
-  r.load_wall_seconds = Seconds(Nanos(load_end - load_start));
-  r.source_read_seconds = Seconds(read_ns_total);
-  for (size_t i = 0; i < r.collections.size(); ++i) {
-    all_upserts.insert(all_upserts.end(), upsert_samples[i].begin(), upsert_samples[i].end());
-    all_server.insert(all_server.end(), server_samples[i].begin(), server_samples[i].end());
-    r.collections[i].upsert = ComputeLatencyStats(upsert_samples[i]);
-    if (!server_samples[i].empty()) r.collections[i].server = ComputeLatencyStats(server_samples[i]);
-  }
-  r.upsert = ComputeLatencyStats(all_upserts);
-  if (!all_server.empty()) r.server = ComputeLatencyStats(all_server);
-  r.loop_overhead_seconds = r.load_wall_seconds - r.source_read_seconds - r.upsert.total_seconds;
+  for (RunObserver* o : options.observers) o->OnRunStart(start);
 
-  // The per-entity CSV is written before goLive, so a goLive that never
-  // returns still leaves it behind.
-  if (!options.per_entity_csv.empty()) {
-    if (Status s = WriteCsv(options.per_entity_csv, rows, r.collections); !s.ok() && r.abort_error.empty()) {
-      r.abort_error = s.ToString();
-    }
+  Load(source, target, options, r).Run(*selected);
+  for (RunObserver* o : options.observers) {
+    if (Status s = o->OnLoadEnd(r); !s.ok() && r.abort_error.empty()) r.abort_error = s.ToString();
   }
-
-  if (r.abort_error.empty()) {
-    const Clock::time_point golive_start = Clock::now();
-    const Status live = target.GoLive();
-    r.golive_seconds = Seconds(Nanos(Clock::now() - golive_start));
-    r.golive = live.ok() ? GoLiveOutcome::kCompleted : GoLiveOutcome::kFailed;
-    if (!live.ok()) r.golive_error = live.ToString();
-
-    if (options.skip_verify) {
-      r.verification = Verification::kSkipped;
-    } else {
-      r.verification = Verification::kVerified;
-      for (auto& c : r.collections) {
-        auto count = target.Count(c.entity_type);
-        if (!count.ok()) {
-          r.verification = Verification::kUnknown;
-          r.verification_error = "counting " + c.entity_type + ": " + count.status().ToString();
-          break;
-        }
-        c.target_count = *count;
-        if (*count != c.expected_count) r.verification = Verification::kMismatch;
-      }
-    }
-  }
+  if (r.abort_error.empty()) GoLiveAndVerify(target, options, r);
   if (r.ExitCode() == 1 && !options.keep_target) r.target_dropped = target.DropCatalog().ok();
   r.loader = report::CollectResourceUsage();
+  for (RunObserver* o : options.observers) o->OnRunEnd(r);
   return r;
 }
 

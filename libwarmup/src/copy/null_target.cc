@@ -14,7 +14,8 @@ class NullTarget : public CatalogTarget {
     name_ = schema.name;
     return OkStatus();
   }
-  Status Upsert(const Entity& entity) override {
+  Status Upsert(const Entity& entity, UpsertReceipt* receipt) override {
+    if (receipt != nullptr) *receipt = {};
     ++counts_[entity.type];
     return OkStatus();
   }

@@ -466,7 +466,10 @@ class EmbeddedTarget : public CatalogTarget {
     catalog_ = *catalog;
     return OkStatus();
   }
-  Status Upsert(const Entity& entity) override { return catalog_->Upsert(entity); }
+  Status Upsert(const Entity& entity, UpsertReceipt* receipt) override {
+    if (receipt != nullptr) *receipt = {};
+    return catalog_->Upsert(entity);
+  }
   Status GoLive() override { return catalog_->GoLive(); }
   StatusOr<int64_t> Count(const std::string& entity_type) override { return catalog_->Count(entity_type); }
   Status DropCatalog() override {

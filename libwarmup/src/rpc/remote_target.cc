@@ -3,6 +3,7 @@
 
 #include <grpcpp/grpcpp.h>
 
+#include <charconv>
 #include <chrono>
 #include <cstdio>
 #include <thread>
@@ -31,10 +32,7 @@ class RemoteTarget : public CatalogTarget {
   std::string Describe() const override { return "remote " + address_ + " (evitaDB gRPC protocol)"; }
 
   Status CreateCatalog(const CatalogSchema& schema) override {
-    // Source primary keys are kept (references point at them), so the load
-    // runs with generated keys off, as evitaDB's copy tool does.
     schema_ = schema;
-    for (auto& [type, e] : schema_.entities) e.with_generated_primary_key = false;
     rpc::pb::GrpcGetCatalogStateRequest state_request;
     state_request.set_catalogname(schema_.name);
     rpc::pb::GrpcGetCatalogStateResponse state;
@@ -68,25 +66,29 @@ class RemoteTarget : public CatalogTarget {
     return FromGrpc(session_->UpdateCatalogSchema(context.get(), update, &updated), "UpdateCatalogSchema");
   }
 
-  Status Upsert(const Entity& entity) override {
+  Status Upsert(const Entity& entity, UpsertReceipt* receipt) override {
+    UpsertReceipt ignored;
+    if (receipt == nullptr) receipt = &ignored;
+    *receipt = {};
     const EntitySchema* schema = schema_.FindEntity(entity.type);
     if (schema == nullptr)
       return InvalidArgumentError("entity " + EntityLabel(entity) + ": unknown entity type");
     auto mutation = rpc::EntityToUpsertMutation(entity, *schema, rpc::Existence::kMustNotExist);
     if (!mutation.ok()) return mutation.status();
     *request_.mutable_entitymutation() = std::move(mutation).value();
-    last_request_bytes_ = static_cast<int64_t>(request_.ByteSizeLong());
+    receipt->request_bytes = static_cast<int64_t>(request_.ByteSizeLong());
     auto context = Context(write_session_);
     ::grpc::Status status = session_->UpsertEntity(context.get(), request_, &response_);
-    last_server_nanos_.reset();
     const auto& trailers = context->GetServerTrailingMetadata();
     if (auto it = trailers.find("warmup-server-nanos"); it != trailers.end()) {
-      last_server_nanos_ = std::stoll(std::string(it->second.data(), it->second.size()));
+      // A trailer that is not a number is ignored, never thrown across the library boundary.
+      int64_t nanos = 0;
+      const auto [end, error] =
+          std::from_chars(it->second.data(), it->second.data() + it->second.size(), nanos);
+      if (error == std::errc() && end == it->second.data() + it->second.size()) receipt->server_nanos = nanos;
     }
     return FromGrpc(status, "UpsertEntity of " + EntityLabel(entity));
   }
-  std::optional<int64_t> LastServerNanos() const override { return last_server_nanos_; }
-  int64_t LastRequestBytes() const override { return last_request_bytes_; }
 
   Status GoLive() override {
     ::grpc::ClientContext context;
@@ -204,8 +206,6 @@ class RemoteTarget : public CatalogTarget {
   std::string read_session_;
   rpc::pb::GrpcUpsertEntityRequest request_;
   rpc::pb::GrpcUpsertEntityResponse response_;
-  std::optional<int64_t> last_server_nanos_;
-  int64_t last_request_bytes_ = 0;
 };
 
 }  // namespace
