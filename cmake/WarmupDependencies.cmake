@@ -12,6 +12,10 @@ find_package(absl CONFIG REQUIRED)       # absl::flat_hash_map, absl::btree: com
 find_package(roaring CONFIG REQUIRED)    # roaring::roaring (CRoaring 0.2.66): index bitmaps
 find_package(ICU REQUIRED COMPONENTS uc i18n)  # collation keys for localized sorting
 find_package(doctest CONFIG)
+# Boost.Asio (header-only, Boost::headers) supervises child processes in the
+# library; Boost.Program_options parses the apps' command lines.
 if(WARMUP_BUILD_APPS)
   find_package(Boost 1.74 REQUIRED COMPONENTS program_options)
+else()
+  find_package(Boost 1.74 REQUIRED)
 endif()

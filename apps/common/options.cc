@@ -134,7 +134,11 @@ StatusOr<LoadCommand> ParseLoadOrReindex(const std::vector<std::string>& args, b
       "remote target: client-side goLive limit in seconds (0 = none)");
   if (reindex) {
     o.add_options()("server-binary", po::value(&cmd.server_binary),
-                    "the warmup binary whose serve to start (default: this one), e.g. another build");
+                    "the warmup binary whose serve to start (default: this one), e.g. another build")(
+        "server-start-timeout", po::value(&cmd.server_start_timeout_seconds)->default_value(60),
+        "seconds the started server may take to be ready")(
+        "server-stop-grace", po::value(&cmd.server_stop_grace_seconds)->default_value(10),
+        "seconds the server may take to exit after SIGTERM before it is killed");
   }
   auto vm = Parse(args, o, {},
                   reindex ? "usage: warmup reindex (--pristine-dir DIR [--catalog NAME] | --source "
@@ -147,6 +151,10 @@ StatusOr<LoadCommand> ParseLoadOrReindex(const std::vector<std::string>& args, b
       return InvalidArgumentError("--target-mode must be remote or embedded, not '" + cmd.target + "'");
     }
     cmd.start_server = cmd.target == "remote" && vm->count("address") > 0 && (*vm)["address"].defaulted();
+    if (cmd.server_start_timeout_seconds < 1)
+      return InvalidArgumentError("--server-start-timeout must be at least 1");
+    if (cmd.server_stop_grace_seconds < 0)
+      return InvalidArgumentError("--server-stop-grace must not be negative");
   }
   if (cmd.target != "embedded" && cmd.target != "null" && cmd.target != "remote") {
     return InvalidArgumentError("--target must be embedded, remote or null, not '" + cmd.target + "'");
@@ -255,6 +263,8 @@ StatusOr<ServeCommand> ParseServe(const std::vector<std::string>& args) {
       "close sessions idle this long (evitaDB's closeSessionsAfterSecondsOfInactivity; 0 = never)")(
       "golive-delay-ms", po::value(&cmd.golive_delay_ms)->default_value(0),
       "testing aid: wait this long before each goLive starts")(
+      "ready-fd", po::value(&cmd.ready_fd)->default_value(-1),
+      "once listening, write {\"pid\": P, \"port\": N} to this file descriptor and close it")(
       "inject-fault", po::value(&faults)->composing(),
       "testing aid: METHOD[@N] fails every call of the RPC METHOD after its first N (default 0) with "
       "UNAVAILABLE; repeatable");

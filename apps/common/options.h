@@ -45,8 +45,10 @@ struct LoadCommand {
   // a fresh --work-dir, unless --address named a server that is already running.
   bool start_server = false;
   std::string server_binary;
-  std::string work_dir = "warmup-work";  // the embedded target's data directory
-  bool compress = false;                 // zstd for the embedded target's records
+  int server_start_timeout_seconds = 60;  // until the started server must be ready
+  int server_stop_grace_seconds = 10;     // after SIGTERM, before SIGKILL
+  std::string work_dir = "warmup-work";   // the embedded target's data directory
+  bool compress = false;                  // zstd for the embedded target's records
   std::string report_json;
   std::string per_entity_csv;  // one row per upsert; empty = none
   // Seconds to stay alive after the report, so that a profiler can take its dump.
@@ -73,6 +75,9 @@ struct ServeCommand {
   // Testing aids for clients' failure paths (see ServerOptions).
   int golive_delay_ms = 0;
   std::vector<ServerOptions::InjectedFault> faults;  // --inject-fault METHOD[@N]
+  // Write {"pid": P, "port": N} and a newline to this descriptor once
+  // listening, then close it: how a supervisor learns the server is ready.
+  int ready_fd = -1;
 };
 
 // Each parser reads the arguments after the command name. `--help` yields a

@@ -45,11 +45,13 @@ class ProgressLines : public warmup::RunObserver {
 
 }  // namespace
 
-warmup::StatusOr<warmup::RunResult> RunLoad(const warmup::cli::LoadCommand& cmd) {
+warmup::StatusOr<warmup::RunResult> RunLoad(const warmup::cli::LoadCommand& cmd,
+                                            const std::vector<warmup::RunObserver*>& observers) {
   auto source = cmd.grpc_address.empty() ? warmup::OpenSnapshotSource(cmd.snapshot_path)
                                          : warmup::OpenGrpcSource(cmd.grpc_address, cmd.grpc_catalog);
   if (!source.ok()) return source.status();
   warmup::CopyOptions copy = cmd.copy;
+  copy.observers.insert(copy.observers.end(), observers.begin(), observers.end());
   ProgressLines progress;
   if (isatty(STDERR_FILENO)) copy.observers.push_back(&progress);
   std::unique_ptr<warmup::RunObserver> csv;
@@ -76,10 +78,23 @@ warmup::StatusOr<warmup::RunResult> RunLoad(const warmup::cli::LoadCommand& cmd)
   } else {
     target = warmup::MakeNullTarget();
   }
-  auto result = warmup::RunCopy(**source, *target, copy);
-  if (result.ok() && !cmd.report_json.empty())
-    std::ofstream(cmd.report_json) << warmup::RenderJsonReport(*result);
-  return result;
+  return warmup::RunCopy(**source, *target, copy);
+}
+
+int Finish(const warmup::cli::LoadCommand& cmd, const warmup::RunResult& result) {
+  int exit_code = result.ExitCode();
+  if (!cmd.report_json.empty()) {
+    std::ofstream json(cmd.report_json, std::ios::trunc);
+    json << warmup::RenderJsonReport(result);
+    json.close();
+    if (!json) {  // the figures still go to the terminal below
+      std::cerr << "warmup: cannot write the JSON report to " << cmd.report_json << "\n";
+      exit_code = 1;
+    }
+  }
+  std::cout << warmup::RenderTextReport(result) << std::flush;
+  if (cmd.hold_open_seconds > 0) std::this_thread::sleep_for(std::chrono::seconds(cmd.hold_open_seconds));
+  return exit_code;
 }
 
 int Load(const std::vector<std::string>& args) {
@@ -87,7 +102,5 @@ int Load(const std::vector<std::string>& args) {
   if (!cmd.ok()) return FailWith(cmd.status());
   auto result = RunLoad(*cmd);
   if (!result.ok()) return FailWith(result.status());
-  std::cout << warmup::RenderTextReport(*result) << std::flush;
-  if (cmd->hold_open_seconds > 0) std::this_thread::sleep_for(std::chrono::seconds(cmd->hold_open_seconds));
-  return result->ExitCode();
+  return Finish(*cmd, *result);
 }

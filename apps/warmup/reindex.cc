@@ -1,81 +1,24 @@
 // warmup reindex: one command, one number. Starts `warmup serve` on a fresh
-// data directory (or uses --address), loads over evitaDB's protocol, goLive,
-// verify, stops the server, and reports with the server's resource usage.
+// data directory under supervision (or uses --address), loads over evitaDB's
+// protocol, goLive, verify, stops the server, and reports with the server's
+// figures as data. SIGINT/SIGTERM stop the server; the partial report follows.
 #include <signal.h>
-#include <sys/wait.h>
-#include <unistd.h>
+#include <string.h>
 
-#include <chrono>
 #include <filesystem>
 #include <iostream>
-#include <regex>
 #include <thread>
+#include <utility>  // before Asio: Boost 1.74's awaitable.hpp needs std::exchange
+// clang-format off
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/signal_set.hpp>
+// clang-format on
 
 #include "load.h"
-#include "warmup/report.h"
+#include "warmup/server_process.h"
 #include "warmup/work_dir.h"
 
 namespace {
-
-// A `warmup serve` child process and what it printed.
-struct ServerProcess {
-  pid_t pid = -1;
-  int out = -1;
-  std::string output;
-
-  // Reads the child's output until `pattern` appears or it closes; false then.
-  bool ReadUntil(const std::regex& pattern, std::smatch* match) {
-    char buffer[512];
-    while (!std::regex_search(output, *match, pattern)) {
-      const ssize_t n = ::read(out, buffer, sizeof(buffer));
-      if (n <= 0) return false;
-      output.append(buffer, static_cast<size_t>(n));
-    }
-    return true;
-  }
-};
-
-warmup::StatusOr<ServerProcess> StartServer(const warmup::cli::LoadCommand& cmd) {
-  if (auto s = warmup::PrepareWorkDir(cmd.work_dir); !s.ok()) return s;
-  const std::string binary = cmd.server_binary.empty()
-                                 ? std::filesystem::read_symlink("/proc/self/exe").string()
-                                 : cmd.server_binary;
-  int pipe_fds[2];
-  if (::pipe(pipe_fds) != 0) return warmup::InternalError("cannot create a pipe for the server");
-  ServerProcess server;
-  server.pid = ::fork();
-  if (server.pid < 0) return warmup::InternalError("cannot fork the server");
-  if (server.pid == 0) {
-    ::dup2(pipe_fds[1], STDOUT_FILENO);
-    ::dup2(pipe_fds[1], STDERR_FILENO);
-    ::close(pipe_fds[0]);
-    std::vector<const char*> argv = {binary.c_str(),       "serve",    "--data-dir",
-                                     cmd.work_dir.c_str(), "--listen", "127.0.0.1:0"};
-    if (cmd.compress) argv.push_back("--compress");
-    argv.push_back(nullptr);
-    ::execv(binary.c_str(), const_cast<char* const*>(argv.data()));
-    ::_exit(127);
-  }
-  ::close(pipe_fds[1]);
-  server.out = pipe_fds[0];
-  std::smatch port;
-  if (!server.ReadUntil(std::regex("listening on port (\\d+)"), &port)) {
-    ::waitpid(server.pid, nullptr, 0);
-    return warmup::UnavailableError("the server " + binary + " did not start:\n" + server.output);
-  }
-  return server;
-}
-
-// SIGTERM, then the rest of its output (its resource usage); returns that part.
-std::string StopServer(ServerProcess& server) {
-  const size_t before = server.output.size();
-  ::kill(server.pid, SIGTERM);
-  std::smatch done;
-  server.ReadUntil(std::regex("stopped: [^\n]*\n"), &done);
-  ::waitpid(server.pid, nullptr, 0);
-  ::close(server.out);
-  return server.output.substr(before);
-}
 
 int64_t DirectoryBytes(const std::string& dir) {
   int64_t total = 0;
@@ -91,27 +34,55 @@ int64_t DirectoryBytes(const std::string& dir) {
 int Reindex(const std::vector<std::string>& args) {
   auto cmd = warmup::cli::ParseReindex(args);
   if (!cmd.ok()) return FailWith(cmd.status());
-  ServerProcess server;
-  if (cmd->start_server) {
-    auto started = StartServer(*cmd);
-    if (!started.ok()) return FailWith(started.status());
-    server = std::move(started).value();
-    std::smatch port;
-    std::regex_search(server.output, port, std::regex("listening on port (\\d+)"));
-    cmd->address = "127.0.0.1:" + port[1].str();
+  if (!cmd->start_server) {
+    auto result = RunLoad(*cmd);
+    if (!result.ok()) return FailWith(result.status());
+    return Finish(*cmd, *result);
   }
-  auto result = RunLoad(*cmd);
-  const std::string server_lines = cmd->start_server ? StopServer(server) : "";
-  if (!result.ok()) return FailWith(result.status());
-  std::string report = warmup::RenderTextReport(*result);
-  const size_t status_line = report.rfind("RUN_STATUS=");
-  std::cout << report.substr(0, status_line);
-  if (cmd->start_server) {
-    std::cout << "server (" << server.output.substr(0, server.output.find('\n')) << ")\n" << server_lines;
-    std::cout << "server data: " << DirectoryBytes(cmd->work_dir) / 1000000.0 << " MB in " << cmd->work_dir
-              << "\n";
+
+  if (auto s = warmup::PrepareWorkDir(cmd->work_dir); !s.ok()) return FailWith(s);
+  warmup::ServerProcessOptions options;
+  options.binary = cmd->server_binary.empty() ? std::filesystem::read_symlink("/proc/self/exe").string()
+                                              : cmd->server_binary;
+  options.serve_args = {"--data-dir", cmd->work_dir};
+  if (cmd->compress) options.serve_args.push_back("--compress");
+  options.start_timeout = std::chrono::seconds(cmd->server_start_timeout_seconds);
+  options.stop_grace = std::chrono::seconds(cmd->server_stop_grace_seconds);
+  // Signals wait on a thread of ours from here on, so an interrupt stops the
+  // server, which ends the load at its next call, and the report still comes.
+  boost::asio::io_context signals_io;
+  boost::asio::signal_set signals(signals_io, SIGINT, SIGTERM);
+  auto server = warmup::ServerProcess::Start(options);
+  if (!server.ok()) return FailWith(server.status());
+  int interrupted_by = 0;
+  signals.async_wait([&](const boost::system::error_code& ec, int signal) {
+    if (ec) return;
+    interrupted_by = signal;
+    std::cerr << "warmup reindex: " << ::sigabbrev_np(signal) << " received; stopping the server\n";
+    (*server)->Stop();
+  });
+  std::thread watcher([&] { signals_io.run(); });
+
+  warmup::cli::LoadCommand load = *cmd;
+  load.address = (*server)->address();
+  warmup::ServerSampler sampler(**server);
+  auto result = RunLoad(load, {&sampler});
+  warmup::ServerFigures figures = (*server)->Stop();
+  signals_io.stop();
+  watcher.join();
+  if (interrupted_by != 0) {
+    std::cerr << "warmup reindex: interrupted by SIG" << ::sigabbrev_np(interrupted_by)
+              << "; the server was stopped (" << figures.ended << ")\n";
   }
-  std::cout << report.substr(status_line) << std::flush;
-  if (cmd->hold_open_seconds > 0) std::this_thread::sleep_for(std::chrono::seconds(cmd->hold_open_seconds));
-  return result->ExitCode();
+  if (!result.ok()) {
+    std::cerr << "warmup reindex: the server " << figures.binary << " (pid " << figures.pid << ") "
+              << figures.ended << "\n";
+    return FailWith(result.status());
+  }
+  sampler.AddTo(figures);
+  figures.data_dir = cmd->work_dir;
+  figures.data_bytes = DirectoryBytes(cmd->work_dir);
+  result->server_process = std::move(figures);
+  const int exit_code = Finish(load, *result);
+  return interrupted_by != 0 && exit_code == 0 ? 1 : exit_code;
 }

@@ -1,10 +1,13 @@
 // warmup serve: the write side alone, the process to attach a profiler to.
-#include <signal.h>
-#include <sys/resource.h>
 #include <unistd.h>
 
 #include <cstdio>
 #include <thread>
+#include <utility>  // before Asio: Boost 1.74's awaitable.hpp needs std::exchange
+// clang-format off
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/signal_set.hpp>
+// clang-format on
 
 #include "common/options.h"
 #include "load.h"
@@ -12,30 +15,17 @@
 #include "warmup/server.h"
 #include "warmup/work_dir.h"
 
-namespace {
-
-// SIGTERM and SIGINT write to this pipe; a thread reading it shuts the server
-// down. gRPC starts threads before main, so a signal mask cannot be relied on.
-int g_signal_pipe[2] = {-1, -1};
-
-void OnSignal(int) {
-  const char byte = 1;
-  (void)!write(g_signal_pipe[1], &byte, 1);
-}
-
-}  // namespace
-
 int Serve(const std::vector<std::string>& args) {
   auto cmd = warmup::cli::ParseServe(args);
   if (!cmd.ok()) return FailWith(cmd.status());
   if (cmd->reset_data) {
     if (auto s = warmup::PrepareWorkDir(cmd->data_dir); !s.ok()) return FailWith(s);
   }
-  if (pipe(g_signal_pipe) != 0) return FailWith(warmup::InternalError("cannot create the signal pipe"));
-  struct sigaction action {};
-  action.sa_handler = OnSignal;
-  sigaction(SIGTERM, &action, nullptr);
-  sigaction(SIGINT, &action, nullptr);
+  // SIGTERM and SIGINT shut the server down; Asio turns them into a handler
+  // call on a thread of ours (gRPC starts threads before main, so a signal
+  // mask cannot be relied on).
+  boost::asio::io_context signals_io;
+  boost::asio::signal_set signals(signals_io, SIGTERM, SIGINT);
 
   warmup::ServerOptions options;
   options.data_dir = cmd->data_dir;
@@ -62,25 +52,30 @@ int Serve(const std::vector<std::string>& args) {
   if (cmd->golive_delay_ms > 0)
     std::printf("  testing aid: goLive waits %d ms first\n", cmd->golive_delay_ms);
   std::fflush(stdout);
+  if (cmd->ready_fd >= 0) {  // the supervisor's readiness channel: one JSON line, then closed
+    const std::string ready =
+        "{\"pid\": " + std::to_string(getpid()) + ", \"port\": " + std::to_string((*server)->port()) + "}\n";
+    (void)!write(cmd->ready_fd, ready.data(), ready.size());
+    close(cmd->ready_fd);
+  }
 
-  std::thread watcher([&] {
-    char byte = 0;
-    while (read(g_signal_pipe[0], &byte, 1) < 0) {
-    }
+  signals.async_wait([&](const boost::system::error_code& ec, int) {
+    if (ec) return;
     std::printf("warmup serve: shutting down\n");
     (*server)->Shutdown();
   });
+  std::thread watcher([&] { signals_io.run(); });
   (*server)->Wait();
+  signals_io.stop();
   watcher.join();
 
-  struct rusage usage {};
-  getrusage(RUSAGE_SELF, &usage);
+  const warmup::ProcessUsage usage = warmup::UsageOfThisProcess();
   std::printf(
-      "warmup serve stopped: user %.2f s, sys %.2f s, peak RSS %.1f MB, page faults %ld minor / %ld major, "
-      "context switches %ld voluntary / %ld involuntary\n",
-      static_cast<double>(usage.ru_utime.tv_sec) + static_cast<double>(usage.ru_utime.tv_usec) / 1e6,
-      static_cast<double>(usage.ru_stime.tv_sec) + static_cast<double>(usage.ru_stime.tv_usec) / 1e6,
-      static_cast<double>(usage.ru_maxrss) / 1024.0, usage.ru_minflt, usage.ru_majflt, usage.ru_nvcsw,
-      usage.ru_nivcsw);
+      "warmup serve stopped: user %.2f s, sys %.2f s, peak RSS %.1f MB, page faults %lld minor / %lld major, "
+      "context switches %lld voluntary / %lld involuntary\n",
+      usage.user_seconds, usage.system_seconds, static_cast<double>(usage.peak_rss_bytes) / (1024.0 * 1024.0),
+      static_cast<long long>(usage.minor_faults), static_cast<long long>(usage.major_faults),
+      static_cast<long long>(usage.voluntary_context_switches),
+      static_cast<long long>(usage.involuntary_context_switches));
   return 0;
 }

@@ -3,6 +3,9 @@
 // process, with faults injected into a real `warmup serve`.
 #include <grpcpp/grpcpp.h>
 
+#include <signal.h>
+#include <sys/wait.h>
+
 #include <doctest/doctest.h>
 
 #include <filesystem>
@@ -267,13 +270,147 @@ TEST_CASE("warmup reindex --target-mode embedded publishes into --work-dir witho
   CHECK(fs::exists(dir / "work"));
 }
 
-TEST_CASE("warmup reindex with a server binary that cannot start: exit 1 naming the binary") {
+TEST_CASE("warmup reindex with a server binary that cannot start: exit 1 naming the binary and why") {
+  TempDir dir;
+  const std::string pristine = GenerateTiny(dir);
+  const CliResult exits = RunCli(
+      {"reindex", "--pristine-dir", pristine, "--work-dir", dir / "work", "--server-binary", "/bin/false"});
+  CHECK(exits.exit_code == 1);
+  CHECK_MESSAGE(
+      Contains(exits.output, "the server /bin/false did not start: it exited 1 before it was ready"),
+      exits.output);
+  const CliResult missing = RunCli({"reindex", "--pristine-dir", pristine, "--work-dir", dir / "work",
+                                    "--server-binary", dir / "no-such-binary"});
+  CHECK(missing.exit_code == 1);
+  CHECK_MESSAGE(Contains(missing.output, "cannot execute the server " + dir / "no-such-binary" +
+                                             ": No such file or directory"),
+                missing.output);
+}
+
+// Writes an executable shell script to `path`.
+void Script(const std::string& path, const std::string& body) {
+  std::ofstream(path) << "#!/bin/sh\n" << body;
+  fs::permissions(path, fs::perms::owner_all);
+}
+
+// Whether `pid` is gone (or a zombie nobody reaps).
+bool Gone(pid_t pid) {
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
+  const size_t close = text.rfind(')');
+  return text.empty() || (close != std::string::npos && text.substr(close + 2, 1) == "Z");
+}
+
+TEST_CASE("warmup reindex: a server that never says it is ready fails within the deadline, and is stopped") {
+  TempDir dir;
+  const std::string pristine = GenerateTiny(dir);
+  const std::string silent = dir / "silent-server";
+  Script(silent, "echo $$ > " + dir / "pid" + "\nexec sleep 30\n");
+  const auto start = std::chrono::steady_clock::now();
+  const CliResult run =
+      RunCli({"reindex", "--pristine-dir", pristine, "--work-dir", dir / "work", "--server-binary", silent,
+              "--server-start-timeout", "1", "--server-stop-grace", "1"});
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  CHECK(run.exit_code == 1);
+  CHECK_MESSAGE(Contains(run.output, "the server " + silent + " was not ready within 1 s"), run.output);
+  CHECK(Contains(run.output, "it printed nothing"));
+  CHECK(seconds < 30);  // it did not wait for the child; no threshold on how fast
+  CHECK(Gone(std::stoi(ReadText(dir / "pid"))));
+}
+
+TEST_CASE(
+    "warmup reindex: a server that ignores SIGTERM is killed after the grace, and the load's error shown") {
+  TempDir dir;
+  const std::string pristine = GenerateTiny(dir);
+  const std::string stubborn = dir / "stubborn-server";
+  // Says it is ready on a port nobody listens on, then ignores SIGTERM.
+  Script(stubborn,
+         "trap '' TERM\n"
+         "while [ $# -gt 0 ]; do [ \"$1\" = --ready-fd ] && fd=$2; shift; done\n"
+         "echo stubborn server\n"
+         "printf '{\"pid\": %d, \"port\": 1}\\n' $$ > /proc/self/fd/$fd\n"
+         "exec sleep 30\n");
+  const CliResult run = RunCli({"reindex", "--pristine-dir", pristine, "--work-dir", dir / "work",
+                                "--server-binary", stubborn, "--server-stop-grace", "1"});
+  CHECK(run.exit_code == 1);
+  CHECK_MESSAGE(Contains(run.output, "UNAVAILABLE"), run.output);
+  CHECK(Contains(run.output, "creating catalog"));
+  CHECK(Contains(run.output, "killed by SIGKILL after a grace period of 1 s"));
+}
+
+TEST_CASE("warmup reindex: SIGTERM mid-run stops the server and still prints the report, exit 1") {
+  TempDir dir;
+  const std::string pristine = GenerateTiny(dir);
+  // The real server, with a goLive slow enough to be interrupted in.
+  const std::string slow = dir / "slow-server";
+  Script(slow,
+         "echo $$ > " + dir / "pid" + "\nexec " + WARMUP_CLI_PATH + " \"$@\" --golive-delay-ms 20000\n");
+  int out = -1;
+  const pid_t reindex =
+      testing::SpawnCli({"reindex", "--pristine-dir", pristine, "--work-dir", dir / "work", "--server-binary",
+                         slow, "--server-stop-grace", "2", "--report-json", dir / "run.json", "--run", "cut"},
+                        &out);
+  std::this_thread::sleep_for(std::chrono::seconds(3));
+  REQUIRE(::kill(reindex, SIGTERM) == 0);
+  std::string output;
+  char buffer[4096];
+  for (ssize_t n; (n = ::read(out, buffer, sizeof(buffer))) > 0;)
+    output.append(buffer, static_cast<size_t>(n));
+  ::close(out);
+  int status = 0;
+  REQUIRE(::waitpid(reindex, &status, 0) == reindex);
+  REQUIRE(WIFEXITED(status));
+  CHECK_MESSAGE(WEXITSTATUS(status) == 1, output);
+  CHECK(Contains(output, "warmup reindex: interrupted by SIGTERM; the server was stopped"));
+  CHECK(output.substr(output.rfind("RUN_STATUS")) == "RUN_STATUS=MEASUREMENT-DONE-cut\n");
+  CHECK(Gone(std::stoi(ReadText(dir / "pid"))));
+  auto json = nlohmann::json::parse(ReadText(dir / "run.json"));
+  CHECK(json["exit_code"] == 1);
+  CHECK(json["server_process"]["ended"].get<std::string>().find("SIGKILL") != std::string::npos);
+}
+
+TEST_CASE("warmup reindex killed with SIGKILL leaves no server behind") {
+  TempDir dir;
+  const std::string pristine = GenerateTiny(dir);
+  const std::string slow = dir / "slow-server";
+  Script(slow,
+         "echo $$ > " + dir / "pid" + "\nexec " + WARMUP_CLI_PATH + " \"$@\" --golive-delay-ms 20000\n");
+  int out = -1;
+  const pid_t reindex = testing::SpawnCli(
+      {"reindex", "--pristine-dir", pristine, "--work-dir", dir / "work", "--server-binary", slow}, &out);
+  std::this_thread::sleep_for(std::chrono::seconds(2));
+  REQUIRE(::kill(reindex, SIGKILL) == 0);
+  REQUIRE(::waitpid(reindex, nullptr, 0) == reindex);
+  ::close(out);
+  REQUIRE(fs::exists(dir / "pid"));
+  const pid_t server = std::stoi(ReadText(dir / "pid"));
+  for (int i = 0; i < 100 && !Gone(server); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  CHECK(Gone(server));
+}
+
+TEST_CASE("warmup reindex --report-json holds the server's usage, its RSS samples and its data size") {
   TempDir dir;
   const std::string pristine = GenerateTiny(dir);
   const CliResult run = RunCli(
-      {"reindex", "--pristine-dir", pristine, "--work-dir", dir / "work", "--server-binary", "/bin/false"});
-  CHECK(run.exit_code == 1);
-  CHECK(Contains(run.output, "the server /bin/false did not start"));
+      {"reindex", "--pristine-dir", pristine, "--work-dir", dir / "work", "--report-json", dir / "run.json"});
+  REQUIRE_MESSAGE(run.exit_code == 0, run.output);
+  auto json = nlohmann::json::parse(ReadText(dir / "run.json"));
+  const auto& server = json["server_process"];
+  REQUIRE(server.is_object());
+  CHECK(server["usage"]["peak_rss_bytes"].get<int64_t>() > 0);
+  CHECK(server["usage"]["user_seconds"].get<double>() + server["usage"]["system_seconds"].get<double>() > 0);
+  CHECK(server["data_bytes"].get<int64_t>() > 0);
+  CHECK(server["data_dir"] == dir / "work");
+  CHECK(server["ended"] == "exited 0");
+  CHECK(server["pid"].get<int>() > 0);
+  CHECK(server["header"].get<std::string>().rfind("warmup serve ", 0) == 0);
+  REQUIRE(server["samples"].size() >= 1);  // one at the run's start at least
+  for (const auto& sample : server["samples"]) CHECK(sample["rss_bytes"].get<int64_t>() > 0);
+  CHECK(server["peak_rss_load_bytes"].get<int64_t>() > 0);
+  CHECK(server["peak_rss_golive_bytes"].get<int64_t>() > 0);  // read at goLive's end at least
+  int golive_samples = 0;
+  for (const auto& sample : server["samples"]) golive_samples += sample["golive"].get<bool>();
+  CHECK(golive_samples >= 1);
 }
 
 TEST_CASE("warmup serve --session-idle-seconds closes an idle session: UNAUTHENTICATED") {

@@ -168,6 +168,11 @@ TEST_CASE(
   reindex["server-binary"] = {with({"--server-binary", "/opt/b/warmup"}), [](const LoadCommand& c) {
                                 return c.server_binary == "/opt/b/warmup" && c.start_server;
                               }};
+  reindex["server-start-timeout"] = {with({"--server-start-timeout", "7"}), [](const LoadCommand& c) {
+                                       return c.server_start_timeout_seconds == 7;
+                                     }};
+  reindex["server-stop-grace"] = {with({"--server-stop-grace", "3"}),
+                                  [](const LoadCommand& c) { return c.server_stop_grace_seconds == 3; }};
   // --address names a running server: reindex starts none.
   reindex["address"] = {with({"--address", "127.0.0.1:7777"}), [](const LoadCommand& c) {
                           return c.address == "127.0.0.1:7777" && !c.start_server;
@@ -257,6 +262,7 @@ TEST_CASE("generate, inspect, unpack, export and serve: every documented flag is
        {"session-idle-seconds",
         {serve({"--session-idle-seconds", "30"}),
          [](const ServeCommand& c) { return c.session_idle_seconds == 30; }}},
+       {"ready-fd", {serve({"--ready-fd", "5"}), [](const ServeCommand& c) { return c.ready_fd == 5; }}},
        {"golive-delay-ms",
         {serve({"--golive-delay-ms", "250"}),
          [](const ServeCommand& c) { return c.golive_delay_ms == 250; }}},

@@ -89,7 +89,19 @@ RunResult Example() {
   r.verification_error = "";
   r.abort_error = "entity Brand/4 was rejected";
   r.target_dropped = true;
-  r.loader = {3.5, 0.75, 123456789};
+  r.loader = {3.5, 0.75, 123456789, 11, 2, 33, 44};
+  ServerFigures server;
+  server.binary = "/opt/warmup";
+  server.header = "warmup serve 0.1.0: pid 77";
+  server.pid = 77;
+  server.usage.peak_rss_bytes = 555;
+  server.ended = "exited 0";
+  server.data_dir = "/w";
+  server.data_bytes = 4096;
+  server.peak_rss_load_bytes = 500;
+  server.peak_rss_golive_bytes = 555;
+  server.samples = {{0.25, 500, 0.1, false}, {0.5, 555, 0.2, true}};
+  r.server_process = server;
   return r;
 }
 
@@ -117,10 +129,11 @@ TEST_CASE("the JSON report carries every documented figure with its value") {
                                          "abort_error",
                                          "target_dropped",
                                          "loader",
+                                         "server_process",
                                          "copied",
                                          "expected",
                                          "exit_code"});
-  CHECK(j["schema"] == "warmup-run/1");
+  CHECK(j["schema"] == "warmup-run/2");
   CHECK(j["run_label"] == "label");
   CHECK(j["started_at"] == "2026-12-01T08:00:00Z");
   CHECK(j["source"] == "snapshot /s");
@@ -163,7 +176,29 @@ TEST_CASE("the JSON report carries every documented figure with its value") {
   CHECK(j["verification"] == json{{"outcome", "mismatch"}, {"error", ""}});
   CHECK(j["abort_error"] == "entity Brand/4 was rejected");
   CHECK(j["target_dropped"] == true);
-  CHECK(j["loader"] == json{{"user_seconds", 3.5}, {"system_seconds", 0.75}, {"peak_rss_bytes", 123456789}});
+  CHECK(j["loader"] == json{{"user_seconds", 3.5},
+                            {"system_seconds", 0.75},
+                            {"peak_rss_bytes", 123456789},
+                            {"minor_faults", 11},
+                            {"major_faults", 2},
+                            {"voluntary_context_switches", 33},
+                            {"involuntary_context_switches", 44}});
+  const json& server = j["server_process"];
+  CHECK(Keys(server) == std::set<std::string>{"binary", "header", "pid", "usage", "ended", "data_dir",
+                                              "data_bytes", "peak_rss_load_bytes", "peak_rss_golive_bytes",
+                                              "samples"});
+  CHECK(server["binary"] == "/opt/warmup");
+  CHECK(server["header"] == "warmup serve 0.1.0: pid 77");
+  CHECK(server["pid"] == 77);
+  CHECK(server["usage"]["peak_rss_bytes"] == 555);
+  CHECK(server["ended"] == "exited 0");
+  CHECK(server["data_dir"] == "/w");
+  CHECK(server["data_bytes"] == 4096);
+  CHECK(server["peak_rss_load_bytes"] == 500);
+  CHECK(server["peak_rss_golive_bytes"] == 555);
+  CHECK(server["samples"] ==
+        json::array({json{{"seconds", 0.25}, {"rss_bytes", 500}, {"cpu_seconds", 0.1}, {"golive", false}},
+                     json{{"seconds", 0.5}, {"rss_bytes", 555}, {"cpu_seconds", 0.2}, {"golive", true}}}));
   CHECK(j["copied"] == 19);
   CHECK(j["expected"] == 2020);
   CHECK(j["exit_code"] == 1);
@@ -173,6 +208,7 @@ TEST_CASE("the JSON report's outcome names, and nulls where a figure does not ex
   RunResult r = Example();
   r.collections.clear();
   r.server.reset();
+  r.server_process.reset();
   r.abort_error.clear();
   const std::pair<GoLiveOutcome, const char*> golive[] = {{GoLiveOutcome::kCompleted, "completed"},
                                                           {GoLiveOutcome::kFailed, "failed"},
@@ -183,6 +219,7 @@ TEST_CASE("the JSON report's outcome names, and nulls where a figure does not ex
     CHECK(j["golive"]["outcome"] == name);
     CHECK(j["total_seconds"].is_null() == (outcome != GoLiveOutcome::kCompleted));
     CHECK(j["server"].is_null());
+    CHECK(j["server_process"].is_null());
     CHECK(j["abort_error"].is_null());
   }
   r.golive = GoLiveOutcome::kCompleted;

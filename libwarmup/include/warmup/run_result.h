@@ -44,11 +44,40 @@ struct CollectionResult {
 enum class GoLiveOutcome { kNotAttempted, kCompleted, kFailed };
 enum class Verification { kVerified, kSkipped, kUnknown, kMismatch, kNotReached };
 
-// How the loader process itself fared (getrusage).
-struct ResourceUsage {
+// How a process fared (getrusage, or wait4 for a child).
+struct ProcessUsage {
   double user_seconds = 0;
   double system_seconds = 0;
   int64_t peak_rss_bytes = 0;
+  int64_t minor_faults = 0;
+  int64_t major_faults = 0;
+  int64_t voluntary_context_switches = 0;
+  int64_t involuntary_context_switches = 0;
+};
+
+// The usage of this process so far.
+ProcessUsage UsageOfThisProcess();
+
+// One reading of a process taken while the run went on.
+struct ProcessSample {
+  double seconds = 0;  // since the run started
+  int64_t rss_bytes = 0;
+  double cpu_seconds = 0;  // user + system so far
+  bool golive = false;     // taken while goLive ran
+};
+
+// The server process a run started (warmup reindex), as data.
+struct ServerFigures {
+  std::string binary;
+  std::string header;  // the first line it printed: its build, pid and port
+  int pid = 0;
+  ProcessUsage usage;  // at its end (wait4)
+  std::string ended;   // how it ended, e.g. "exited 0", "killed by SIGKILL after the grace period"
+  std::string data_dir;
+  int64_t data_bytes = 0;             // the data directory after the run
+  int64_t peak_rss_load_bytes = 0;    // highest sample during the load
+  int64_t peak_rss_golive_bytes = 0;  // highest sample during goLive
+  std::vector<ProcessSample> samples;
 };
 
 // Where the run happened.
@@ -91,7 +120,9 @@ struct RunResult {
 
   std::string abort_error;  // set when the load stopped before the end
   bool target_dropped = false;
-  ResourceUsage loader;
+  ProcessUsage loader;
+  // Set when the run started its own server (warmup reindex).
+  std::optional<ServerFigures> server_process;
 
   int64_t copied() const;
   int64_t expected() const;

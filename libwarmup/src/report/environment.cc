@@ -46,16 +46,24 @@ Environment CollectEnvironment() {
   return env;
 }
 
-ResourceUsage CollectResourceUsage() {
-  struct rusage usage {};
-  ::getrusage(RUSAGE_SELF, &usage);
-  ResourceUsage r;
+ProcessUsage UsageFromRusage(const struct rusage& usage) {
+  ProcessUsage r;
   r.user_seconds =
       static_cast<double>(usage.ru_utime.tv_sec) + static_cast<double>(usage.ru_utime.tv_usec) / 1e6;
   r.system_seconds =
       static_cast<double>(usage.ru_stime.tv_sec) + static_cast<double>(usage.ru_stime.tv_usec) / 1e6;
   r.peak_rss_bytes = static_cast<int64_t>(usage.ru_maxrss) * 1024;
+  r.minor_faults = usage.ru_minflt;
+  r.major_faults = usage.ru_majflt;
+  r.voluntary_context_switches = usage.ru_nvcsw;
+  r.involuntary_context_switches = usage.ru_nivcsw;
   return r;
+}
+
+ProcessUsage CollectResourceUsage() {
+  struct rusage usage {};
+  ::getrusage(RUSAGE_SELF, &usage);
+  return UsageFromRusage(usage);
 }
 
 std::string UtcNow() {
@@ -71,4 +79,5 @@ std::string UtcNow() {
 
 namespace warmup {
 Environment DescribeEnvironment() { return report::CollectEnvironment(); }
+ProcessUsage UsageOfThisProcess() { return report::CollectResourceUsage(); }
 }  // namespace warmup

@@ -1,4 +1,4 @@
-// RunResult as JSON, schema "warmup-run/1" (docs/measurement.md).
+// RunResult as JSON, schema "warmup-run/2" (docs/measurement.md).
 #include <nlohmann/json.hpp>
 
 #include "warmup/report.h"
@@ -15,6 +15,37 @@ json Stats(const LatencyStats& s) {
             {"p99_us", s.p99_us},   {"max_us", s.max_us}};
   j["p999_us"] = s.p999_us ? json(*s.p999_us) : json(nullptr);
   return j;
+}
+
+json Usage(const ProcessUsage& u) {
+  return {{"user_seconds", u.user_seconds},
+          {"system_seconds", u.system_seconds},
+          {"peak_rss_bytes", u.peak_rss_bytes},
+          {"minor_faults", u.minor_faults},
+          {"major_faults", u.major_faults},
+          {"voluntary_context_switches", u.voluntary_context_switches},
+          {"involuntary_context_switches", u.involuntary_context_switches}};
+}
+
+json Server(const std::optional<ServerFigures>& server) {
+  if (!server) return nullptr;
+  json samples = json::array();
+  for (const auto& s : server->samples) {
+    samples.push_back({{"seconds", s.seconds},
+                       {"rss_bytes", s.rss_bytes},
+                       {"cpu_seconds", s.cpu_seconds},
+                       {"golive", s.golive}});
+  }
+  return {{"binary", server->binary},
+          {"header", server->header},
+          {"pid", server->pid},
+          {"usage", Usage(server->usage)},
+          {"ended", server->ended},
+          {"data_dir", server->data_dir},
+          {"data_bytes", server->data_bytes},
+          {"peak_rss_load_bytes", server->peak_rss_load_bytes},
+          {"peak_rss_golive_bytes", server->peak_rss_golive_bytes},
+          {"samples", std::move(samples)}};
 }
 
 const char* Name(Verification v) {
@@ -64,7 +95,7 @@ std::string RenderJsonReport(const RunResult& r) {
   }
   const auto& e = r.environment;
   json doc = {
-      {"schema", "warmup-run/1"},
+      {"schema", "warmup-run/2"},
       {"run_label", r.run_label},
       {"started_at", r.started_at},
       {"source", r.source},
@@ -90,10 +121,8 @@ std::string RenderJsonReport(const RunResult& r) {
       {"verification", {{"outcome", Name(r.verification)}, {"error", r.verification_error}}},
       {"abort_error", r.abort_error.empty() ? json(nullptr) : json(r.abort_error)},
       {"target_dropped", r.target_dropped},
-      {"loader",
-       {{"user_seconds", r.loader.user_seconds},
-        {"system_seconds", r.loader.system_seconds},
-        {"peak_rss_bytes", r.loader.peak_rss_bytes}}},
+      {"loader", Usage(r.loader)},
+      {"server_process", Server(r.server_process)},
       {"copied", r.copied()},
       {"expected", r.expected()},
       {"exit_code", r.ExitCode()},

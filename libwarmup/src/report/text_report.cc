@@ -112,6 +112,25 @@ std::string RenderTextReport(const RunResult& r) {
   }
   out += Format("  loader               user %.2f s, sys %.2f s, peak RSS %.1f MB\n", r.loader.user_seconds,
                 r.loader.system_seconds, static_cast<double>(r.loader.peak_rss_bytes) / 1e6);
+  if (const auto& server = r.server_process) {
+    const ProcessUsage& u = server->usage;
+    out += Format(
+        "  server               user %.2f s, sys %.2f s, peak RSS %.1f MB (sampled: load %.1f MB, goLive "
+        "%.1f MB)\n",
+        u.user_seconds, u.system_seconds, static_cast<double>(u.peak_rss_bytes) / 1e6,
+        static_cast<double>(server->peak_rss_load_bytes) / 1e6,
+        static_cast<double>(server->peak_rss_golive_bytes) / 1e6);
+    out +=
+        Format("                       page faults %lld minor / %lld major, context switches %lld / %lld\n",
+               static_cast<long long>(u.minor_faults), static_cast<long long>(u.major_faults),
+               static_cast<long long>(u.voluntary_context_switches),
+               static_cast<long long>(u.involuntary_context_switches));
+    out += Format("  server data: %.1f MB in %s\n", static_cast<double>(server->data_bytes) / 1e6,
+                  server->data_dir.c_str());
+    out += "  server process       " + server->header + "\n";
+    out += Format("                       %s; %zu samples of RSS and CPU\n", server->ended.c_str(),
+                  server->samples.size());
+  }
 
   out += "\ncaveats\n";
   out +=

@@ -1,0 +1,83 @@
+// ServerProcess: a `warmup serve` binary run as a supervised child process.
+// It is ready when it says so on a pipe of its own (`serve --ready-fd N`
+// writes one JSON line with its pid and port), within a deadline; it is
+// stopped with SIGTERM, a grace period, then SIGKILL; it dies with its parent
+// (PR_SET_PDEATHSIG), so a killed loader leaves no server behind. Its usage
+// and its RSS over time are data (run_result.h's ServerFigures).
+#ifndef WARMUP_SERVER_PROCESS_H_
+#define WARMUP_SERVER_PROCESS_H_
+
+#include <sys/types.h>
+
+#include <chrono>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "warmup/run_observer.h"
+#include "warmup/run_result.h"
+#include "warmup/status.h"
+
+namespace warmup {
+
+struct ServerProcessOptions {
+  // The warmup binary whose `serve` is started.
+  std::string binary;
+  // Arguments after `serve` (e.g. --data-dir D, --compress). `--listen
+  // 127.0.0.1:0` and `--ready-fd` are added.
+  std::vector<std::string> serve_args;
+  // How long the server may take to say it is ready.
+  std::chrono::milliseconds start_timeout = std::chrono::seconds(60);
+  // How long the server may take to exit after SIGTERM before it is killed.
+  std::chrono::milliseconds stop_grace = std::chrono::seconds(10);
+};
+
+// Thread-safety: Stop() may be called from any thread, also while another
+// thread uses the server over the network (it is how an interrupt ends a run).
+class ServerProcess {
+ public:
+  // Starts the server and waits until it is ready.
+  // Errors (the child is gone by then): kUnavailable when the binary cannot
+  // be executed (with errno's text), exits before it is ready (with its exit
+  // status and last output), or is not ready within the deadline (naming it).
+  static StatusOr<std::unique_ptr<ServerProcess>> Start(const ServerProcessOptions& options);
+  // Stops the server if it still runs.
+  virtual ~ServerProcess() = default;
+
+  virtual pid_t pid() const = 0;
+  // "127.0.0.1:<port>" the server listens on.
+  virtual std::string address() const = 0;
+  // The first line the server printed (its start-up header), for reports.
+  virtual std::string header() const = 0;
+  // The last 64 KiB the server printed on stdout and stderr.
+  virtual std::string output() const = 0;
+  // Its resident set size and CPU time now, read from /proc.
+  virtual StatusOr<ProcessSample> SampleNow() const = 0;
+  // SIGTERM, the grace period, SIGKILL if it still runs; then its usage and
+  // how it ended. Idempotent: later calls return the first result.
+  virtual ServerFigures Stop() = 0;
+};
+
+// An observer that samples `server` every `interval` from the run's start to
+// its end, marking the samples taken during goLive. Thread-safety: the
+// sampling thread only reads /proc; results are read after the run.
+class ServerSampler : public RunObserver {
+ public:
+  explicit ServerSampler(const ServerProcess& server,
+                         std::chrono::milliseconds interval = std::chrono::milliseconds(250));
+  ~ServerSampler() override;
+  void OnRunStart(const RunStart& start) override;
+  void OnGoLiveStart() override;
+  void OnGoLiveEnd(GoLiveOutcome outcome, double seconds) override;
+  void OnRunEnd(const RunResult& result) override;
+  // Copies the samples and the load/goLive peaks into `figures`.
+  void AddTo(ServerFigures& figures) const;
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
+}  // namespace warmup
+
+#endif  // WARMUP_SERVER_PROCESS_H_
