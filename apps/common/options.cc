@@ -11,18 +11,20 @@ namespace {
 namespace po = boost::program_options;
 
 // Parses `args` against `visible` (+ `positional`), turning every Boost error
-// into a Status that names the option.
+// into a Status that names the option. With --help, `*help` gets the usage
+// and the option descriptions, and nothing else is checked.
 StatusOr<po::variables_map> Parse(const std::vector<std::string>& args,
                                   const po::options_description& visible,
                                   const po::positional_options_description& positional,
-                                  const std::string& usage) {
+                                  const std::string& usage, std::string* help) {
   po::variables_map vm;
   try {
     po::store(po::command_line_parser(args).options(visible).positional(positional).run(), vm);
     if (vm.count("help")) {
-      std::ostringstream help;
-      help << usage << "\n\n" << visible;
-      return Status(StatusCode::kCancelled, help.str());
+      std::ostringstream text;
+      text << usage << "\n\n" << visible;
+      *help = text.str();
+      return vm;
     }
     po::notify(vm);
   } catch (const po::error& e) {
@@ -66,9 +68,11 @@ StatusOr<GenerateCommand> ParseGenerate(const std::vector<std::string>& args) {
       "catalog", po::value(&cmd.generator.catalog_name), "catalog name (default: the profile's name)")(
       "compress", po::value(&compression)->default_value("none"), "entity files: none | zstd")(
       "zip", po::value(&zip), "also write the snapshot as an export zip to this path");
-  auto vm = Parse(args, o, {},
-                  "usage: warmup generate --out DIR [--profile P] [--scale S] [--seed N] [--zip FILE]");
+  auto vm =
+      Parse(args, o, {}, "usage: warmup generate --out DIR [--profile P] [--scale S] [--seed N] [--zip FILE]",
+            &cmd.help);
   if (!vm.ok()) return vm.status();
+  if (!cmd.help.empty()) return cmd;
   if (auto s = ParseCompression(compression, cmd.write); !s.ok()) return s;
   if (!zip.empty()) cmd.zip_path = zip;
   return cmd;
@@ -81,8 +85,9 @@ StatusOr<InspectCommand> ParseInspect(const std::vector<std::string>& args) {
       "snapshot", po::value(&cmd.path)->required(), "snapshot directory or export zip");
   po::positional_options_description p;
   p.add("snapshot", 1);
-  auto vm = Parse(args, o, p, "usage: warmup inspect SNAPSHOT [--json]");
+  auto vm = Parse(args, o, p, "usage: warmup inspect SNAPSHOT [--json]", &cmd.help);
   if (!vm.ok()) return vm.status();
+  if (!cmd.help.empty()) return cmd;
   return cmd;
 }
 
@@ -93,8 +98,9 @@ StatusOr<UnpackCommand> ParseUnpack(const std::vector<std::string>& args) {
       "dir", po::value(&cmd.out_dir)->required(), "parent directory; the snapshot goes to DIR/<catalog>/");
   po::positional_options_description p;
   p.add("zip", 1).add("dir", 1);
-  auto vm = Parse(args, o, p, "usage: warmup unpack EXPORT.zip DIR");
+  auto vm = Parse(args, o, p, "usage: warmup unpack EXPORT.zip DIR", &cmd.help);
   if (!vm.ok()) return vm.status();
+  if (!cmd.help.empty()) return cmd;
   return cmd;
 }
 
@@ -144,8 +150,10 @@ StatusOr<LoadCommand> ParseLoadOrReindex(const std::vector<std::string>& args, b
                   reindex ? "usage: warmup reindex (--pristine-dir DIR [--catalog NAME] | --source "
                             "grpc://HOST:PORT/CATALOG) [--target-mode remote|embedded] ..."
                           : "usage: warmup load (--pristine-dir DIR [--catalog NAME] | --source "
-                            "grpc://HOST:PORT/CATALOG) [--target embedded|remote|null] ...");
+                            "grpc://HOST:PORT/CATALOG) [--target embedded|remote|null] ...",
+                  &cmd.help);
   if (!vm.ok()) return vm.status();
+  if (!cmd.help.empty()) return cmd;
   if (reindex) {
     if (cmd.target != "remote" && cmd.target != "embedded") {
       return InvalidArgumentError("--target-mode must be remote or embedded, not '" + cmd.target + "'");
@@ -227,8 +235,10 @@ StatusOr<ExportCommand> ParseExport(const std::vector<std::string>& args) {
   auto vm =
       Parse(args, o, {},
             "usage: warmup export (--source grpc://HOST:PORT/CATALOG | --address HOST:PORT --catalog NAME) "
-            "--out DIR [--zip FILE]");
+            "--out DIR [--zip FILE]",
+            &cmd.help);
   if (!vm.ok()) return vm.status();
+  if (!cmd.help.empty()) return cmd;
   if (source.empty() == (cmd.address.empty() && cmd.catalog.empty())) {
     return InvalidArgumentError("give either --source grpc://HOST:PORT/CATALOG or --address and --catalog");
   }
@@ -268,9 +278,11 @@ StatusOr<ServeCommand> ParseServe(const std::vector<std::string>& args) {
       "inject-fault", po::value(&faults)->composing(),
       "testing aid: METHOD[@N] fails every call of the RPC METHOD after its first N (default 0) with "
       "UNAVAILABLE; repeatable");
-  auto vm = Parse(args, o, {},
-                  "usage: warmup serve --data-dir DIR [--listen HOST:PORT] [--compress] [--reset-data]");
+  auto vm =
+      Parse(args, o, {},
+            "usage: warmup serve --data-dir DIR [--listen HOST:PORT] [--compress] [--reset-data]", &cmd.help);
   if (!vm.ok()) return vm.status();
+  if (!cmd.help.empty()) return cmd;
   for (const std::string& fault : faults) {
     const size_t at = fault.find('@');
     ServerOptions::InjectedFault parsed{fault.substr(0, at), 0};

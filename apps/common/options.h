@@ -17,6 +17,7 @@
 namespace warmup::cli {
 
 struct GenerateCommand {
+  std::string help;  // set by --help: print it and exit 0, run nothing
   GeneratorOptions generator;
   std::string out_dir;                  // parent of the snapshot directory
   std::optional<std::string> zip_path;  // also write an export here
@@ -24,16 +25,19 @@ struct GenerateCommand {
 };
 
 struct InspectCommand {
+  std::string help;  // set by --help: print it and exit 0, run nothing
   std::string path;  // snapshot directory or export zip
   bool json = false;
 };
 
 struct UnpackCommand {
+  std::string help;  // set by --help: print it and exit 0, run nothing
   std::string zip_path;
   std::string out_dir;
 };
 
 struct LoadCommand {
+  std::string help;           // set by --help: print it and exit 0, run nothing
   std::string snapshot_path;  // resolved from --pristine-dir and --catalog
   // Set instead of snapshot_path by --source grpc://HOST:PORT/CATALOG.
   std::string grpc_address;
@@ -58,6 +62,7 @@ struct LoadCommand {
 
 // `warmup export`: a live catalog written out as a snapshot.
 struct ExportCommand {
+  std::string help;     // set by --help: print it and exit 0, run nothing
   std::string address;  // host:port
   std::string catalog;
   std::string out_dir;                  // parent of the snapshot directory
@@ -67,6 +72,7 @@ struct ExportCommand {
 };
 
 struct ServeCommand {
+  std::string help;  // set by --help: print it and exit 0, run nothing
   std::string data_dir;
   std::string listen = "127.0.0.1:5555";
   bool compress = false;
@@ -80,8 +86,8 @@ struct ServeCommand {
   int ready_fd = -1;
 };
 
-// Each parser reads the arguments after the command name. `--help` yields a
-// kCancelled status whose message is the command's help text.
+// Each parser reads the arguments after the command name. With `--help` the
+// command's `help` holds its usage and options, and nothing else is checked.
 // Errors: kInvalidArgument naming the option that is wrong or missing.
 StatusOr<GenerateCommand> ParseGenerate(const std::vector<std::string>& args);
 StatusOr<InspectCommand> ParseInspect(const std::vector<std::string>& args);

@@ -20,12 +20,8 @@
 #include "warmup/work_dir.h"
 
 int FailWith(const warmup::Status& status) {
-  if (status.code() == warmup::StatusCode::kCancelled) {  // --help
-    std::cout << status.message() << "\n";
-    return 0;
-  }
   std::cerr << "warmup: " << status.ToString() << "\n";
-  return 1;
+  return kExitFailed;
 }
 
 namespace {
@@ -99,7 +95,7 @@ int Finish(const warmup::cli::LoadCommand& cmd, const warmup::RunResult& result)
 
 int Load(const std::vector<std::string>& args) {
   auto cmd = warmup::cli::ParseLoad(args);
-  if (!cmd.ok()) return FailWith(cmd.status());
+  if (auto stop = StopAfterParse(cmd)) return *stop;
   auto result = RunLoad(*cmd);
   if (!result.ok()) return FailWith(result.status());
   return Finish(*cmd, *result);

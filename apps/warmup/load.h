@@ -2,6 +2,9 @@
 #ifndef WARMUP_APPS_WARMUP_LOAD_H_
 #define WARMUP_APPS_WARMUP_LOAD_H_
 
+#include <iostream>
+#include <optional>
+
 #include "common/options.h"
 #include "warmup/run_observer.h"
 #include "warmup/run_result.h"
@@ -14,7 +17,27 @@ warmup::StatusOr<warmup::RunResult> RunLoad(const warmup::cli::LoadCommand& cmd,
 // Writes the JSON report where --report-json says (if it does), prints the
 // text report, stays alive --hold-open-seconds, and returns the exit status.
 int Finish(const warmup::cli::LoadCommand& cmd, const warmup::RunResult& result);
-// Prints an error (or --help's text) and returns the exit status for it.
+// Exit statuses of the warmup commands besides a run's own (docs/measurement.md).
+inline constexpr int kExitFailed = 1;
+inline constexpr int kExitUsage = 64;  // EX_USAGE: the command line is wrong
+
+// Prints a failure ("warmup: ...") to stderr and returns kExitFailed.
 int FailWith(const warmup::Status& status);
+
+// After parsing: the exit status when the command must not run (kExitUsage
+// with the error for a bad command line, 0 after printing --help's text), or
+// nullopt when it should run.
+template <typename Command>
+std::optional<int> StopAfterParse(const warmup::StatusOr<Command>& cmd) {
+  if (!cmd.ok()) {
+    std::cerr << "warmup: " << cmd.status().ToString() << "\n";
+    return kExitUsage;
+  }
+  if (!cmd->help.empty()) {
+    std::cout << cmd->help << "\n";
+    return 0;
+  }
+  return std::nullopt;
+}
 
 #endif  // WARMUP_APPS_WARMUP_LOAD_H_

@@ -1,5 +1,6 @@
 // warmup: the command-line front end. Parses, calls libwarmup, prints, exits.
-// Exit status: 0 done, 1 failed (the message says what and where).
+// Exit status: 0 done, 1 failed (the message says what and where), 64 a
+// wrong command line; a run's own statuses are in docs/measurement.md.
 #include <unistd.h>
 
 #include <cstdio>
@@ -20,23 +21,6 @@ int Load(const std::vector<std::string>& args);     // load.cc
 int Reindex(const std::vector<std::string>& args);  // reindex.cc
 
 namespace {
-
-constexpr const char* kUsage =
-    R"(usage: warmup <command> [options]     (warmup <command> --help for its options)
-
-Measures how long publishing an evitaDB catalog takes.
-
-commands:
-  reindex    one command, one number: start warmup serve, load over gRPC, goLive, verify, stop, report
-  serve      host the embedded engine behind evitaDB's gRPC protocol (attach a profiler here)
-  load       copy a snapshot into a fresh catalog of a target, timed, then goLive, verify, report
-             exit 0 = verified, 2 = figures stand but counts unknown, 1 = failed (docs/measurement.md)
-  export     read a live catalog over gRPC (evitaDB or warmup serve) into a snapshot, optionally zipped
-  generate   write a deterministic synthetic catalog (profile senesi or tiny) as a snapshot
-  inspect    verify a snapshot or export and show its collections, sizes and per-entity averages
-  unpack     unzip an export into a pristine snapshot directory, verifying every checksum
-  version    print the version and the evitaDB protocol this build speaks
-)";
 
 // On a terminal, one progress line per collection written, e.g. "generated".
 void ShowProgress(warmup::SnapshotWriteOptions& write, const std::string& verb) {
@@ -60,14 +44,14 @@ int FinishSnapshot(const warmup::StatusOr<std::string>& path, const std::optiona
 
 int Generate(const std::vector<std::string>& args) {
   auto cmd = warmup::cli::ParseGenerate(args);
-  if (!cmd.ok()) return FailWith(cmd.status());
+  if (auto stop = StopAfterParse(cmd)) return *stop;
   ShowProgress(cmd->write, "generated");
   return FinishSnapshot(warmup::GenerateSnapshot(cmd->generator, cmd->out_dir, cmd->write), cmd->zip_path);
 }
 
 int Export(const std::vector<std::string>& args) {
   auto cmd = warmup::cli::ParseExport(args);
-  if (!cmd.ok()) return FailWith(cmd.status());
+  if (auto stop = StopAfterParse(cmd)) return *stop;
   auto source = warmup::OpenGrpcSource(cmd->address, cmd->catalog, cmd->source);
   if (!source.ok()) return FailWith(source.status());
   cmd->write.provenance = {{"exported_from", "grpc://" + cmd->address + "/" + cmd->catalog},
@@ -78,7 +62,7 @@ int Export(const std::vector<std::string>& args) {
 
 int Inspect(const std::vector<std::string>& args) {
   auto cmd = warmup::cli::ParseInspect(args);
-  if (!cmd.ok()) return FailWith(cmd.status());
+  if (auto stop = StopAfterParse(cmd)) return *stop;
   auto info = warmup::InspectSnapshot(cmd->path);
   if (!info.ok()) return FailWith(info.status());
   std::cout << (cmd->json ? warmup::SnapshotInfoToJson(*info) : warmup::SnapshotInfoToText(*info));
@@ -87,34 +71,73 @@ int Inspect(const std::vector<std::string>& args) {
 
 int Unpack(const std::vector<std::string>& args) {
   auto cmd = warmup::cli::ParseUnpack(args);
-  if (!cmd.ok()) return FailWith(cmd.status());
+  if (auto stop = StopAfterParse(cmd)) return *stop;
   auto path = warmup::UnpackSnapshot(cmd->zip_path, cmd->out_dir);
   if (!path.ok()) return FailWith(path.status());
   std::cout << "unpacked and verified " << *path << "\n";
   return 0;
 }
 
+int Version(const std::vector<std::string>&) {
+  std::cout << "warmup " << warmup::Version() << "\n"
+            << "evitaDB gRPC protocol: " << warmup::ProtocolDescription() << "\n";
+  return 0;
+}
+
+struct Command {
+  const char* name;
+  const char* summary;
+  int (*run)(const std::vector<std::string>& args);
+};
+
+// The commands, in the order the usage lists them.
+constexpr Command kCommands[] = {
+    {"reindex", "one command, one number: start warmup serve, load over gRPC, goLive, verify, stop, report",
+     Reindex},
+    {"serve", "host the embedded engine behind evitaDB's gRPC protocol (attach a profiler here)", Serve},
+    {"load",
+     "copy a snapshot into a fresh catalog of a target, timed, then goLive, verify, report\n"
+     "             exit 0 = verified, 2 = figures stand but counts unknown, 1 = failed (docs/measurement.md)",
+     Load},
+    {"export", "read a live catalog over gRPC (evitaDB or warmup serve) into a snapshot, optionally zipped",
+     Export},
+    {"generate", "write a deterministic synthetic catalog (profile senesi or tiny) as a snapshot", Generate},
+    {"inspect", "verify a snapshot or export and show its collections, sizes and per-entity averages",
+     Inspect},
+    {"unpack", "unzip an export into a pristine snapshot directory, verifying every checksum", Unpack},
+    {"version", "print the version and the evitaDB protocol this build speaks", Version},
+};
+
+std::string Usage() {
+  std::string usage =
+      "usage: warmup <command> [options]     (warmup <command> --help for its options)\n\n"
+      "Measures how long publishing an evitaDB catalog takes.\n\ncommands:\n";
+  for (const Command& c : kCommands) {
+    char name[16];
+    std::snprintf(name, sizeof(name), "  %-11s", c.name);
+    usage += name + std::string(c.summary) + "\n";
+  }
+  usage += "\nexit status: a run's own (0, 1, 2), or 64 when the command line is wrong\n";
+  return usage;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  const std::string command = argc > 1 ? argv[1] : "help";
-  const std::vector<std::string> args(argv + std::min(argc, 2), argv + argc);
-  if (command == "load") return Load(args);
-  if (command == "serve") return Serve(args);
-  if (command == "reindex") return Reindex(args);
-  if (command == "generate") return Generate(args);
-  if (command == "inspect") return Inspect(args);
-  if (command == "export") return Export(args);
-  if (command == "unpack") return Unpack(args);
-  if (command == "version" || command == "--version") {
-    std::cout << "warmup " << warmup::Version() << "\n"
-              << "evitaDB gRPC protocol: " << warmup::ProtocolDescription() << "\n";
-    return 0;
+  if (argc < 2) {
+    std::cerr << Usage();
+    return kExitUsage;
   }
+  const std::string command = argv[1];
+  const std::vector<std::string> args(argv + 2, argv + argc);
   if (command == "help" || command == "--help" || command == "-h") {
-    std::cout << kUsage;
+    std::cout << Usage();
     return 0;
   }
-  std::cerr << "warmup: unknown command '" << command << "'\n\n" << kUsage;
-  return 1;
+  if (command == "--version") return Version(args);
+  for (const Command& c : kCommands) {
+    if (command == c.name) return c.run(args);
+  }
+  std::cerr << "warmup: unknown command '" << command << "'\n\n" << Usage();
+  return kExitUsage;
 }

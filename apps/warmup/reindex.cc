@@ -33,7 +33,7 @@ int64_t DirectoryBytes(const std::string& dir) {
 
 int Reindex(const std::vector<std::string>& args) {
   auto cmd = warmup::cli::ParseReindex(args);
-  if (!cmd.ok()) return FailWith(cmd.status());
+  if (auto stop = StopAfterParse(cmd)) return *stop;
   if (!cmd->start_server) {
     auto result = RunLoad(*cmd);
     if (!result.ok()) return FailWith(result.status());

@@ -17,7 +17,7 @@
 
 int Serve(const std::vector<std::string>& args) {
   auto cmd = warmup::cli::ParseServe(args);
-  if (!cmd.ok()) return FailWith(cmd.status());
+  if (auto stop = StopAfterParse(cmd)) return *stop;
   if (cmd->reset_data) {
     if (auto s = warmup::PrepareWorkDir(cmd->data_dir); !s.ok()) return FailWith(s);
   }

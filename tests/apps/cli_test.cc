@@ -76,20 +76,31 @@ TEST_CASE("warmup version, help, no command and an unknown command") {
   CHECK(version.output.rfind("warmup ", 0) == 0);
   CHECK(Contains(version.output, "evitaDB gRPC protocol: "));
   CHECK(RunCli({"--version"}).output == version.output);
-  for (const std::vector<std::string>& help : {std::vector<std::string>{"help"}, {"--help"}, {"-h"}, {}}) {
+  for (const std::vector<std::string>& help : {std::vector<std::string>{"help"}, {"--help"}, {"-h"}}) {
     const CliResult run = RunCli(help);
     CHECK(run.exit_code == 0);
     CHECK(Contains(run.output, "usage: warmup <command>"));
+    for (const char* command :
+         {"reindex", "serve", "load", "export", "generate", "inspect", "unpack", "version"}) {
+      CHECK_MESSAGE(Contains(run.output, std::string("\n  ") + command + " "), command);
+    }
   }
+  // Usage errors exit 64 (EX_USAGE), apart from a failed run's 1.
+  const CliResult nothing = RunCli({});
+  CHECK(nothing.exit_code == 64);
+  CHECK(Contains(nothing.output, "usage: warmup <command>"));
   const CliResult unknown = RunCli({"publish"});
-  CHECK(unknown.exit_code == 1);
+  CHECK(unknown.exit_code == 64);
   CHECK(Contains(unknown.output, "warmup: unknown command 'publish'"));
-  const CliResult sub_help = RunCli({"load", "--help"});
-  CHECK(sub_help.exit_code == 0);
-  CHECK(Contains(sub_help.output, "--pristine-dir"));
-  const CliResult bad_flag = RunCli({"load", "--pristine-dir", "/nonexistent", "--frobnicate"});
-  CHECK(bad_flag.exit_code == 1);
-  CHECK(Contains(bad_flag.output, "frobnicate"));
+  for (const char* command : {"reindex", "serve", "load", "export", "generate", "inspect", "unpack"}) {
+    CAPTURE(command);
+    const CliResult sub_help = RunCli({command, "--help"});
+    CHECK(sub_help.exit_code == 0);
+    CHECK(Contains(sub_help.output, std::string("usage: warmup ") + command));
+    const CliResult bad_flag = RunCli({command, "--frobnicate"});
+    CHECK(bad_flag.exit_code == 64);
+    CHECK(Contains(bad_flag.output, "frobnicate"));
+  }
 }
 
 TEST_CASE("generate with --seed and --zip, then inspect (text, JSON, zip) and unpack, as a user runs them") {
@@ -445,7 +456,7 @@ TEST_CASE("warmup serve --session-idle-seconds closes an idle session: UNAUTHENT
 
 TEST_CASE("warmup serve refuses a fault on an RPC it cannot fail, naming the known ones") {
   const CliResult run = RunCli({"serve", "--data-dir", "unused", "--inject-fault", "Frobnicate@3"});
-  CHECK(run.exit_code == 1);
+  CHECK(run.exit_code == 64);
   CHECK(Contains(run.output, "--inject-fault: no RPC 'Frobnicate' to fail (known: UpsertEntity,"));
   CHECK_FALSE(fs::exists("unused"));
 }
