@@ -19,6 +19,7 @@
 #include "GrpcEvitaAPI.grpc.pb.h"
 #include "GrpcEvitaSessionAPI.grpc.pb.h"
 #include "apps/cli.h"
+#include "common/status_matchers.h"
 #include "common/temp_dir.h"
 #include "rpc/pb.h"
 
@@ -66,7 +67,7 @@ std::string CatalogState(const std::string& address, const std::string& catalog)
   rpc::pb::GrpcGetCatalogStateRequest request;
   request.set_catalogname(catalog);
   rpc::pb::GrpcGetCatalogStateResponse response;
-  REQUIRE(evita->GetCatalogState(&context, request, &response).ok());
+  REQUIRE_OK(evita->GetCatalogState(&context, request, &response));
   return response.has_catalogstate() ? rpc::pb::GrpcCatalogState_Name(response.catalogstate()) : "MISSING";
 }
 
@@ -440,7 +441,7 @@ TEST_CASE("warmup serve --session-idle-seconds closes an idle session: UNAUTHENT
     ::grpc::ClientContext context;
     rpc::pb::GrpcEvitaSessionRequest open;
     open.set_catalogname("idle");
-    REQUIRE(evita->CreateReadOnlySession(&context, open, &opened).ok());
+    REQUIRE_OK(evita->CreateReadOnlySession(&context, open, &opened));
   }
   auto state = [&] {
     ::grpc::ClientContext context;

@@ -10,6 +10,7 @@
 #include <set>
 #include <sstream>
 
+#include "common/status_matchers.h"
 #include "common/temp_dir.h"
 
 namespace warmup::cli {
@@ -26,7 +27,7 @@ TEST_CASE("bad command lines name the option") {
   CHECK(ParseGenerate({"--out", "/x", "--compress", "lz4"}).status().message() ==
         "--compress must be none or zstd, not 'lz4'");
   auto help = ParseGenerate({"--help"});  // help is a value: nothing else is required
-  REQUIRE(help.ok());
+  REQUIRE_OK(help);
   CHECK(help->help.find("usage: warmup generate") == 0);
   CHECK(help->help.find("--profile") != std::string::npos);
   CHECK(ParseGenerate({"--out", "/x"})->help.empty());
@@ -34,7 +35,7 @@ TEST_CASE("bad command lines name the option") {
 
 TEST_CASE("--source and export take grpc://HOST:PORT/CATALOG") {
   auto load = ParseLoad({"--source", "grpc://db.local:5555/senesi", "--target", "null"});
-  REQUIRE(load.ok());
+  REQUIRE_OK(load);
   CHECK(load->grpc_address == "db.local:5555");
   CHECK(load->grpc_catalog == "senesi");
   CHECK(load->snapshot_path.empty());
@@ -51,7 +52,7 @@ TEST_CASE("--source and export take grpc://HOST:PORT/CATALOG") {
   }
   auto exp = ParseExport({"--source", "grpc://127.0.0.1:5555/senesi", "--out", "/x", "--zip", "/x.zip",
                           "--page-size", "50", "--compress", "zstd"});
-  REQUIRE(exp.ok());
+  REQUIRE_OK(exp);
   CHECK(exp->address == "127.0.0.1:5555");
   CHECK(exp->catalog == "senesi");
   CHECK(exp->out_dir == "/x");
@@ -61,7 +62,7 @@ TEST_CASE("--source and export take grpc://HOST:PORT/CATALOG") {
   CHECK(ParseExport({"--source", "grpc://h:1/c", "--out", "/x", "--page-size", "0"}).status().message() ==
         "--page-size must be at least 1");
   auto spelled_out = ParseExport({"--address", "db:5555", "--catalog", "senesi", "--out", "/x"});
-  REQUIRE(spelled_out.ok());
+  REQUIRE_OK(spelled_out);
   CHECK(spelled_out->address == "db:5555");
   CHECK(spelled_out->catalog == "senesi");
   CHECK(ParseExport({"--out", "/x"}).status().message() ==
@@ -78,7 +79,7 @@ TEST_CASE("--source and export take grpc://HOST:PORT/CATALOG") {
 template <typename Parser>
 std::set<std::string> DocumentedFlags(Parser parse) {
   auto help = parse({"--help"});
-  REQUIRE(help.ok());
+  REQUIRE_OK(help);
   REQUIRE_FALSE(help->help.empty());
   std::set<std::string> flags;
   std::istringstream lines(help->help);

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "apps/cli.h"
+#include "common/status_matchers.h"
 #include "common/temp_dir.h"
 #include "warmup/copy_engine.h"
 #include "warmup/generator.h"
@@ -29,7 +30,7 @@ TEST_CASE("warmup serve: header with pid and port, a remote load into it, clean 
   auto source = OpenGeneratorSource({"tiny", 1.0, 2, ""});
   auto target = MakeRemoteTarget(server.address());
   auto result = RunCopy(**source, **target, {});
-  REQUIRE(result.ok());
+  REQUIRE_OK(result);
   CHECK(result->ExitCode() == 0);
 
   const CliResult stopped = server.Stop();
@@ -49,12 +50,12 @@ TEST_CASE(
   const std::string address = server.address();
 
   auto original = GenerateSnapshot({"tiny", 1.0, 5, ""}, dir / "pristine", {});
-  REQUIRE(original.ok());
+  REQUIRE_OK(original);
   auto source = OpenSnapshotSource(*original);
   auto target = MakeRemoteTarget(address);
   CopyOptions copy;
   copy.target_catalog = "published";
-  REQUIRE(RunCopy(**source, **target, copy).ok());
+  REQUIRE_OK(RunCopy(**source, **target, copy));
 
   const std::string exported = dir / "exported";
   const std::string zip = dir / "exported.zip";
@@ -63,7 +64,7 @@ TEST_CASE(
   CHECK_MESSAGE(export_run.exit_code == 0, export_run.output);
   auto want = InspectSnapshot(*original);
   auto got = InspectSnapshot(zip);
-  REQUIRE(want.ok());
+  REQUIRE_OK(want);
   REQUIRE_MESSAGE(got.ok(), got.status().ToString());
   CHECK(got->catalog == "published");
   CHECK(got->provenance.at("exported_from") == "grpc://" + address + "/published");
@@ -101,7 +102,7 @@ TEST_CASE(
 TEST_CASE("warmup reindex: starts the server, loads, stops it, reports its usage, exits 0") {
   testing::TempDir dir;
   auto snapshot = GenerateSnapshot({"tiny", 1.0, 4, ""}, dir / "pristine", {});
-  REQUIRE(snapshot.ok());
+  REQUIRE_OK(snapshot);
   const std::string pristine = dir / "pristine";
   const std::string work = dir / "work";
   // --server-binary: the loader of one build can drive the server of another (here, the same one).

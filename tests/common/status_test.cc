@@ -2,6 +2,8 @@
 
 #include <doctest/doctest.h>
 
+#include "common/status_matchers.h"
+
 #include "common/status_macros.h"
 
 namespace warmup {
@@ -22,7 +24,7 @@ TEST_CASE("Status carries code, message and context") {
   Status s = InvalidArgumentError("bad value").WithContext("attribute 'x'").WithContext("entity Product/1");
   CHECK(s.code() == StatusCode::kInvalidArgument);
   CHECK(s.ToString() == "INVALID_ARGUMENT: entity Product/1: attribute 'x': bad value");
-  CHECK(OkStatus().WithContext("ignored").ok());
+  CHECK_OK(OkStatus().WithContext("ignored"));
   CHECK(Status(StatusCode::kOk, "dropped").message().empty());
   CHECK(static_cast<int>(StatusCode::kUnauthenticated) == 16);  // gRPC's number
 }

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "common/status_matchers.h"
 #include "common/temp_dir.h"
 
 namespace warmup {
@@ -14,7 +15,7 @@ namespace fs = std::filesystem;
 
 TEST_CASE("a work directory is created when absent and marked") {
   testing::TempDir dir;
-  REQUIRE(PrepareWorkDir(dir / "work").ok());
+  REQUIRE_OK(PrepareWorkDir(dir / "work"));
   CHECK(fs::exists(dir / "work/.warmup-workdir"));
 }
 
@@ -31,10 +32,10 @@ TEST_CASE("a directory with a foreign file is refused and left intact") {
 
 TEST_CASE("a marked directory is wiped, keeping the marker") {
   testing::TempDir dir;
-  REQUIRE(PrepareWorkDir(dir.path()).ok());
+  REQUIRE_OK(PrepareWorkDir(dir.path()));
   fs::create_directories(dir / "catalog/collections");
   std::ofstream(dir / "catalog/collections/x") << "old run";
-  REQUIRE(PrepareWorkDir(dir.path()).ok());
+  REQUIRE_OK(PrepareWorkDir(dir.path()));
   CHECK_FALSE(fs::exists(dir / "catalog"));
   CHECK(fs::exists(dir / ".warmup-workdir"));
 }

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "common/status_matchers.h"
 #include "common/temp_dir.h"
 #include "warmup/engine.h"
 #include "warmup/generator.h"
@@ -114,9 +115,9 @@ TEST_CASE("senesi at scale 0.01, snapshot -> embedded engine: exit 0, complete r
   auto snapshot = GenerateSnapshot({"senesi", 0.01, 3, ""}, dir / "pristine", {});
   REQUIRE_MESSAGE(snapshot.ok(), snapshot.status().ToString());
   auto source = OpenSnapshotSource(*snapshot);
-  REQUIRE(source.ok());
+  REQUIRE_OK(source);
   auto target = MakeEmbeddedTarget(dir / "work");
-  REQUIRE(target.ok());
+  REQUIRE_OK(target);
   auto result = RunCopy(**source, **target, With([](CopyOptions& o) { o.run_label = "senesi"; }));
   target->reset();  // one engine per data directory at a time
   REQUIRE_MESSAGE(result.ok(), result.status().ToString());
@@ -132,9 +133,9 @@ TEST_CASE("senesi at scale 0.01, snapshot -> embedded engine: exit 0, complete r
   }
   // The same snapshot again, declining verification, into another catalog of the same engine data.
   auto again = MakeEmbeddedTarget(dir / "work");
-  REQUIRE(again.ok());
+  REQUIRE_OK(again);
   auto declined = RunCopy(**source, **again, With([](CopyOptions& o) { o.skip_verify = true; }));
-  REQUIRE(declined.ok());
+  REQUIRE_OK(declined);
   CHECK(declined->ExitCode() == 0);
   CHECK(RenderTextReport(*declined).find("verification: DECLINED") != std::string::npos);
 }
@@ -235,7 +236,7 @@ TEST_CASE("the per-entity CSV has one row per upsert") {
   testing::TempDir dir;
   auto target = MakeNullTarget();
   auto csv = MakePerEntityCsvWriter(dir / "rows.csv");
-  REQUIRE(csv.ok());
+  REQUIRE_OK(csv);
   const RunResult r = Run(*target, With([&](CopyOptions& o) { o.observers = {csv->get()}; }));
   std::ifstream in(dir / "rows.csv");
   std::string header;
@@ -363,7 +364,7 @@ TEST_CASE("every target is created with generated primary keys off: the source's
     CatalogSchema received;
   } target;
   auto result = RunCopy(*source, target, With([](CopyOptions& o) { o.target_catalog = "keys"; }));
-  REQUIRE(result.ok());
+  REQUIRE_OK(result);
   CHECK(target.received.name == "keys");
   for (const auto& [type, e] : target.received.entities) {
     CAPTURE(type);
@@ -379,27 +380,27 @@ TEST_CASE("the null target counts per type, holds one catalog at a time, and a d
   auto target = MakeNullTarget();
   CatalogSchema schema;
   schema.name = "n";
-  REQUIRE(target->CreateCatalog(schema).ok());
+  REQUIRE_OK(target->CreateCatalog(schema));
   CHECK(target->CreateCatalog(schema).code() == StatusCode::kAlreadyExists);
   Entity e;
   e.type = "Brand";
   for (int i = 1; i <= 3; ++i) {
     e.primary_key = i;
-    REQUIRE(target->Upsert(e, nullptr).ok());
+    REQUIRE_OK(target->Upsert(e, nullptr));
   }
   e.type = "Product";
   UpsertReceipt receipt;
   receipt.request_bytes = 9;
-  REQUIRE(target->Upsert(e, &receipt).ok());
-  REQUIRE(target->GoLive().ok());
+  REQUIRE_OK(target->Upsert(e, &receipt));
+  REQUIRE_OK(target->GoLive());
   CHECK(*target->Count("Brand") == 3);
   CHECK(*target->Count("Product") == 1);
   CHECK(*target->Count("Category") == 0);
   CHECK_FALSE(receipt.server_nanos.has_value());
   CHECK(receipt.request_bytes == 0);  // reset: the null target has no wire
-  REQUIRE(target->DropCatalog().ok());
+  REQUIRE_OK(target->DropCatalog());
   CHECK(*target->Count("Brand") == 0);
-  CHECK(target->CreateCatalog(schema).ok());
+  CHECK_OK(target->CreateCatalog(schema));
 }
 
 }  // namespace

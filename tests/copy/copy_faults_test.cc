@@ -13,6 +13,7 @@
 
 #include "GrpcEvitaAPI.grpc.pb.h"
 #include "GrpcEvitaSessionAPI.grpc.pb.h"
+#include "common/status_matchers.h"
 #include "common/temp_dir.h"
 #include "rpc/entity_convert.h"
 #include "rpc/pb.h"
@@ -117,7 +118,7 @@ TEST_CASE("a source failing mid-stream aborts the load through RunCopy: exit 1, 
   source.fail_at = 7;
   SlowTarget target;
   auto result = RunCopy(source, target, {});
-  REQUIRE(result.ok());
+  REQUIRE_OK(result);
   CHECK(result->ExitCode() == 1);
   CHECK(result->abort_error == "DATA_LOSS: read 7 failed");
   CHECK(result->golive == GoLiveOutcome::kNotAttempted);
@@ -137,7 +138,7 @@ TEST_CASE("a collection that cannot be opened aborts the load, naming it") {
   source.fail_open = "Parameter";
   SlowTarget target;
   auto result = RunCopy(source, target, {});
-  REQUIRE(result.ok());
+  REQUIRE_OK(result);
   CHECK(result->ExitCode() == 1);
   CHECK(result->abort_error == "UNAVAILABLE: cannot open Parameter: disk gone");
   CHECK(CopiedOf(*result, "Category") > 0);
@@ -148,7 +149,7 @@ TEST_CASE("a collection that cannot be opened aborts the load, naming it") {
 TEST_CASE("a snapshot that ends early or lies about its count aborts the load through RunCopy") {
   testing::TempDir dir;
   auto path = GenerateSnapshot({"tiny", 1.0, 2, ""}, dir / "pristine", {});
-  REQUIRE(path.ok());
+  REQUIRE_OK(path);
   std::string product;
   for (const auto& e : fs::directory_iterator(*path + "/collections")) {
     if (e.path().filename().string().find("Product") != std::string::npos) product = e.path().string();
@@ -157,10 +158,10 @@ TEST_CASE("a snapshot that ends early or lies about its count aborts the load th
   SUBCASE("truncated") {
     fs::resize_file(product, fs::file_size(product) * 2 / 3);
     auto source = OpenSnapshotSource(*path);
-    REQUIRE(source.ok());
+    REQUIRE_OK(source);
     SlowTarget target;
     auto result = RunCopy(**source, target, {});
-    REQUIRE(result.ok());
+    REQUIRE_OK(result);
     CHECK(result->ExitCode() == 1);
     CHECK(result->abort_error.find("DATA_LOSS: " + product + ": offset ") == 0);
     CHECK(result->abort_error.find("truncated") != std::string::npos);
@@ -177,10 +178,10 @@ TEST_CASE("a snapshot that ends early or lies about its count aborts the load th
     manifest.replace(at, 12, "\"count\": 201");
     std::ofstream(*path + "/manifest.json", std::ios::trunc) << manifest;
     auto source = OpenSnapshotSource(*path);
-    REQUIRE(source.ok());
+    REQUIRE_OK(source);
     SlowTarget target;
     auto result = RunCopy(**source, target, {});
-    REQUIRE(result.ok());
+    REQUIRE_OK(result);
     CHECK(result->ExitCode() == 1);
     CHECK(result->abort_error.find("holds 200 entities, the manifest says 201") != std::string::npos);
     CHECK(result->golive == GoLiveOutcome::kNotAttempted);
@@ -202,7 +203,7 @@ TEST_CASE("a live catalog that gains an entity while read: DATA_LOSS through Run
   GrpcSourceOptions small_pages;
   small_pages.page_size = 7;
   auto live = OpenGrpcSource(address, "moving", small_pages);
-  REQUIRE(live.ok());
+  REQUIRE_OK(live);
   {
     auto channel = ::grpc::CreateChannel(address, ::grpc::InsecureChannelCredentials());
     auto evita = rpc::pb::EvitaService::NewStub(channel);
@@ -211,7 +212,7 @@ TEST_CASE("a live catalog that gains an entity while read: DATA_LOSS through Run
     ::grpc::ClientContext open_context;
     rpc::pb::GrpcEvitaSessionRequest open;
     open.set_catalogname("moving");
-    REQUIRE(evita->CreateReadWriteSession(&open_context, open, &opened).ok());
+    REQUIRE_OK(evita->CreateReadWriteSession(&open_context, open, &opened));
     Entity brand;
     auto stream = tiny->OpenCollection("Brand");
     REQUIRE(*(*stream)->Next(&brand));
@@ -219,7 +220,7 @@ TEST_CASE("a live catalog that gains an entity while read: DATA_LOSS through Run
     brand.attributes.global["code"] = Value::String("late-brand");
     auto mutation = rpc::EntityToUpsertMutation(brand, *tiny->schema().FindEntity("Brand"),
                                                 rpc::Existence::kMustNotExist);
-    REQUIRE(mutation.ok());
+    REQUIRE_OK(mutation);
     rpc::pb::GrpcUpsertEntityRequest request;
     *request.mutable_entitymutation() = *mutation;
     rpc::pb::GrpcUpsertEntityResponse response;
@@ -230,7 +231,7 @@ TEST_CASE("a live catalog that gains an entity while read: DATA_LOSS through Run
   }
   SlowTarget target;
   auto result = RunCopy(**live, target, {});
-  REQUIRE(result.ok());
+  REQUIRE_OK(result);
   CHECK(result->ExitCode() == 1);
   CHECK(result->abort_error ==
         "DATA_LOSS: collection Brand: the server returned 21 entities, it counted 20 (changed while read?)");
@@ -249,10 +250,10 @@ TEST_CASE("timings: each part is measured, lies inside the wall-clock, and is at
   options.max_per_collection = 10;
   testing::TempDir dir;
   auto csv = MakePerEntityCsvWriter(dir / "rows.csv");
-  REQUIRE(csv.ok());
+  REQUIRE_OK(csv);
   options.observers = {csv->get()};
   auto result = RunCopy(source, target, options);
-  REQUIRE(result.ok());
+  REQUIRE_OK(result);
   REQUIRE(result->ExitCode() == 0);
   const RunResult& r = *result;
   REQUIRE(r.upsert.count == 20);
@@ -296,11 +297,11 @@ TEST_CASE("the per-entity CSV: server time and request size per row, and a rejec
   target.reject_at = 5;
   CopyOptions options;
   auto csv = MakePerEntityCsvWriter(dir / "rows.csv");
-  REQUIRE(csv.ok());
+  REQUIRE_OK(csv);
   options.observers = {csv->get()};
   auto source = Tiny();
   auto result = RunCopy(*source, target, options);
-  REQUIRE(result.ok());
+  REQUIRE_OK(result);
   CHECK(result->ExitCode() == 1);
   std::ifstream in(dir / "rows.csv");
   std::string line;

@@ -13,6 +13,7 @@
 #include <regex>
 #include <set>
 
+#include "common/status_matchers.h"
 #include "common/temp_dir.h"
 #include "engine/env.h"
 #include "engine/index_keys.h"
@@ -34,7 +35,7 @@ std::unique_ptr<Engine> OpenEngine(const std::string& dir) {
 // Loads the tiny catalog of `seed` into `engine`; returns every entity loaded.
 std::vector<Entity> LoadTiny(Engine& engine, uint64_t seed, const std::string& name = "tiny") {
   auto source = OpenGeneratorSource({"tiny", 1.0, seed, name});
-  REQUIRE(source.ok());
+  REQUIRE_OK(source);
   auto catalog = engine.CreateCatalog((*source)->schema());
   REQUIRE_MESSAGE(catalog.ok(), catalog.status().ToString());
   std::vector<Entity> all;
@@ -159,7 +160,7 @@ TEST_CASE("index reads match a brute-force scan, globally and within reduced ind
           }
         }
         auto got = catalog->FilterEquals("Product", name, "", it->second);
-        REQUIRE(got.ok());
+        REQUIRE_OK(got);
         CHECK_MESSAGE(*got == expected, name);
         ++checked;
         break;
@@ -173,7 +174,7 @@ TEST_CASE("index reads match a brute-force scan, globally and within reduced ind
       const auto expected =
           PricedBetween(products, schema, {"", 0, Scope::kLive}, "basic", currency, from, to);
       auto got = catalog->PriceBetween("Product", "basic", *Currency::Parse(currency), from, to);
-      REQUIRE(got.ok());
+      REQUIRE_OK(got);
       CHECK(*got == expected);
     }
 
@@ -194,7 +195,7 @@ TEST_CASE("index reads match a brute-force scan, globally and within reduced ind
       }
       const IndexScope reduced{"categories", target};
       auto sorted = catalog->SortBy("Product", "code", "", OrderDirection::kAsc, reduced);
-      REQUIRE(sorted.ok());
+      REQUIRE_OK(sorted);
       std::vector<Entity> members;
       for (const auto& e : products) {
         if (e.scope == Scope::kLive && References(e, "categories", target)) members.push_back(e);
@@ -216,7 +217,7 @@ TEST_CASE("index reads match a brute-force scan, globally and within reduced ind
       if (e.scope == Scope::kLive) live.push_back(e);
     }
     auto by_code = catalog->SortBy("Product", "code", "", OrderDirection::kAsc);
-    REQUIRE(by_code.ok());
+    REQUIRE_OK(by_code);
     CHECK(*by_code == ByCode(live, OrderDirection::kAsc));
 
     // Hierarchy.
@@ -270,9 +271,9 @@ TEST_CASE("localized sorting follows Czech collation: ch after h, č after c") {
   Catalog* catalog = *engine->CreateCatalog(WordsSchema());
   const std::vector<std::string> words = {"hrad", "chata", "cibule", "čaj", "Cesta", "ivan"};
   for (size_t i = 0; i < words.size(); ++i)
-    REQUIRE(catalog->Upsert(Named("Word", int32_t(i + 1), words[i])).ok());
+    REQUIRE_OK(catalog->Upsert(Named("Word", int32_t(i + 1), words[i])));
   auto sorted = catalog->SortBy("Word", "name", "cs", OrderDirection::kAsc);
-  REQUIRE(sorted.ok());
+  REQUIRE_OK(sorted);
   std::vector<std::string> order;
   for (int32_t pk : *sorted) order.push_back(words[static_cast<size_t>(pk - 1)]);
   // Byte order would put "chata" before "hrad" and "čaj" last.
@@ -283,7 +284,7 @@ TEST_CASE("bad input gives clear errors and loses nothing") {
   testing::TempDir dir;
   auto engine = OpenEngine(dir / "data");
   Catalog* catalog = *engine->CreateCatalog(WordsSchema());
-  REQUIRE(catalog->Upsert(Named("Word", 1, "hrad")).ok());
+  REQUIRE_OK(catalog->Upsert(Named("Word", 1, "hrad")));
   auto expect = [&](Entity e, const std::string& message) {
     Status s = catalog->Upsert(e);
     CHECK(s.code() == StatusCode::kInvalidArgument);
@@ -315,7 +316,7 @@ TEST_CASE("bad input gives clear errors and loses nothing") {
   expect(unknown_type, "catalog words has no entity type Noun");
   // Nothing of the rejected upserts stuck, and the catalog still works.
   CHECK(*catalog->Count("Word") == 1);
-  CHECK(catalog->Upsert(Named("Word", 2, "chata")).ok());
+  CHECK_OK(catalog->Upsert(Named("Word", 2, "chata")));
   CHECK(*catalog->Count("Word") == 2);
   CHECK(catalog->FilterEquals("Word", "code", "", Value::String("Word2"))->size() == 1);
 
@@ -357,7 +358,7 @@ TEST_CASE("load -> goLive -> reopen keeps counts, entities and read results, and
     all = LoadTiny(*engine, 7);
     Catalog* catalog = *engine->GetCatalog("tiny");
     CHECK(catalog->state() == CatalogState::kWarmingUp);
-    REQUIRE(catalog->GoLive().ok());
+    REQUIRE_OK(catalog->GoLive());
     CHECK(catalog->state() == CatalogState::kAlive);
     CHECK(catalog->GoLive().code() == StatusCode::kFailedPrecondition);
     facet_before = *catalog->FacetMembers("Product", "parameterValues", 3);
@@ -372,7 +373,7 @@ TEST_CASE("load -> goLive -> reopen keeps counts, entities and read results, and
     CHECK(ReadResults(*catalog) == reads_before);
     for (const auto& e : all) {
       auto stored = catalog->Get(e.type, e.primary_key);
-      REQUIRE(stored.ok());
+      REQUIRE_OK(stored);
       REQUIRE(stored->has_value());
       const EntitySchema& es = catalog->schema().entities.at(e.type);
       CHECK(EntityDigest(generator::WithoutReflectedReferences(**stored, es)) ==
@@ -381,7 +382,7 @@ TEST_CASE("load -> goLive -> reopen keeps counts, entities and read results, and
     Entity late = OfType(all, "Brand").front();
     late.primary_key = 999;
     late.attributes.global["code"] = Value::String("late");
-    REQUIRE(catalog->Upsert(late).ok());
+    REQUIRE_OK(catalog->Upsert(late));
   }
   auto engine = OpenEngine(dir.path());
   Catalog* catalog = *engine->GetCatalog("tiny");
@@ -394,10 +395,10 @@ TEST_CASE("the engine runs on the in-memory Env: load, goLive, reopen") {
   std::vector<std::vector<int32_t>> before;
   {
     auto engine = engine::OpenEngineWithEnv(env.get(), "/mem/data", {});
-    REQUIRE(engine.ok());
+    REQUIRE_OK(engine);
     LoadTiny(**engine, 6);
     Catalog* catalog = *(*engine)->GetCatalog("tiny");
-    REQUIRE(catalog->GoLive().ok());
+    REQUIRE_OK(catalog->GoLive());
     before = ReadResults(*catalog);
   }
   auto engine = engine::OpenEngineWithEnv(env.get(), "/mem/data", {});
@@ -414,7 +415,7 @@ TEST_CASE("goLive writes index snapshots that a reopen reads, and a damaged one 
   {
     auto engine = OpenEngine(dir.path());
     LoadTiny(*engine, 9);
-    REQUIRE((*engine->GetCatalog("tiny"))->GoLive().ok());
+    REQUIRE_OK((*engine->GetCatalog("tiny"))->GoLive());
   }
   std::vector<std::string> snapshots;
   for (const auto& e : fs::directory_iterator(dir / "tiny/collections")) {
@@ -446,7 +447,7 @@ TEST_CASE("reflected references are maintained by the engine") {
       if (References(e, "categories", category)) expected.push_back(e.primary_key);
     }
     auto stored = catalog->Get("Category", category);
-    REQUIRE(stored.ok());
+    REQUIRE_OK(stored);
     if (!stored->has_value()) {
       CHECK_MESSAGE(expected.empty(), "products reference Category/", category, ", which does not exist");
       continue;
@@ -472,7 +473,7 @@ TEST_CASE("a write failing mid-goLive: goLive errs, the catalog stays WARM_UP, n
     {
       engine::FaultInjectingEnv env(engine::DefaultEnv(), fail_on, fail_after);
       auto opened = engine::OpenEngineWithEnv(&env, data, {});
-      REQUIRE(opened.ok());
+      REQUIRE_OK(opened);
       LoadTiny(**opened, 5);
       Catalog* catalog = *(*opened)->GetCatalog("tiny");
       Status live = catalog->GoLive();
@@ -656,7 +657,7 @@ TEST_CASE(
             }
           }
           auto facet = catalog->FacetMembers("Product", reference, target, global);
-          REQUIRE(facet.ok());
+          REQUIRE_OK(facet);
           CHECK_MESSAGE(*facet == expected, reference, " -> ", target);
           facet_checks += !expected.empty();
           unfaceted_checks += !In(rs.faceted_in_scopes, scope);
@@ -665,7 +666,7 @@ TEST_CASE(
       if (In(schema.attributes.at("code").sortable_in_scopes, scope)) {
         for (const auto direction : {OrderDirection::kAsc, OrderDirection::kDesc}) {
           auto sorted = catalog->SortBy("Product", "code", "", direction, global);
-          REQUIRE(sorted.ok());
+          REQUIRE_OK(sorted);
           CHECK(*sorted == ByCode(members, direction));
           ++sort_checks;
         }
@@ -677,7 +678,7 @@ TEST_CASE(
         for (const std::string currency : {"CZK", "EUR"}) {
           auto got = catalog->PriceBetween("Product", "basic", *Currency::Parse(currency), from, to, global);
           if (!In(schema.price_indexed_in_scopes, scope)) continue;
-          REQUIRE(got.ok());
+          REQUIRE_OK(got);
           CHECK(*got == PricedBetween(products, schema, global, "basic", currency, from, to));
         }
       }
@@ -706,7 +707,7 @@ TEST_CASE(
             ByCode(members, OrderDirection::kDesc));
       const BigDecimal from = *BigDecimal::Parse("-99999"), to = *BigDecimal::Parse("99999");
       auto priced = catalog->PriceBetween("Product", "basic", *Currency::Parse("CZK"), from, to, reduced);
-      REQUIRE(priced.ok());
+      REQUIRE_OK(priced);
       CHECK(*priced == PricedBetween(products, schema, reduced, "basic", "CZK", from, to));
       for (int32_t value = 1; value <= 20; ++value) {
         std::vector<int32_t> expected;
@@ -714,7 +715,7 @@ TEST_CASE(
           if (References(e, "parameterValues", value)) expected.push_back(e.primary_key);
         }
         auto facet = catalog->FacetMembers("Product", "parameterValues", value, reduced);
-        REQUIRE(facet.ok());
+        REQUIRE_OK(facet);
         CHECK(*facet == expected);
       }
     }
@@ -727,11 +728,11 @@ TEST_CASE(
   testing::TempDir dir;
   auto engine = OpenEngine(dir.path());
   Catalog* catalog = *engine->CreateCatalog(WordsSchema());
-  REQUIRE(catalog->Upsert(Named("Word", 1, "hrad")).ok());
-  REQUIRE(catalog->Upsert(Named("Word", 2, "chata")).ok());
+  REQUIRE_OK(catalog->Upsert(Named("Word", 1, "hrad")));
+  REQUIRE_OK(catalog->Upsert(Named("Word", 2, "chata")));
   Entity replaced = Named("Word", 1, "ivan");
   replaced.attributes.global["code"] = Value::String("renamed");
-  REQUIRE(catalog->Upsert(replaced).ok());
+  REQUIRE_OK(catalog->Upsert(replaced));
   CHECK(*catalog->Count("Word") == 2);
   CHECK(*catalog->PrimaryKeys("Word") == std::vector<int32_t>{1, 2});
   CHECK(EntityDigest(**catalog->Get("Word", 1)) == EntityDigest(replaced));
@@ -742,7 +743,7 @@ TEST_CASE(
   CHECK(catalog->Upsert(Named("Word", 3, "x")).ok());  // code "Word3"
   Entity takes_old = Named("Word", 4, "y");
   takes_old.attributes.global["code"] = Value::String("Word1");
-  CHECK(catalog->Upsert(takes_old).ok());
+  CHECK_OK(catalog->Upsert(takes_old));
   Entity takes_new = Named("Word", 5, "z");
   takes_new.attributes.global["code"] = Value::String("renamed");
   CHECK(catalog->Upsert(takes_new).code() == StatusCode::kInvalidArgument);
@@ -766,12 +767,12 @@ TEST_CASE("an entity replaced with other references leaves the reduced indexes i
     if (r.name == "categories") left.insert(r.referenced.primary_key);
   }
   std::erase_if(replaced.references, [](const Reference& r) { return r.name == "categories"; });
-  REQUIRE(catalog->Upsert(replaced).ok());
+  REQUIRE_OK(catalog->Upsert(replaced));
   for (const int32_t category : left) {
     CAPTURE(category);
     const IndexScope reduced{"categories", category};
     auto members = catalog->Members("Product", reduced);
-    REQUIRE(members.ok());
+    REQUIRE_OK(members);
     CHECK(std::find(members->begin(), members->end(), replaced.primary_key) == members->end());
     auto sorted = catalog->SortBy("Product", "code", "", OrderDirection::kAsc, reduced);
     CHECK(std::find(sorted->begin(), sorted->end(), replaced.primary_key) == sorted->end());
@@ -799,7 +800,7 @@ TEST_CASE("decimals are compared at their indexed places, rounded half away from
   for (size_t i = 0; i < weights.size(); ++i) {
     Entity e = Named("Word", static_cast<int32_t>(i + 1), "w");
     e.attributes.global.emplace("weight", decimal(weights[i]));
-    REQUIRE(catalog->Upsert(e).ok());
+    REQUIRE_OK(catalog->Upsert(e));
   }
   auto equal = [&](const std::string& v) { return *catalog->FilterEquals("Word", "weight", "", decimal(v)); };
   CHECK(equal("2.3") == std::vector<int32_t>{1, 2});   // 2.25 -> 2.3
@@ -825,8 +826,8 @@ TEST_CASE("replay after reopen: the newest record of a primary key wins, in WARM
   {
     auto engine = OpenEngine(dir.path());
     Catalog* catalog = *engine->CreateCatalog(WordsSchema());
-    REQUIRE(catalog->Upsert(first).ok());
-    REQUIRE(catalog->Upsert(second).ok());
+    REQUIRE_OK(catalog->Upsert(first));
+    REQUIRE_OK(catalog->Upsert(second));
   }
   {  // WARM_UP replays its record file from the start.
     auto engine = OpenEngine(dir.path());
@@ -835,7 +836,7 @@ TEST_CASE("replay after reopen: the newest record of a primary key wins, in WARM
     CHECK(*catalog->Count("Word") == 1);
     CHECK(EntityDigest(**catalog->Get("Word", 1)) == EntityDigest(second));
     CHECK(catalog->FilterEquals("Word", "code", "", Value::String("Word1"))->empty());
-    REQUIRE(catalog->GoLive().ok());
+    REQUIRE_OK(catalog->GoLive());
     REQUIRE(catalog->Upsert(third).ok());  // ALIVE: appended after the index snapshot
   }
   auto engine = OpenEngine(dir.path());
@@ -851,7 +852,7 @@ TEST_CASE("validation: primary key, currency, prices, hierarchy and catalog-wide
   testing::TempDir dir;
   auto engine = OpenEngine(dir.path());
   auto source = OpenGeneratorSource({"tiny", 1.0, 1, "tiny"});
-  REQUIRE(source.ok());
+  REQUIRE_OK(source);
   Catalog* catalog = *engine->CreateCatalog((*source)->schema());
   // The first entity of each collection is stored; the second is the
   // candidate each case spoils in one way (valid as it comes).
@@ -859,7 +860,7 @@ TEST_CASE("validation: primary key, currency, prices, hierarchy and catalog-wide
   for (const auto& c : (*source)->collections()) {
     auto stream = (*source)->OpenCollection(c.entity_type);
     REQUIRE(*(*stream)->Next(&first[c.entity_type]));
-    REQUIRE(catalog->Upsert(first[c.entity_type]).ok());
+    REQUIRE_OK(catalog->Upsert(first[c.entity_type]));
     REQUIRE(*(*stream)->Next(&next[c.entity_type]));
   }
   auto rejected = [&](Entity entity, const std::string& message) {
@@ -892,8 +893,8 @@ TEST_CASE("validation: primary key, currency, prices, hierarchy and catalog-wide
   rejected(clash, "must be unique in the catalog, and entity Category/" +
                       std::to_string(first["Category"].primary_key) + " already has that value");
   // Each candidate unspoilt is accepted: the rejections were for what each case changed.
-  CHECK(catalog->Upsert(next["Product"]).ok());
-  CHECK(catalog->Upsert(next["Brand"]).ok());
+  CHECK_OK(catalog->Upsert(next["Product"]));
+  CHECK_OK(catalog->Upsert(next["Brand"]));
   CHECK(*catalog->Count("Product") == 2);
   CHECK(*catalog->Count("Brand") == 2);
   CHECK(*catalog->Count("Category") == 1);
@@ -907,10 +908,10 @@ TEST_CASE("a compressed engine reopens with the same entities and reads") {
   std::vector<std::vector<int32_t>> before;
   {
     auto engine = Engine::Open(dir.path(), compressed);
-    REQUIRE(engine.ok());
+    REQUIRE_OK(engine);
     all = LoadTiny(**engine, 8);
     Catalog* catalog = *(*engine)->GetCatalog("tiny");
-    REQUIRE(catalog->GoLive().ok());
+    REQUIRE_OK(catalog->GoLive());
     before = ReadResults(*catalog);
   }
   uintmax_t stored = 0;
@@ -931,7 +932,7 @@ TEST_CASE("a compressed engine reopens with the same entities and reads") {
   {
     auto uncompressed = OpenEngine(plain.path());
     LoadTiny(*uncompressed, 8);
-    REQUIRE((*uncompressed->GetCatalog("tiny"))->GoLive().ok());
+    REQUIRE_OK((*uncompressed->GetCatalog("tiny"))->GoLive());
   }
   uintmax_t plain_size = 0;
   for (const auto& f : fs::recursive_directory_iterator(plain.path())) {
@@ -945,7 +946,7 @@ TEST_CASE("DeleteCatalog removes the catalog and its directory, and an unknown o
   auto engine = OpenEngine(dir.path());
   LoadTiny(*engine, 2);
   REQUIRE(fs::exists(dir / "tiny"));
-  REQUIRE(engine->DeleteCatalog("tiny").ok());
+  REQUIRE_OK(engine->DeleteCatalog("tiny"));
   CHECK_FALSE(fs::exists(dir / "tiny"));
   CHECK(engine->CatalogNames().empty());
   CHECK(engine->GetCatalog("tiny").status().code() == StatusCode::kNotFound);

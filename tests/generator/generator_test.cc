@@ -2,6 +2,8 @@
 
 #include <doctest/doctest.h>
 
+#include "common/status_matchers.h"
+
 #include "rpc/entity_convert.h"
 #include "rpc/schema_convert.h"
 #include "warmup/digest.h"
@@ -17,7 +19,7 @@ int64_t Total(const CatalogSource& source) {
 
 TEST_CASE("senesi at scale 1 has the production catalog's counts") {
   auto source = OpenGeneratorSource({"senesi", 1.0, 1, ""});
-  REQUIRE(source.ok());
+  REQUIRE_OK(source);
   CHECK((*source)->collections().size() == 18);
   CHECK(Total(**source) == 386'369);
   CHECK(FindCollection(**source, "Product")->expected_count == 118'772);
@@ -28,7 +30,7 @@ TEST_CASE("scale shrinks every collection proportionally, at least one entity ea
   auto full = OpenGeneratorSource({"senesi", 1.0, 1, ""});
   auto tenth = OpenGeneratorSource({"senesi", 0.1, 1, ""});
   auto tiny = OpenGeneratorSource({"senesi", 1e-6, 1, ""});
-  REQUIRE(tenth.ok());
+  REQUIRE_OK(tenth);
   for (const auto& c : (*full)->collections()) {
     const int64_t scaled = FindCollection(**tenth, c.entity_type)->expected_count;
     CHECK(scaled == std::max<int64_t>(1, (c.expected_count + 5) / 10));
@@ -47,13 +49,13 @@ TEST_CASE("every generated entity is a valid upsert against its schema, and the 
   for (const char* profile : {"senesi", "tiny"}) {
     CAPTURE(profile);
     auto source = OpenGeneratorSource({profile, 0.01, 5, ""});
-    REQUIRE(source.ok());
+    REQUIRE_OK(source);
     const CatalogSchema& schema = (*source)->schema();
     REQUIRE_MESSAGE(ValidateCatalogSchema(schema).ok(), ValidateCatalogSchema(schema).ToString());
     CatalogSchema rebuilt;
     rebuilt.name = schema.name;
     rebuilt.evolution_modes = {CatalogEvolutionMode::kAddingEntityTypes};
-    REQUIRE(rpc::ApplyCatalogSchemaMutations(rpc::CatalogSchemaToMutations(schema), &rebuilt).ok());
+    REQUIRE_OK(rpc::ApplyCatalogSchemaMutations(rpc::CatalogSchemaToMutations(schema), &rebuilt));
     // The mutations recreate the schema itself, not merely something valid;
     // only the versions are the receiver's to count.
     rebuilt.version = schema.version;
@@ -66,7 +68,7 @@ TEST_CASE("every generated entity is a valid upsert against its schema, and the 
     for (const auto& c : (*source)->collections()) {
       const EntitySchema& es = schema.entities.at(c.entity_type);
       auto stream = (*source)->OpenCollection(c.entity_type);
-      REQUIRE(stream.ok());
+      REQUIRE_OK(stream);
       int32_t last_pk = 0;
       while (*(*stream)->Next(&entity)) {
         CHECK(entity.primary_key > last_pk);

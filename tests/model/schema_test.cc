@@ -2,6 +2,8 @@
 
 #include <doctest/doctest.h>
 
+#include "common/status_matchers.h"
+
 #include <functional>
 
 namespace warmup {
@@ -69,7 +71,7 @@ CatalogSchema Valid() {
 }
 
 TEST_CASE("ValidateCatalogSchema accepts a consistent schema and names what is wrong in a broken one") {
-  REQUIRE(ValidateCatalogSchema(Valid()).ok());
+  REQUIRE_OK(ValidateCatalogSchema(Valid()));
   const std::vector<std::pair<std::function<void(CatalogSchema&)>, std::string>> cases = {
       {[](CatalogSchema& s) { s.attributes.at("code").kind = AttributeSchemaKind::kEntity; },
        "catalog attribute 'code' is not of kind global"},

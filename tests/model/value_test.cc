@@ -2,6 +2,8 @@
 
 #include <doctest/doctest.h>
 
+#include "common/status_matchers.h"
+
 namespace warmup {
 namespace {
 
@@ -35,7 +37,7 @@ TEST_CASE("Locale accepts BCP 47 tags and rejects the rest") {
 }
 
 TEST_CASE("Currency is three upper-case letters") {
-  CHECK(Currency::Parse("CZK").ok());
+  CHECK_OK(Currency::Parse("CZK"));
   CHECK_FALSE(Currency::Parse("czk").ok());
   CHECK_FALSE(Currency::Parse("EURO").ok());
 }
@@ -60,15 +62,15 @@ TEST_CASE("Zone offsets format like java.time and parse its accepted forms") {
 }
 
 TEST_CASE("Value::Make enforces each type's range and representation") {
-  CHECK(Value::Make(ValueType::kByte, {int64_t{127}}).ok());
+  CHECK_OK(Value::Make(ValueType::kByte, {int64_t{127}}));
   CHECK_FALSE(Value::Make(ValueType::kByte, {int64_t{128}}).ok());
   CHECK_FALSE(Value::Make(ValueType::kShort, {int64_t{40000}}).ok());
   CHECK_FALSE(Value::Make(ValueType::kInteger, {int64_t{1} << 40}).ok());
-  CHECK(Value::Make(ValueType::kCharacter, {std::string("č")}).ok());
+  CHECK_OK(Value::Make(ValueType::kCharacter, {std::string("č")}));
   CHECK_FALSE(Value::Make(ValueType::kCharacter, {std::string("ab")}).ok());
   CHECK_FALSE(Value::Make(ValueType::kString, {int64_t{1}}).ok());
   CHECK_FALSE(Value::Make(ValueType::kString, {}).ok());
-  CHECK(Value::Make(ValueType::kStringArray, {}).ok());
+  CHECK_OK(Value::Make(ValueType::kStringArray, {}));
   CHECK_FALSE(Value::Make(ValueType::kLocalDate, {DateTime{3600, 0, 0}}).ok());
   CHECK_FALSE(Value::Make(ValueType::kLocalTime, {DateTime{86400, 0, 0}}).ok());
   CHECK_FALSE(Value::Make(ValueType::kLocalDateTime, {DateTime{0, 0, 3600}}).ok());

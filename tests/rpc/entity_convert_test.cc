@@ -2,6 +2,8 @@
 
 #include <doctest/doctest.h>
 
+#include "common/status_matchers.h"
+
 #include "generator/tiny_profile.h"
 #include "warmup/digest.h"
 
@@ -60,7 +62,7 @@ TEST_CASE("upsert mutations follow evitaDB's rules") {
   entity.references.push_back({"relatedProducts", {"Product", 7}, std::nullopt, {}});
   entity.references.push_back({"relatedProducts", {"Product", 7}, std::nullopt, {}});
   auto mutation = EntityToUpsertMutation(entity, product, Existence::kMayExist);
-  REQUIRE(mutation.ok());
+  REQUIRE_OK(mutation);
   const auto& m = mutation->entityupsertmutation().mutations();
   // Scope first; no price handling when it is unknown; each reference its own negative id.
   CHECK(m.Get(0).has_setentityscopemutation());
@@ -75,7 +77,7 @@ TEST_CASE("upsert mutations follow evitaDB's rules") {
   }
   CHECK(inserts == 2);
   auto applied = EntityFromUpsertMutation(mutation->entityupsertmutation(), product);
-  REQUIRE(applied.ok());
+  REQUIRE_OK(applied);
   CHECK(applied->references.size() == 2);
 }
 

@@ -2,6 +2,8 @@
 
 #include <doctest/doctest.h>
 
+#include "common/status_matchers.h"
+
 namespace warmup::rpc {
 namespace {
 
@@ -39,7 +41,7 @@ TEST_CASE("a primary-key set filter, and a count-only query") {
   for (int32_t pk : {3, 1, 2}) keys.mutable_integerarrayvalue()->add_value(pk);
   auto q = ParseEntityQuery("query(collection(?), filterBy(entityPrimaryKeyInSet(?)), require(page(?, ?)))",
                             {Str("Brand"), keys, Int(1), Int(0)});
-  REQUIRE(q.ok());
+  REQUIRE_OK(q);
   CHECK(*q->primary_keys == std::vector<int32_t>{3, 1, 2});
   CHECK_FALSE(q->fetch);
   CHECK(q->page_size == 0);

@@ -6,6 +6,7 @@
 #include <map>
 #include <set>
 
+#include "common/status_matchers.h"
 #include "common/temp_dir.h"
 #include "rpc/test_server.h"
 #include "warmup/copy_engine.h"
@@ -38,7 +39,7 @@ std::map<std::string, Digest> Digests(CatalogSource& source, bool strip) {
   for (const auto& c : source.collections()) {
     const std::set<std::string> reflected = ReflectedNames(source.schema(), c.entity_type);
     auto stream = source.OpenCollection(c.entity_type);
-    REQUIRE(stream.ok());
+    REQUIRE_OK(stream);
     while (true) {
       auto more = (*stream)->Next(&e);
       REQUIRE_MESSAGE(more.ok(), more.status().ToString());
@@ -69,9 +70,9 @@ TEST_CASE("round trip: generate -> publish into warmup serve -> export over gRPC
   SUBCASE("senesi at scale 0.002: the production catalog's shape") { profile = {"senesi", 0.002, 8, ""}; }
   testing::TempDir dir;
   auto generated = GenerateSnapshot(profile, dir / "pristine", {});
-  REQUIRE(generated.ok());
+  REQUIRE_OK(generated);
   auto original = OpenSnapshotSource(*generated);
-  REQUIRE(original.ok());
+  REQUIRE_OK(original);
   auto server = testing::StartServer(dir / "served");
   const std::string address = testing::Address(*server);
   {
@@ -79,7 +80,7 @@ TEST_CASE("round trip: generate -> publish into warmup serve -> export over gRPC
     CopyOptions options;
     options.target_catalog = "published";
     auto run = RunCopy(**original, **target, options);
-    REQUIRE(run.ok());
+    REQUIRE_OK(run);
     REQUIRE(run->ExitCode() == 0);
   }
   GrpcSourceOptions small_pages;
@@ -89,7 +90,7 @@ TEST_CASE("round trip: generate -> publish into warmup serve -> export over gRPC
   auto exported = WriteSnapshot(**live, dir / "export", {});
   REQUIRE_MESSAGE(exported.ok(), exported.status().ToString());
   auto reread = OpenSnapshotSource(*exported);
-  REQUIRE(reread.ok());
+  REQUIRE_OK(reread);
   CHECK(Comparable((*reread)->schema()) == Comparable((*original)->schema()));
   for (const auto& c : (*original)->collections()) {
     CHECK(FindCollection(**reread, c.entity_type)->expected_count == c.expected_count);
@@ -97,9 +98,9 @@ TEST_CASE("round trip: generate -> publish into warmup serve -> export over gRPC
   {  // a load straight from the live catalog: the read is timed apart from the upserts
     auto null_target = MakeNullTarget();
     auto direct = OpenGrpcSource(address, "published");
-    REQUIRE(direct.ok());
+    REQUIRE_OK(direct);
     auto run = RunCopy(**direct, *null_target, {});
-    REQUIRE(run.ok());
+    REQUIRE_OK(run);
     CHECK(run->ExitCode() == 0);
     int64_t entities = 0;
     for (const auto& c : (*original)->collections()) entities += c.expected_count;
@@ -131,7 +132,7 @@ TEST_CASE("reading over gRPC: unknown catalog or collection, and a server gone m
   options.page_size = 10;
   options.call_timeout_seconds = 5;
   auto live = OpenGrpcSource(address, "t", options);
-  REQUIRE(live.ok());
+  REQUIRE_OK(live);
   CHECK((*live)->OpenCollection("Nope").status().code() == StatusCode::kNotFound);
 
   // The server stops after the source has read the schema and counts: the export

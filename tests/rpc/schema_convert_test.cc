@@ -2,6 +2,8 @@
 
 #include <doctest/doctest.h>
 
+#include "common/status_matchers.h"
+
 #include "generator/tiny_profile.h"
 
 namespace warmup::rpc {
@@ -39,7 +41,7 @@ void NormalizeVersions(CatalogSchema* schema) {
 
 TEST_CASE("the generated schema is valid and uses every feature") {
   const CatalogSchema schema = generator::RandomCatalogSchema(1);
-  CHECK(ValidateCatalogSchema(schema).ok());
+  CHECK_OK(ValidateCatalogSchema(schema));
   const EntitySchema& product = schema.entities.at("Product");
   for (ValueType type : AllValueTypes()) {
     CHECK(std::any_of(product.attributes.begin(), product.attributes.end(),

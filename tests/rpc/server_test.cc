@@ -10,6 +10,7 @@
 
 #include "GrpcEvitaAPI.grpc.pb.h"
 #include "GrpcEvitaSessionAPI.grpc.pb.h"
+#include "common/status_matchers.h"
 #include "common/temp_dir.h"
 #include "generator/tiny_profile.h"
 #include "rpc/pb.h"
@@ -29,62 +30,6 @@ using testing::StartServer;
 
 std::unique_ptr<CatalogSource> Tiny() { return std::move(OpenGeneratorSource({"tiny", 1.0, 1, ""})).value(); }
 
-// One behaviour suite for every CatalogTarget.
-void CheckConformance(CatalogTarget& target, const std::string& name) {
-  CAPTURE(name);
-  auto source = Tiny();
-  CatalogSchema schema = source->schema();
-  schema.name = "conformance";
-  REQUIRE(target.CreateCatalog(schema).ok());
-  Entity brand;
-  auto stream = source->OpenCollection("Brand");
-  REQUIRE(*(*stream)->Next(&brand));
-  UpsertReceipt receipt;
-  REQUIRE(target.Upsert(brand, &receipt).ok());
-  if (name == "remote") {
-    REQUIRE(receipt.server_nanos.has_value());
-    CHECK(*receipt.server_nanos > 0);
-    CHECK(receipt.request_bytes > 0);
-  } else {
-    CHECK_FALSE(receipt.server_nanos.has_value());
-    CHECK(receipt.request_bytes == 0);
-  }
-  Entity bad = brand;
-  bad.primary_key = brand.primary_key + 1;
-  bad.attributes.global["nope"] = Value::String("x");
-  Status rejected = target.Upsert(bad, &receipt);
-  CHECK(rejected.code() == StatusCode::kInvalidArgument);
-  CHECK(rejected.message().find("attribute 'nope'") != std::string::npos);
-  CHECK(rejected.message().find("Brand/" + std::to_string(bad.primary_key)) != std::string::npos);
-  Entity second = brand;
-  second.primary_key = brand.primary_key + 2;
-  second.attributes.global["code"] = Value::String("another");
-  CHECK(target.Upsert(second, nullptr).ok());  // the rejection left the catalog usable
-  REQUIRE(target.GoLive().ok());
-  CHECK(*target.Count("Brand") == 2);
-  CHECK(*target.Count("Product") == 0);
-  CHECK(target.DropCatalog().ok());
-}
-
-TEST_CASE("CatalogTarget conformance: embedded, and remote over a 127.0.0.1 socket") {
-  testing::TempDir dir;
-  {
-    auto embedded = MakeEmbeddedTarget(dir / "embedded");
-    REQUIRE(embedded.ok());
-    CheckConformance(**embedded, "embedded");
-  }
-  auto server = StartServer(dir / "served");
-  auto remote = MakeRemoteTarget(Address(*server));
-  REQUIRE(remote.ok());
-  CheckConformance(**remote, "remote");
-  auto again = MakeRemoteTarget(Address(*server));
-  CatalogSchema schema = Tiny()->schema();
-  schema.name = "twice";
-  REQUIRE((*again)->CreateCatalog(schema).ok());
-  auto other = MakeRemoteTarget(Address(*server));
-  CHECK((*other)->CreateCatalog(schema).code() == StatusCode::kAlreadyExists);
-}
-
 TEST_CASE(
     "a remote copy into warmup serve is verified, splits server from wire time, and stores the same "
     "entities") {
@@ -94,7 +39,7 @@ TEST_CASE(
   {
     auto server = StartServer(dir.path());
     auto target = MakeRemoteTarget(Address(*server));
-    REQUIRE(target.ok());
+    REQUIRE_OK(target);
     CopyOptions options;
     options.run_label = "remote";
     auto result = RunCopy(*source, **target, options);
@@ -111,7 +56,7 @@ TEST_CASE(
     server->Shutdown();
   }
   auto engine = Engine::Open(dir.path());
-  REQUIRE(engine.ok());
+  REQUIRE_OK(engine);
   Catalog* stored = *(*engine)->GetCatalog(catalog);
   CHECK(stored->state() == CatalogState::kAlive);
   auto products = source->OpenCollection("Product");
@@ -145,14 +90,14 @@ TEST_CASE("the server enforces evitaDB's session rules and keeps serving") {
   rpc::pb::GrpcDefineCatalogResponse defined;
   {
     ::grpc::ClientContext context;
-    REQUIRE(evita->DefineCatalog(&context, define, &defined).ok());
+    REQUIRE_OK(evita->DefineCatalog(&context, define, &defined));
   }
   rpc::pb::GrpcEvitaSessionRequest open;
   open.set_catalogname("rules");
   rpc::pb::GrpcEvitaSessionResponse first;
   {
     ::grpc::ClientContext context;
-    REQUIRE(evita->CreateReadWriteSession(&context, open, &first).ok());
+    REQUIRE_OK(evita->CreateReadWriteSession(&context, open, &first));
     CHECK(first.sessionid().size() == 36);
     CHECK(first.catalogstate() == rpc::pb::WARMING_UP);
   }
@@ -168,7 +113,7 @@ TEST_CASE("the server enforces evitaDB's session rules and keeps serving") {
     rpc::pb::GrpcGetCatalogStateRequest request;
     request.set_catalogname("missing");
     rpc::pb::GrpcGetCatalogStateResponse response;
-    REQUIRE(evita->GetCatalogState(&context, request, &response).ok());
+    REQUIRE_OK(evita->GetCatalogState(&context, request, &response));
     CHECK_FALSE(response.has_catalogstate());  // unset = no such catalog
   }
   {
@@ -187,7 +132,7 @@ TEST_CASE("the server enforces evitaDB's session rules and keeps serving") {
   }
   ::grpc::ClientContext context;
   rpc::pb::GrpcReadyResponse ready;
-  CHECK(evita->IsReady(&context, google::protobuf::Empty(), &ready).ok());
+  CHECK_OK(evita->IsReady(&context, google::protobuf::Empty(), &ready));
   CHECK(ready.ready());
 }
 
@@ -203,7 +148,7 @@ TEST_CASE(
     auto target = MakeRemoteTarget(Address(*server), impatient);
     auto source = Tiny();
     auto result = RunCopy(*source, **target, {});
-    REQUIRE(result.ok());
+    REQUIRE_OK(result);
     CHECK(result->golive == GoLiveOutcome::kFailed);
     CHECK_FALSE(result->total_seconds().has_value());
     CHECK(result->golive_error.find("DEADLINE_EXCEEDED") != std::string::npos);
@@ -218,7 +163,7 @@ TEST_CASE(
   CopyOptions copy;
   copy.target_catalog = "patient";
   auto result = RunCopy(*source, **patient, copy);
-  REQUIRE(result.ok());
+  REQUIRE_OK(result);
   CHECK(result->golive == GoLiveOutcome::kCompleted);
   CHECK(result->ExitCode() == 0);
 }
@@ -236,14 +181,14 @@ TEST_CASE("a session idle beyond the server's limit is closed: UNAUTHENTICATED")
     rpc::pb::GrpcDefineCatalogRequest define;
     define.set_catalogname("idle");
     rpc::pb::GrpcDefineCatalogResponse defined;
-    REQUIRE(evita->DefineCatalog(&context, define, &defined).ok());
+    REQUIRE_OK(evita->DefineCatalog(&context, define, &defined));
   }
   rpc::pb::GrpcEvitaSessionResponse opened;
   {
     ::grpc::ClientContext context;
     rpc::pb::GrpcEvitaSessionRequest open;
     open.set_catalogname("idle");
-    REQUIRE(evita->CreateReadOnlySession(&context, open, &opened).ok());
+    REQUIRE_OK(evita->CreateReadOnlySession(&context, open, &opened));
   }
   auto state = [&] {
     ::grpc::ClientContext context;
@@ -288,7 +233,7 @@ TEST_CASE(
   DyingServerTarget target(server.get(), std::move(MakeRemoteTarget(Address(*server), options)).value(), 50);
   auto source = Tiny();
   auto result = RunCopy(*source, target, {});
-  REQUIRE(result.ok());
+  REQUIRE_OK(result);
   CHECK(result->ExitCode() == 1);
   CHECK(result->abort_error.find("UNAVAILABLE") != std::string::npos);
   CHECK(result->copied() == 49);

@@ -2,6 +2,8 @@
 
 #include <doctest/doctest.h>
 
+#include "common/status_matchers.h"
+
 #include "generator/tiny_profile.h"
 
 namespace warmup::rpc {
@@ -30,7 +32,7 @@ TEST_CASE("complex associated data survives model -> proto -> model") {
     AssociatedDataValueToProto(value, &proto);
     CHECK(proto.type() == pb::GrpcEvitaAssociatedDataDataType::COMPLEX_DATA_OBJECT);
     auto back = AssociatedDataValueFromProto(proto);
-    REQUIRE(back.ok());
+    REQUIRE_OK(back);
     CHECK(*back == value);
   }
 }
@@ -45,7 +47,7 @@ TEST_CASE("local date-times follow evitaDB's wire placement") {
   // Decoding reads the local value in the given offset, as java.time does.
   proto.mutable_offsetdatetimevalue()->set_offset("+01:00");
   auto shifted = ValueFromProto(proto);
-  REQUIRE(shifted.ok());
+  REQUIRE_OK(shifted);
   CHECK(std::get<DateTime>(shifted->scalar()).epoch_seconds == 3661 + 3600);
 }
 

@@ -14,6 +14,7 @@
 #include <set>
 #include <sstream>
 
+#include "common/status_matchers.h"
 #include "common/temp_dir.h"
 #include "warmup/digest.h"
 #include "warmup/generator.h"
@@ -43,7 +44,7 @@ std::map<std::string, Digest> ReadAll(CatalogSource& source) {
   Entity entity;
   for (const auto& c : source.collections()) {
     auto stream = source.OpenCollection(c.entity_type);
-    REQUIRE(stream.ok());
+    REQUIRE_OK(stream);
     while (true) {
       auto more = (*stream)->Next(&entity);
       REQUIRE_MESSAGE(more.ok(), more.status().ToString());
@@ -91,7 +92,7 @@ TEST_CASE("tiny survives generate -> snapshot -> read with the same digests, eve
   TempDir dir;
   const std::string path = Generate(dir.path());
   auto generated = OpenGeneratorSource({"tiny", 1.0, 1, ""});
-  REQUIRE(generated.ok());
+  REQUIRE_OK(generated);
   auto snapshot = OpenSnapshotSource(path);
   REQUIRE_MESSAGE(snapshot.ok(), snapshot.status().ToString());
   CHECK((*snapshot)->schema() == (*generated)->schema());
@@ -99,7 +100,7 @@ TEST_CASE("tiny survives generate -> snapshot -> read with the same digests, eve
 
   std::set<ValueType> seen;
   auto stream = (*snapshot)->OpenCollection("Product");
-  REQUIRE(stream.ok());
+  REQUIRE_OK(stream);
   Entity e;
   while (*(*stream)->Next(&e)) {
     for (const auto& [name, v] : e.attributes.global) seen.insert(v.type());
@@ -125,8 +126,8 @@ TEST_CASE("zstd snapshots read the same entities and share the fingerprint") {
   TempDir plain, packed;
   auto a = OpenSnapshotSource(Generate(plain.path()));
   auto b = OpenSnapshotSource(Generate(packed.path(), "tiny", 1.0, 1, SnapshotCompression::kZstd));
-  REQUIRE(a.ok());
-  REQUIRE(b.ok());
+  REQUIRE_OK(a);
+  REQUIRE_OK(b);
   CHECK(ReadAll(**a) == ReadAll(**b));
   CHECK((*a)->Fingerprint() == (*b)->Fingerprint());
   // ... and the fingerprint tells other content apart: another seed, or the
@@ -134,8 +135,8 @@ TEST_CASE("zstd snapshots read the same entities and share the fingerprint") {
   TempDir other_seed, other_scale;
   auto c = OpenSnapshotSource(Generate(other_seed.path(), "tiny", 1.0, 2));
   auto d = OpenSnapshotSource(Generate(other_scale.path(), "tiny", 2.0, 1));
-  REQUIRE(c.ok());
-  REQUIRE(d.ok());
+  REQUIRE_OK(c);
+  REQUIRE_OK(d);
   CHECK((*c)->Fingerprint() != (*a)->Fingerprint());
   CHECK((*d)->Fingerprint() != (*a)->Fingerprint());
   CHECK((*c)->Fingerprint() != (*d)->Fingerprint());
@@ -222,7 +223,7 @@ TEST_CASE("reading never modifies the snapshot and works on a read-only copy, al
 TEST_CASE("an export reads like its directory and unpacks into an identical pristine copy") {
   TempDir dir;
   const std::string path = Generate(dir.path());
-  REQUIRE(ZipSnapshot(path, dir / "tiny.zip").ok());
+  REQUIRE_OK(ZipSnapshot(path, dir / "tiny.zip"));
   CHECK(ZipSnapshot(path, dir / "tiny.zip").code() == StatusCode::kAlreadyExists);
   auto from_zip = OpenSnapshotSource(dir / "tiny.zip");
   REQUIRE_MESSAGE(from_zip.ok(), from_zip.status().ToString());
@@ -266,11 +267,11 @@ TEST_CASE("the writer refuses to overwrite and leaves nothing behind on failure"
   CatalogSchema schema = (*source)->schema();
   schema.name = "partial";
   auto writer = SnapshotWriter::Create(dir.path(), schema, {});
-  REQUIRE(writer.ok());
+  REQUIRE_OK(writer);
   Entity e;
   e.type = "Brand";
   e.primary_key = 5;
-  CHECK((*writer)->Append(e).ok());
+  CHECK_OK((*writer)->Append(e));
   e.primary_key = 4;
   CHECK((*writer)->Append(e).message().find("primary keys must ascend") != std::string::npos);
   e.type = "Nope";
