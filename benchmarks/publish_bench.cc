@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "GrpcEvitaAPI.grpc.pb.h"
-#include "rpc/pb.h"
+#include "codec/pb.h"
 #include "warmup/copy_engine.h"
 #include "warmup/engine.h"
 #include "warmup/remote_target.h"
@@ -47,12 +47,12 @@ warmup::RunResult Publish(const std::string& snapshot, warmup::CatalogTarget& ta
 
 // Median of `calls` unary IsReady round trips (after 200 warm-up calls), in µs.
 double MedianRttMicros(const std::string& address, int calls) {
-  auto stub = warmup::rpc::pb::EvitaService::NewStub(
-      ::grpc::CreateChannel(address, ::grpc::InsecureChannelCredentials()));
+  auto stub =
+      warmup::pb::EvitaService::NewStub(::grpc::CreateChannel(address, ::grpc::InsecureChannelCredentials()));
   std::vector<double> samples;
   for (int i = 0; i < calls + 200; ++i) {
     ::grpc::ClientContext context;
-    warmup::rpc::pb::GrpcReadyResponse ready;
+    warmup::pb::GrpcReadyResponse ready;
     const auto start = std::chrono::steady_clock::now();
     const ::grpc::Status status = stub->IsReady(&context, google::protobuf::Empty(), &ready);
     const double us =

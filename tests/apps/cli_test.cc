@@ -19,9 +19,9 @@
 #include "GrpcEvitaAPI.grpc.pb.h"
 #include "GrpcEvitaSessionAPI.grpc.pb.h"
 #include "apps/cli.h"
+#include "codec/pb.h"
 #include "common/status_matchers.h"
 #include "common/temp_dir.h"
-#include "rpc/pb.h"
 
 namespace warmup {
 namespace {
@@ -62,13 +62,13 @@ std::string GenerateTiny(const TempDir& dir, const std::string& seed = "1") {
 // The catalog's state as the server reports it; "MISSING" when it does not exist.
 std::string CatalogState(const std::string& address, const std::string& catalog) {
   auto channel = ::grpc::CreateChannel(address, ::grpc::InsecureChannelCredentials());
-  auto evita = rpc::pb::EvitaService::NewStub(channel);
+  auto evita = pb::EvitaService::NewStub(channel);
   ::grpc::ClientContext context;
-  rpc::pb::GrpcGetCatalogStateRequest request;
+  pb::GrpcGetCatalogStateRequest request;
   request.set_catalogname(catalog);
-  rpc::pb::GrpcGetCatalogStateResponse response;
+  pb::GrpcGetCatalogStateResponse response;
   REQUIRE_OK(evita->GetCatalogState(&context, request, &response));
-  return response.has_catalogstate() ? rpc::pb::GrpcCatalogState_Name(response.catalogstate()) : "MISSING";
+  return response.has_catalogstate() ? pb::GrpcCatalogState_Name(response.catalogstate()) : "MISSING";
 }
 
 TEST_CASE("warmup version, help, no command and an unknown command") {
@@ -434,19 +434,19 @@ TEST_CASE("warmup serve --session-idle-seconds closes an idle session: UNAUTHENT
                   "--target-catalog", "idle", "--max-per-collection", "3"})
               .exit_code == 0);
   auto channel = ::grpc::CreateChannel(server.address(), ::grpc::InsecureChannelCredentials());
-  auto evita = rpc::pb::EvitaService::NewStub(channel);
-  auto session = rpc::pb::EvitaSessionService::NewStub(channel);
-  rpc::pb::GrpcEvitaSessionResponse opened;
+  auto evita = pb::EvitaService::NewStub(channel);
+  auto session = pb::EvitaSessionService::NewStub(channel);
+  pb::GrpcEvitaSessionResponse opened;
   {
     ::grpc::ClientContext context;
-    rpc::pb::GrpcEvitaSessionRequest open;
+    pb::GrpcEvitaSessionRequest open;
     open.set_catalogname("idle");
     REQUIRE_OK(evita->CreateReadOnlySession(&context, open, &opened));
   }
   auto state = [&] {
     ::grpc::ClientContext context;
     context.AddMetadata("sessionid", opened.sessionid());
-    rpc::pb::GrpcCatalogStateResponse response;
+    pb::GrpcCatalogStateResponse response;
     return session->GetCatalogState(&context, google::protobuf::Empty(), &response).error_code();
   };
   CHECK(state() == ::grpc::StatusCode::OK);

@@ -4,7 +4,7 @@
 
 #include "common/status_matchers.h"
 #include "common/temp_dir.h"
-#include "rpc/test_server.h"
+#include "server/test_server.h"
 #include "warmup/catalog_target.h"
 #include "warmup/engine.h"
 #include "warmup/generator.h"

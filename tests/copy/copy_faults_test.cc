@@ -13,11 +13,11 @@
 
 #include "GrpcEvitaAPI.grpc.pb.h"
 #include "GrpcEvitaSessionAPI.grpc.pb.h"
+#include "codec/entity_convert.h"
+#include "codec/pb.h"
 #include "common/status_matchers.h"
 #include "common/temp_dir.h"
-#include "rpc/entity_convert.h"
-#include "rpc/pb.h"
-#include "rpc/test_server.h"
+#include "server/test_server.h"
 #include "warmup/copy_engine.h"
 #include "warmup/generator.h"
 #include "warmup/grpc_source.h"
@@ -206,11 +206,11 @@ TEST_CASE("a live catalog that gains an entity while read: DATA_LOSS through Run
   REQUIRE_OK(live);
   {
     auto channel = ::grpc::CreateChannel(address, ::grpc::InsecureChannelCredentials());
-    auto evita = rpc::pb::EvitaService::NewStub(channel);
-    auto session = rpc::pb::EvitaSessionService::NewStub(channel);
-    rpc::pb::GrpcEvitaSessionResponse opened;
+    auto evita = pb::EvitaService::NewStub(channel);
+    auto session = pb::EvitaSessionService::NewStub(channel);
+    pb::GrpcEvitaSessionResponse opened;
     ::grpc::ClientContext open_context;
-    rpc::pb::GrpcEvitaSessionRequest open;
+    pb::GrpcEvitaSessionRequest open;
     open.set_catalogname("moving");
     REQUIRE_OK(evita->CreateReadWriteSession(&open_context, open, &opened));
     Entity brand;
@@ -218,12 +218,12 @@ TEST_CASE("a live catalog that gains an entity while read: DATA_LOSS through Run
     REQUIRE(*(*stream)->Next(&brand));
     brand.primary_key = 999;
     brand.attributes.global["code"] = Value::String("late-brand");
-    auto mutation = rpc::EntityToUpsertMutation(brand, *tiny->schema().FindEntity("Brand"),
-                                                rpc::Existence::kMustNotExist);
+    auto mutation = codec::EntityToUpsertMutation(brand, *tiny->schema().FindEntity("Brand"),
+                                                  codec::Existence::kMustNotExist);
     REQUIRE_OK(mutation);
-    rpc::pb::GrpcUpsertEntityRequest request;
+    pb::GrpcUpsertEntityRequest request;
     *request.mutable_entitymutation() = *mutation;
-    rpc::pb::GrpcUpsertEntityResponse response;
+    pb::GrpcUpsertEntityResponse response;
     ::grpc::ClientContext upsert_context;
     upsert_context.AddMetadata("sessionid", opened.sessionid());
     const ::grpc::Status upserted = session->UpsertEntity(&upsert_context, request, &response);

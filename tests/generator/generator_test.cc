@@ -4,8 +4,8 @@
 
 #include "common/status_matchers.h"
 
-#include "rpc/entity_convert.h"
-#include "rpc/schema_convert.h"
+#include "codec/entity_convert.h"
+#include "codec/schema_convert.h"
 #include "warmup/digest.h"
 
 namespace warmup {
@@ -55,7 +55,7 @@ TEST_CASE("every generated entity is a valid upsert against its schema, and the 
     CatalogSchema rebuilt;
     rebuilt.name = schema.name;
     rebuilt.evolution_modes = {CatalogEvolutionMode::kAddingEntityTypes};
-    REQUIRE_OK(rpc::ApplyCatalogSchemaMutations(rpc::CatalogSchemaToMutations(schema), &rebuilt));
+    REQUIRE_OK(codec::ApplyCatalogSchemaMutations(codec::CatalogSchemaToMutations(schema), &rebuilt));
     // The mutations recreate the schema itself, not merely something valid;
     // only the versions are the receiver's to count.
     rebuilt.version = schema.version;
@@ -73,9 +73,9 @@ TEST_CASE("every generated entity is a valid upsert against its schema, and the 
       while (*(*stream)->Next(&entity)) {
         CHECK(entity.primary_key > last_pk);
         last_pk = entity.primary_key;
-        auto mutation = rpc::EntityToUpsertMutation(entity, es, rpc::Existence::kMustNotExist);
+        auto mutation = codec::EntityToUpsertMutation(entity, es, codec::Existence::kMustNotExist);
         REQUIRE_MESSAGE(mutation.ok(), mutation.status().ToString());
-        auto applied = rpc::EntityFromUpsertMutation(mutation->entityupsertmutation(), es);
+        auto applied = codec::EntityFromUpsertMutation(mutation->entityupsertmutation(), es);
         REQUIRE_MESSAGE(applied.ok(), applied.status().ToString());
         // Applied to an empty entity, the mutation gives the entity back, less
         // the reflected references an upsert never carries.

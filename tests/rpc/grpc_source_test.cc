@@ -8,7 +8,7 @@
 
 #include "common/status_matchers.h"
 #include "common/temp_dir.h"
-#include "rpc/test_server.h"
+#include "server/test_server.h"
 #include "warmup/copy_engine.h"
 #include "warmup/digest.h"
 #include "warmup/generator.h"

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "rpc/entity_convert.h"
-#include "rpc/serialize.h"
+#include "codec/entity_convert.h"
+#include "codec/serialize.h"
 
 namespace warmup::engine {
 namespace {
@@ -24,7 +24,13 @@ std::string DisplayAttribute(const std::string& key) {
 }  // namespace
 
 Collection::Collection(Env* env, std::string records_path, const EntitySchema* schema, bool compress)
-    : env_(env), records_path_(std::move(records_path)), schema_(schema), compress_(compress) {}
+    : env_(env),
+      records_path_(std::move(records_path)),
+      schema_(schema),
+      compress_(compress),
+      message_(std::make_unique<pb::GrpcSealedEntity>()) {}
+
+Collection::~Collection() = default;
 
 Status Collection::OpenForAppend() {
   auto writer = RecordWriter::Open(env_, records_path_, compress_);
@@ -49,7 +55,7 @@ Status Collection::ReadEntity(uint64_t offset, Entity* entity) const {
   if (!message.ParseFromString(payload)) {
     return DataLossError(records_path_ + ": offset " + std::to_string(offset) + ": record does not parse");
   }
-  auto parsed = rpc::EntityFromProto(message);
+  auto parsed = codec::EntityFromProto(message);
   if (!parsed.ok()) return parsed.status().WithContext(records_path_ + ": offset " + std::to_string(offset));
   *entity = std::move(parsed).value();
   return OkStatus();
@@ -63,11 +69,11 @@ Status Collection::Replay(uint64_t from, GlobalUniqueIndex* global_unique,
     Entity entity;
     Entity old;
     auto end = ScanRecords(**reader, from, [&](uint64_t offset, std::string_view payload) -> Status {
-      if (!message_.ParseFromArray(payload.data(), static_cast<int>(payload.size()))) {
+      if (!message_->ParseFromArray(payload.data(), static_cast<int>(payload.size()))) {
         return DataLossError(records_path_ + ": offset " + std::to_string(offset) +
                              ": record does not parse");
       }
-      auto parsed = rpc::EntityFromProto(message_);
+      auto parsed = codec::EntityFromProto(*message_);
       if (!parsed.ok())
         return parsed.status().WithContext(records_path_ + ": offset " + std::to_string(offset));
       entity = std::move(parsed).value();
@@ -361,8 +367,8 @@ Status Collection::Apply(const Entity& e, bool durable, GlobalUniqueIndex* globa
     if (Status s = ReadEntity(existing->second, &old); !s.ok()) return s;
     UpdateIndexes(old, false, global_unique, find);
   }
-  rpc::EntityToProto(e, &message_);
-  rpc::SerializeDeterministic(message_, &buffer_);
+  codec::EntityToProto(e, message_.get());
+  codec::SerializeDeterministic(*message_, &buffer_);
   auto offset = writer_->Append(buffer_);
   if (!offset.ok()) return offset.status();
   if (durable) {

@@ -10,12 +10,15 @@
 #include <string>
 #include <unordered_map>
 
-#include "GrpcEntity.pb.h"
 #include "engine/entity_index.h"
 #include "engine/env.h"
 #include "engine/index_io.h"
 #include "engine/record_file.h"
 #include "warmup/engine.h"
+
+namespace io::evitadb::externalApi::grpc::generated {
+class GrpcSealedEntity;
+}  // namespace io::evitadb::externalApi::grpc::generated
 
 namespace warmup::engine {
 
@@ -25,6 +28,7 @@ using GlobalUniqueIndex = absl::flat_hash_map<std::string, absl::flat_hash_map<s
 class Collection {
  public:
   Collection(Env* env, std::string records_path, const EntitySchema* schema, bool compress);
+  ~Collection();
 
   // Restores the state goLive saved: offsets and every index of the collection.
   void LoadSnapshot(std::map<int32_t, uint64_t> offsets, IndexReader& in);
@@ -84,7 +88,8 @@ class Collection {
   std::unordered_map<std::string, std::unordered_map<int32_t, Roaring>> reflected_;
   CollationKeys collation_;
   KeyDictionary keys_;
-  io::evitadb::externalApi::grpc::generated::GrpcSealedEntity message_;
+  // A reused encode/decode buffer; generated types stay out of engine headers.
+  std::unique_ptr<io::evitadb::externalApi::grpc::generated::GrpcSealedEntity> message_;
   std::string buffer_;
 };
 

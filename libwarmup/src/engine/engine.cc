@@ -6,13 +6,13 @@
 #include <map>
 #include <sstream>
 
+#include "codec/schema_convert.h"
+#include "codec/serialize.h"
 #include "common/crc32c.h"
 #include "common/names.h"
 #include "engine/collection.h"
 #include "engine/env.h"
 #include "engine/index_io.h"
-#include "rpc/schema_convert.h"
-#include "rpc/serialize.h"
 #include "warmup_snapshot.pb.h"
 
 namespace warmup {
@@ -348,18 +348,18 @@ class CatalogImpl : public Catalog {
 
 std::string SerializeSchema(const CatalogSchema& schema) {
   snapshot::v1::SnapshotSchema message;
-  rpc::CatalogSchemaToProto(schema, message.mutable_catalog());
-  for (const auto& [type, e] : schema.entities) rpc::EntitySchemaToProto(e, message.add_entities());
+  codec::CatalogSchemaToProto(schema, message.mutable_catalog());
+  for (const auto& [type, e] : schema.entities) codec::EntitySchemaToProto(e, message.add_entities());
   std::string out;
-  rpc::SerializeDeterministic(message, &out);
+  codec::SerializeDeterministic(message, &out);
   return out;
 }
 
 StatusOr<CatalogSchema> ParseSchema(const std::string& data, const std::string& name) {
   snapshot::v1::SnapshotSchema message;
   if (!message.ParseFromString(data)) return DataLossError(name + ": does not parse");
-  std::vector<rpc::pb::GrpcEntitySchema> entities(message.entities().begin(), message.entities().end());
-  return rpc::CatalogSchemaFromProto(message.catalog(), entities);
+  std::vector<pb::GrpcEntitySchema> entities(message.entities().begin(), message.entities().end());
+  return codec::CatalogSchemaFromProto(message.catalog(), entities);
 }
 
 class EngineImpl : public Engine {

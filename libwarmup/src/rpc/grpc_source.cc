@@ -8,11 +8,11 @@
 
 #include "GrpcEvitaAPI.grpc.pb.h"
 #include "GrpcEvitaSessionAPI.grpc.pb.h"
+#include "codec/entity_convert.h"
+#include "codec/pb.h"
+#include "codec/schema_convert.h"
 #include "rpc/client.h"
-#include "rpc/entity_convert.h"
 #include "rpc/paging.h"
-#include "rpc/pb.h"
-#include "rpc/schema_convert.h"
 
 namespace warmup {
 namespace {
@@ -32,8 +32,8 @@ class Connection {
  public:
   Connection(const std::string& address, const GrpcSourceOptions& options) : options_(options) {
     auto channel = rpc::OpenChannel(address);
-    evita = rpc::pb::EvitaService::NewStub(channel);
-    session = rpc::pb::EvitaSessionService::NewStub(channel);
+    evita = pb::EvitaService::NewStub(channel);
+    session = pb::EvitaSessionService::NewStub(channel);
   }
   std::unique_ptr<::grpc::ClientContext> Context() const {
     auto context = std::make_unique<::grpc::ClientContext>();
@@ -43,8 +43,8 @@ class Connection {
     if (!session_id.empty()) context->AddMetadata("sessionid", session_id);
     return context;
   }
-  std::unique_ptr<rpc::pb::EvitaService::Stub> evita;
-  std::unique_ptr<rpc::pb::EvitaSessionService::Stub> session;
+  std::unique_ptr<pb::EvitaService::Stub> evita;
+  std::unique_ptr<pb::EvitaSessionService::Stub> session;
   std::string session_id;
 
  private:
@@ -73,7 +73,7 @@ class GrpcStream : public EntityStream {
       if (Status s = TakePage(); !s.ok()) return s;
       if (page_.recordpage().sealedentities_size() == 0) return Next(entity);
     }
-    auto parsed = rpc::EntityFromProto(page_.recordpage().sealedentities(index_++));
+    auto parsed = codec::EntityFromProto(page_.recordpage().sealedentities(index_++));
     if (!parsed.ok()) {
       return parsed.status().WithContext("collection " + type_ + " page " + std::to_string(page_number_));
     }
@@ -86,15 +86,15 @@ class GrpcStream : public EntityStream {
  private:
   struct Fetched {
     Status status;
-    rpc::pb::GrpcQueryResponse page;
+    pb::GrpcQueryResponse page;
   };
 
   // One Query call; safe to run on another thread (reads only immutable members).
   Fetched Fetch(int32_t page_number) const {
-    rpc::pb::GrpcQueryRequest request;
+    pb::GrpcQueryRequest request;
     request.set_query(kPageQuery);
     request.add_positionalqueryparams()->set_stringvalue(type_);
-    request.add_positionalqueryparams()->set_orderdirectionvalue(rpc::pb::ASC);
+    request.add_positionalqueryparams()->set_orderdirectionvalue(pb::ASC);
     request.add_positionalqueryparams()->set_integervalue(page_number);
     request.add_positionalqueryparams()->set_integervalue(page_size_);
     auto context = connection_.Context();
@@ -124,7 +124,7 @@ class GrpcStream : public EntityStream {
   std::string type_;
   int64_t expected_;
   int page_size_;
-  rpc::pb::GrpcQueryResponse page_;
+  pb::GrpcQueryResponse page_;
   int index_ = 0;
   int32_t page_number_ = 0;
   int64_t delivered_ = 0;
@@ -143,9 +143,9 @@ class GrpcSource : public CatalogSource {
         connection_(address_, options_) {}
 
   Status Open() {
-    rpc::pb::GrpcEvitaSessionRequest request;
+    pb::GrpcEvitaSessionRequest request;
     request.set_catalogname(catalog_);
-    rpc::pb::GrpcEvitaSessionResponse response;
+    pb::GrpcEvitaSessionResponse response;
     {
       auto context = connection_.Context();
       ::grpc::Status status = connection_.evita->CreateReadOnlySession(context.get(), request, &response);
@@ -155,9 +155,9 @@ class GrpcSource : public CatalogSource {
       if (Status s = FromGrpc(status, "CreateReadOnlySession on " + address_); !s.ok()) return s;
     }
     connection_.session_id = response.sessionid();
-    rpc::pb::GrpcCatalogSchemaResponse catalog_schema;
+    pb::GrpcCatalogSchemaResponse catalog_schema;
     {
-      rpc::pb::GrpcGetCatalogSchemaRequest schema_request;
+      pb::GrpcGetCatalogSchemaRequest schema_request;
       auto context = connection_.Context();
       if (Status s =
               FromGrpc(connection_.session->GetCatalogSchema(context.get(), schema_request, &catalog_schema),
@@ -166,7 +166,7 @@ class GrpcSource : public CatalogSource {
         return s;
       }
     }
-    rpc::pb::GrpcEntityTypesResponse types;
+    pb::GrpcEntityTypesResponse types;
     {
       auto context = connection_.Context();
       if (Status s = FromGrpc(
@@ -176,11 +176,11 @@ class GrpcSource : public CatalogSource {
         return s;
       }
     }
-    std::vector<rpc::pb::GrpcEntitySchema> entities;
+    std::vector<pb::GrpcEntitySchema> entities;
     for (const std::string& type : types.entitytypes()) {
-      rpc::pb::GrpcEntitySchemaRequest schema_request;
+      pb::GrpcEntitySchemaRequest schema_request;
       schema_request.set_entitytype(type);
-      rpc::pb::GrpcEntitySchemaResponse schema_response;
+      pb::GrpcEntitySchemaResponse schema_response;
       auto context = connection_.Context();
       if (Status s =
               FromGrpc(connection_.session->GetEntitySchema(context.get(), schema_request, &schema_response),
@@ -190,13 +190,13 @@ class GrpcSource : public CatalogSource {
       }
       entities.push_back(schema_response.entityschema());
     }
-    auto schema = rpc::CatalogSchemaFromProto(catalog_schema.catalogschema(), entities);
+    auto schema = codec::CatalogSchemaFromProto(catalog_schema.catalogschema(), entities);
     if (!schema.ok()) return schema.status().WithContext("schema of " + catalog_ + " on " + address_);
     schema_ = std::move(schema).value();
     for (const auto& [type, e] : schema_.entities) {
-      rpc::pb::GrpcEntityCollectionSizeRequest size_request;
+      pb::GrpcEntityCollectionSizeRequest size_request;
       size_request.set_entitytype(type);
-      rpc::pb::GrpcEntityCollectionSizeResponse size;
+      pb::GrpcEntityCollectionSizeResponse size;
       auto context = connection_.Context();
       if (Status s =
               FromGrpc(connection_.session->GetEntityCollectionSize(context.get(), size_request, &size),

@@ -5,7 +5,7 @@
 #include <cstdint>
 
 #include "GrpcEvitaSessionAPI.pb.h"
-#include "rpc/pb.h"
+#include "codec/pb.h"
 
 namespace warmup::rpc {
 

@@ -10,10 +10,10 @@
 
 #include "GrpcEvitaAPI.grpc.pb.h"
 #include "GrpcEvitaSessionAPI.grpc.pb.h"
+#include "codec/entity_convert.h"
+#include "codec/pb.h"
+#include "codec/schema_convert.h"
 #include "rpc/client.h"
-#include "rpc/entity_convert.h"
-#include "rpc/pb.h"
-#include "rpc/schema_convert.h"
 
 namespace warmup {
 namespace {
@@ -25,17 +25,17 @@ class RemoteTarget : public CatalogTarget {
   RemoteTarget(std::string address, RemoteTargetOptions options)
       : address_(std::move(address)), options_(options) {
     channel_ = rpc::OpenChannel(address_);
-    evita_ = rpc::pb::EvitaService::NewStub(channel_);
-    session_ = rpc::pb::EvitaSessionService::NewStub(channel_);
+    evita_ = pb::EvitaService::NewStub(channel_);
+    session_ = pb::EvitaSessionService::NewStub(channel_);
   }
 
   std::string Describe() const override { return "remote " + address_ + " (evitaDB gRPC protocol)"; }
 
   Status CreateCatalog(const CatalogSchema& schema) override {
     schema_ = schema;
-    rpc::pb::GrpcGetCatalogStateRequest state_request;
+    pb::GrpcGetCatalogStateRequest state_request;
     state_request.set_catalogname(schema_.name);
-    rpc::pb::GrpcGetCatalogStateResponse state;
+    pb::GrpcGetCatalogStateResponse state;
     {
       auto context = Context();
       if (Status s =
@@ -46,9 +46,9 @@ class RemoteTarget : public CatalogTarget {
     }
     if (state.has_catalogstate())
       return AlreadyExistsError("catalog " + schema_.name + " exists on " + address_);
-    rpc::pb::GrpcDefineCatalogRequest define;
+    pb::GrpcDefineCatalogRequest define;
     define.set_catalogname(schema_.name);
-    rpc::pb::GrpcDefineCatalogResponse defined;
+    pb::GrpcDefineCatalogResponse defined;
     {
       auto context = Context();
       if (Status s = FromGrpc(evita_->DefineCatalog(context.get(), define, &defined), "DefineCatalog");
@@ -59,9 +59,9 @@ class RemoteTarget : public CatalogTarget {
     auto session = OpenSession(true);
     if (!session.ok()) return session.status();
     write_session_ = *session;
-    rpc::pb::GrpcUpdateCatalogSchemaRequest update;
-    for (auto& m : rpc::CatalogSchemaToMutations(schema_)) *update.add_schemamutations() = std::move(m);
-    rpc::pb::GrpcUpdateCatalogSchemaResponse updated;
+    pb::GrpcUpdateCatalogSchemaRequest update;
+    for (auto& m : codec::CatalogSchemaToMutations(schema_)) *update.add_schemamutations() = std::move(m);
+    pb::GrpcUpdateCatalogSchemaResponse updated;
     auto context = Context(write_session_);
     return FromGrpc(session_->UpdateCatalogSchema(context.get(), update, &updated), "UpdateCatalogSchema");
   }
@@ -73,7 +73,7 @@ class RemoteTarget : public CatalogTarget {
     const EntitySchema* schema = schema_.FindEntity(entity.type);
     if (schema == nullptr)
       return InvalidArgumentError("entity " + EntityLabel(entity) + ": unknown entity type");
-    auto mutation = rpc::EntityToUpsertMutation(entity, *schema, rpc::Existence::kMustNotExist);
+    auto mutation = codec::EntityToUpsertMutation(entity, *schema, codec::Existence::kMustNotExist);
     if (!mutation.ok()) return mutation.status();
     *request_.mutable_entitymutation() = std::move(mutation).value();
     receipt->request_bytes = static_cast<int64_t>(request_.ByteSizeLong());
@@ -98,7 +98,7 @@ class RemoteTarget : public CatalogTarget {
                            std::chrono::seconds(options_.golive_timeout_seconds));
     }
     auto stream = session_->GoLiveAndCloseWithProgress(&context, google::protobuf::Empty());
-    rpc::pb::GrpcGoLiveAndCloseWithProgressResponse progress;
+    pb::GrpcGoLiveAndCloseWithProgressResponse progress;
     while (stream->Read(&progress)) {
     }
     write_session_.clear();  // goLive closes the session
@@ -115,9 +115,9 @@ class RemoteTarget : public CatalogTarget {
       if (!session.ok()) return session.status();
       read_session_ = *session;
     }
-    rpc::pb::GrpcEntityCollectionSizeRequest request;
+    pb::GrpcEntityCollectionSizeRequest request;
     request.set_entitytype(entity_type);
-    rpc::pb::GrpcEntityCollectionSizeResponse response;
+    pb::GrpcEntityCollectionSizeResponse response;
     auto context = Context(read_session_);
     if (Status s = FromGrpc(session_->GetEntityCollectionSize(context.get(), request, &response),
                             "GetEntityCollectionSize");
@@ -128,9 +128,9 @@ class RemoteTarget : public CatalogTarget {
   }
 
   Status DropCatalog() override {
-    rpc::pb::GrpcDeleteCatalogIfExistsRequest request;
+    pb::GrpcDeleteCatalogIfExistsRequest request;
     request.set_catalogname(schema_.name);
-    rpc::pb::GrpcDeleteCatalogIfExistsResponse response;
+    pb::GrpcDeleteCatalogIfExistsResponse response;
     auto context = Context();
     return FromGrpc(evita_->DeleteCatalogIfExists(context.get(), request, &response),
                     "DeleteCatalogIfExists");
@@ -147,25 +147,24 @@ class RemoteTarget : public CatalogTarget {
     const auto start = std::chrono::steady_clock::now();
     std::string last = "unknown";
     while (std::chrono::steady_clock::now() - start < kPollLimit) {
-      rpc::pb::GrpcGetCatalogStateRequest request;
+      pb::GrpcGetCatalogStateRequest request;
       request.set_catalogname(schema_.name);
-      rpc::pb::GrpcGetCatalogStateResponse response;
+      pb::GrpcGetCatalogStateResponse response;
       auto context = Context();
       const ::grpc::Status status = evita_->GetCatalogState(context.get(), request, &response);
       const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       char seconds[32];
       std::snprintf(seconds, sizeof(seconds), "%.1f s", waited);
       if (!status.ok()) return "server-side outcome unknown: " + status.error_message() + " after " + seconds;
-      last =
-          response.has_catalogstate() ? rpc::pb::GrpcCatalogState_Name(response.catalogstate()) : "MISSING";
-      if (response.has_catalogstate() && response.catalogstate() == rpc::pb::ALIVE) {
+      last = response.has_catalogstate() ? pb::GrpcCatalogState_Name(response.catalogstate()) : "MISSING";
+      if (response.has_catalogstate() && response.catalogstate() == pb::ALIVE) {
         return std::string("server-side: the catalog became ALIVE ") + seconds + " after the client gave up";
       }
       const bool may_not_have_started = deadline_passed && response.has_catalogstate() &&
-                                        response.catalogstate() == rpc::pb::WARMING_UP &&
+                                        response.catalogstate() == pb::WARMING_UP &&
                                         std::chrono::steady_clock::now() - start < kStartGrace;
       if (!may_not_have_started &&
-          (!response.has_catalogstate() || response.catalogstate() != rpc::pb::GOING_ALIVE)) {
+          (!response.has_catalogstate() || response.catalogstate() != pb::GOING_ALIVE)) {
         break;
       }
       std::this_thread::sleep_for(std::chrono::milliseconds(200));
@@ -183,9 +182,9 @@ class RemoteTarget : public CatalogTarget {
   }
 
   StatusOr<std::string> OpenSession(bool read_write) {
-    rpc::pb::GrpcEvitaSessionRequest request;
+    pb::GrpcEvitaSessionRequest request;
     request.set_catalogname(schema_.name);
-    rpc::pb::GrpcEvitaSessionResponse response;
+    pb::GrpcEvitaSessionResponse response;
     auto context = Context();
     ::grpc::Status status = read_write ? evita_->CreateReadWriteSession(context.get(), request, &response)
                                        : evita_->CreateReadOnlySession(context.get(), request, &response);
@@ -199,13 +198,13 @@ class RemoteTarget : public CatalogTarget {
   std::string address_;
   RemoteTargetOptions options_;
   std::shared_ptr<::grpc::Channel> channel_;
-  std::unique_ptr<rpc::pb::EvitaService::Stub> evita_;
-  std::unique_ptr<rpc::pb::EvitaSessionService::Stub> session_;
+  std::unique_ptr<pb::EvitaService::Stub> evita_;
+  std::unique_ptr<pb::EvitaSessionService::Stub> session_;
   CatalogSchema schema_;
   std::string write_session_;
   std::string read_session_;
-  rpc::pb::GrpcUpsertEntityRequest request_;
-  rpc::pb::GrpcUpsertEntityResponse response_;
+  pb::GrpcUpsertEntityRequest request_;
+  pb::GrpcUpsertEntityResponse response_;
 };
 
 }  // namespace

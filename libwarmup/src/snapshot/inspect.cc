@@ -1,5 +1,5 @@
 // InspectSnapshot: reads a whole snapshot, verifies it, and summarises it.
-#include "rpc/value_convert.h"
+#include "codec/value_convert.h"
 #include "snapshot/snapshot_source.h"
 #include "warmup/snapshot.h"
 
@@ -28,7 +28,7 @@ StatusOr<SnapshotInfo> InspectSnapshot(const std::string& path) {
   info.fingerprint = (*source)->Fingerprint();
   info.provenance = manifest.provenance;
   Entity entity;
-  rpc::pb::GrpcEvitaAssociatedDataValue ad;
+  pb::GrpcEvitaAssociatedDataValue ad;
   for (const auto& c : manifest.collections) {
     SnapshotCollectionStats stats;
     stats.entity_type = c.entity_type;
@@ -43,7 +43,7 @@ StatusOr<SnapshotInfo> InspectSnapshot(const std::string& path) {
     for (const auto& [name, r] : (*source)->schema().entities.at(c.entity_type).references)
       references[name] = 0;
     auto add_ad = [&](const AssociatedDataValue& value) {
-      rpc::AssociatedDataValueToProto(value, &ad);
+      codec::AssociatedDataValueToProto(value, &ad);
       ad_bytes += static_cast<double>(ad.ByteSizeLong());
     };
     while (true) {

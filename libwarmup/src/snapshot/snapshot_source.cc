@@ -1,10 +1,10 @@
 #include "snapshot/snapshot_source.h"
 
 #include "GrpcEntity.pb.h"
+#include "codec/entity_convert.h"
+#include "codec/pb.h"
+#include "codec/schema_convert.h"
 #include "common/crc32c.h"
-#include "rpc/entity_convert.h"
-#include "rpc/pb.h"
-#include "rpc/schema_convert.h"
 #include "snapshot/byte_io.h"
 #include "snapshot/snapshot_files.h"
 #include "warmup/snapshot.h"
@@ -55,12 +55,12 @@ class SnapshotEntityStream : public EntityStream {
     // Parsing into an arena that is reset per entity replaces a few hundred
     // small allocations per product with pointer bumps in one reused block.
     arena_.Reset();
-    auto* message = google::protobuf::Arena::CreateMessage<rpc::pb::GrpcSealedEntity>(&arena_);
+    auto* message = google::protobuf::Arena::CreateMessage<pb::GrpcSealedEntity>(&arena_);
     if (!message->ParseFromArray(record.data(), static_cast<int>(record.size()))) {
       return DataLossError(name_ + ": offset " + std::to_string(offset) +
                            ": entity record does not parse as GrpcSealedEntity");
     }
-    auto parsed = rpc::EntityFromProto(*message);
+    auto parsed = codec::EntityFromProto(*message);
     if (!parsed.ok()) return parsed.status().WithContext(name_ + ": offset " + std::to_string(offset));
     *entity = std::move(parsed).value();
     if (entity->type != collection_.entity_type) {
@@ -172,7 +172,7 @@ StatusOr<std::unique_ptr<SnapshotSource>> SnapshotSource::Open(const std::string
   if (!message.ParseFromString(*schema_bytes)) return DataLossError(schema_name + ": does not parse");
   std::vector<io::evitadb::externalApi::grpc::generated::GrpcEntitySchema> entities(
       message.entities().begin(), message.entities().end());
-  auto schema = rpc::CatalogSchemaFromProto(message.catalog(), entities);
+  auto schema = codec::CatalogSchemaFromProto(message.catalog(), entities);
   if (!schema.ok()) return schema.status().WithContext(schema_name);
   if (schema->name != manifest->catalog) {
     return InvalidArgumentError(schema_name + ": catalog " + schema->name + ", the manifest says " +

@@ -4,9 +4,9 @@
 #include <filesystem>
 
 #include "GrpcEntity.pb.h"
-#include "rpc/entity_convert.h"
-#include "rpc/schema_convert.h"
-#include "rpc/serialize.h"
+#include "codec/entity_convert.h"
+#include "codec/schema_convert.h"
+#include "codec/serialize.h"
 #include "snapshot/byte_io.h"
 #include "snapshot/manifest.h"
 #include "warmup/snapshot.h"
@@ -73,8 +73,8 @@ class SnapshotWriterImpl : public SnapshotWriter {
                                   std::to_string(last_pk_) + " came before)");
     }
     last_pk_ = entity.primary_key;
-    rpc::EntityToProto(entity, &message_);
-    rpc::SerializeDeterministic(message_, &record_);
+    codec::EntityToProto(entity, &message_);
+    codec::SerializeDeterministic(message_, &record_);
     ++c.count;
     return current_->WriteRecord(record_);
   }
@@ -92,12 +92,12 @@ class SnapshotWriterImpl : public SnapshotWriter {
       }
     }
     snapshot::v1::SnapshotSchema schema_message;
-    rpc::CatalogSchemaToProto(schema_, schema_message.mutable_catalog());
+    codec::CatalogSchemaToProto(schema_, schema_message.mutable_catalog());
     for (const auto& [type, entity_schema] : schema_.entities) {
-      rpc::EntitySchemaToProto(entity_schema, schema_message.add_entities());
+      codec::EntitySchemaToProto(entity_schema, schema_message.add_entities());
     }
     std::string schema_bytes;
-    rpc::SerializeDeterministic(schema_message, &schema_bytes);
+    codec::SerializeDeterministic(schema_message, &schema_bytes);
     auto crc = snapshot::WriteWholeFile(Path(snapshot::kSchemaFile), schema_bytes);
     if (!crc.ok()) return crc.status();
     manifest_.schema = {snapshot::kSchemaFile, static_cast<int64_t>(schema_bytes.size()), *crc};

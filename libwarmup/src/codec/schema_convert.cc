@@ -1,16 +1,16 @@
-#include "rpc/schema_convert.h"
+#include "codec/schema_convert.h"
 
 #include <algorithm>
 #include <string>
 
+#include "codec/value_convert.h"
 #include "common/status_macros.h"
-#include "rpc/value_convert.h"
 
 // Older evitaDB servers send deprecated single-scope fields (sellable, unique,
 // filterable, indexed, ...); reading them is the point, so the warning goes.
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
 
-namespace warmup::rpc {
+namespace warmup::codec {
 namespace {
 
 using google::protobuf::RepeatedField;
@@ -928,4 +928,4 @@ Status ApplyCatalogSchemaMutations(const std::vector<pb::GrpcLocalCatalogSchemaM
   return OkStatus();
 }
 
-}  // namespace warmup::rpc
+}  // namespace warmup::codec

@@ -1,4 +1,4 @@
-#include "rpc/entity_convert.h"
+#include "codec/entity_convert.h"
 
 #include <doctest/doctest.h>
 
@@ -7,7 +7,7 @@
 #include "generator/tiny_profile.h"
 #include "warmup/digest.h"
 
-namespace warmup::rpc {
+namespace warmup::codec {
 namespace {
 
 TEST_CASE("entities survive model -> sealed entity proto -> model") {
@@ -141,4 +141,4 @@ TEST_CASE("bad entities give errors naming entity and field") {
 }
 
 }  // namespace
-}  // namespace warmup::rpc
+}  // namespace warmup::codec

@@ -14,11 +14,11 @@
 #include <sstream>
 
 #include "GrpcEvitaSessionAPI.pb.h"
-#include "rpc/entity_convert.h"
-#include "rpc/pb.h"
-#include "rpc/schema_convert.h"
+#include "codec/entity_convert.h"
+#include "codec/pb.h"
+#include "codec/schema_convert.h"
 
-namespace warmup::rpc {
+namespace warmup::codec {
 namespace {
 
 std::string ReadFile(const std::string& name) {
@@ -153,4 +153,4 @@ TEST_CASE("schema messages encoded by evitaDB decode completely") {
 }
 
 }  // namespace
-}  // namespace warmup::rpc
+}  // namespace warmup::codec

@@ -2,19 +2,19 @@
 // the read model (GrpcCatalogSchema, GrpcEntitySchema) and the ordered batch
 // of schema mutations that recreates a catalog's schema in a fresh catalog.
 // Internal to libwarmup.
-#ifndef WARMUP_SRC_RPC_SCHEMA_CONVERT_H_
-#define WARMUP_SRC_RPC_SCHEMA_CONVERT_H_
+#ifndef WARMUP_SRC_CODEC_SCHEMA_CONVERT_H_
+#define WARMUP_SRC_CODEC_SCHEMA_CONVERT_H_
 
 #include <vector>
 
 #include "GrpcCatalogSchema.pb.h"
 #include "GrpcCatalogSchemaMutation.pb.h"
 #include "GrpcEntitySchema.pb.h"
-#include "rpc/pb.h"
+#include "codec/pb.h"
 #include "warmup/schema.h"
 #include "warmup/status.h"
 
-namespace warmup::rpc {
+namespace warmup::codec {
 
 // Builds a catalog schema from the catalog message (global attributes) and one
 // message per entity type. Deprecated single-scope flags sent by older servers
@@ -44,6 +44,6 @@ std::vector<pb::GrpcLocalCatalogSchemaMutation> CatalogSchemaToMutations(const C
 Status ApplyCatalogSchemaMutations(const std::vector<pb::GrpcLocalCatalogSchemaMutation>& mutations,
                                    CatalogSchema* schema);
 
-}  // namespace warmup::rpc
+}  // namespace warmup::codec
 
-#endif  // WARMUP_SRC_RPC_SCHEMA_CONVERT_H_
+#endif  // WARMUP_SRC_CODEC_SCHEMA_CONVERT_H_

@@ -1,6 +1,6 @@
 // Deterministic protobuf serialization. Internal.
-#ifndef WARMUP_SRC_RPC_SERIALIZE_H_
-#define WARMUP_SRC_RPC_SERIALIZE_H_
+#ifndef WARMUP_SRC_CODEC_SERIALIZE_H_
+#define WARMUP_SRC_CODEC_SERIALIZE_H_
 
 #include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/io/zero_copy_stream_impl_lite.h>
@@ -8,7 +8,7 @@
 
 #include <string>
 
-namespace warmup::rpc {
+namespace warmup::codec {
 
 // Serializes `message` into `*out` (replacing it) with map entries sorted by
 // key. Protobuf's default map order is unspecified and varies between map
@@ -22,6 +22,6 @@ inline void SerializeDeterministic(const google::protobuf::MessageLite& message,
   message.SerializeToCodedStream(&coded);
 }
 
-}  // namespace warmup::rpc
+}  // namespace warmup::codec
 
-#endif  // WARMUP_SRC_RPC_SERIALIZE_H_
+#endif  // WARMUP_SRC_CODEC_SERIALIZE_H_

@@ -10,11 +10,11 @@
 
 #include "GrpcEvitaAPI.grpc.pb.h"
 #include "GrpcEvitaSessionAPI.grpc.pb.h"
+#include "codec/pb.h"
 #include "common/status_matchers.h"
 #include "common/temp_dir.h"
 #include "generator/tiny_profile.h"
-#include "rpc/pb.h"
-#include "rpc/test_server.h"
+#include "server/test_server.h"
 #include "warmup/copy_engine.h"
 #include "warmup/digest.h"
 #include "warmup/engine.h"
@@ -75,44 +75,44 @@ TEST_CASE("the server enforces evitaDB's session rules and keeps serving") {
   testing::TempDir dir;
   auto server = StartServer(dir.path());
   auto channel = ::grpc::CreateChannel(Address(*server), ::grpc::InsecureChannelCredentials());
-  auto evita = rpc::pb::EvitaService::NewStub(channel);
-  auto session = rpc::pb::EvitaSessionService::NewStub(channel);
+  auto evita = pb::EvitaService::NewStub(channel);
+  auto session = pb::EvitaSessionService::NewStub(channel);
   {
     ::grpc::ClientContext context;
-    rpc::pb::GrpcUpsertEntityRequest request;
-    rpc::pb::GrpcUpsertEntityResponse response;
+    pb::GrpcUpsertEntityRequest request;
+    pb::GrpcUpsertEntityResponse response;
     ::grpc::Status status = session->UpsertEntity(&context, request, &response);
     CHECK(status.error_code() == ::grpc::StatusCode::UNAUTHENTICATED);
     CHECK(status.error_message().find("is either not set or is not active") != std::string::npos);
   }
-  rpc::pb::GrpcDefineCatalogRequest define;
+  pb::GrpcDefineCatalogRequest define;
   define.set_catalogname("rules");
-  rpc::pb::GrpcDefineCatalogResponse defined;
+  pb::GrpcDefineCatalogResponse defined;
   {
     ::grpc::ClientContext context;
     REQUIRE_OK(evita->DefineCatalog(&context, define, &defined));
   }
-  rpc::pb::GrpcEvitaSessionRequest open;
+  pb::GrpcEvitaSessionRequest open;
   open.set_catalogname("rules");
-  rpc::pb::GrpcEvitaSessionResponse first;
+  pb::GrpcEvitaSessionResponse first;
   {
     ::grpc::ClientContext context;
     REQUIRE_OK(evita->CreateReadWriteSession(&context, open, &first));
     CHECK(first.sessionid().size() == 36);
-    CHECK(first.catalogstate() == rpc::pb::WARMING_UP);
+    CHECK(first.catalogstate() == pb::WARMING_UP);
   }
   {
     ::grpc::ClientContext context;
-    rpc::pb::GrpcEvitaSessionResponse second;
+    pb::GrpcEvitaSessionResponse second;
     ::grpc::Status status = evita->CreateReadWriteSession(&context, open, &second);
     CHECK(status.error_code() == ::grpc::StatusCode::INVALID_ARGUMENT);
     CHECK(status.error_message().find("ConcurrentInitializationException") != std::string::npos);
   }
   {
     ::grpc::ClientContext context;
-    rpc::pb::GrpcGetCatalogStateRequest request;
+    pb::GrpcGetCatalogStateRequest request;
     request.set_catalogname("missing");
-    rpc::pb::GrpcGetCatalogStateResponse response;
+    pb::GrpcGetCatalogStateResponse response;
     REQUIRE_OK(evita->GetCatalogState(&context, request, &response));
     CHECK_FALSE(response.has_catalogstate());  // unset = no such catalog
   }
@@ -120,18 +120,18 @@ TEST_CASE("the server enforces evitaDB's session rules and keeps serving") {
     // A request over evitaDB's 2 MB cap is refused; the server keeps serving.
     ::grpc::ClientContext context;
     context.AddMetadata("sessionid", first.sessionid());
-    rpc::pb::GrpcUpsertEntityRequest request;
+    pb::GrpcUpsertEntityRequest request;
     auto* upsert = request.mutable_entitymutation()->mutable_entityupsertmutation();
     upsert->set_entitytype("Brand");
     auto* attribute = upsert->add_mutations()->mutable_upsertattributemutation();
     attribute->set_attributename("code");
     attribute->mutable_attributevalue()->set_stringvalue(std::string(3 << 20, 'x'));
-    rpc::pb::GrpcUpsertEntityResponse response;
+    pb::GrpcUpsertEntityResponse response;
     CHECK(session->UpsertEntity(&context, request, &response).error_code() ==
           ::grpc::StatusCode::RESOURCE_EXHAUSTED);
   }
   ::grpc::ClientContext context;
-  rpc::pb::GrpcReadyResponse ready;
+  pb::GrpcReadyResponse ready;
   CHECK_OK(evita->IsReady(&context, google::protobuf::Empty(), &ready));
   CHECK(ready.ready());
 }
@@ -174,26 +174,26 @@ TEST_CASE("a session idle beyond the server's limit is closed: UNAUTHENTICATED")
   options.session_idle_seconds = 1;
   auto server = StartServer(dir.path(), options);
   auto channel = ::grpc::CreateChannel(Address(*server), ::grpc::InsecureChannelCredentials());
-  auto evita = rpc::pb::EvitaService::NewStub(channel);
-  auto session = rpc::pb::EvitaSessionService::NewStub(channel);
+  auto evita = pb::EvitaService::NewStub(channel);
+  auto session = pb::EvitaSessionService::NewStub(channel);
   {
     ::grpc::ClientContext context;
-    rpc::pb::GrpcDefineCatalogRequest define;
+    pb::GrpcDefineCatalogRequest define;
     define.set_catalogname("idle");
-    rpc::pb::GrpcDefineCatalogResponse defined;
+    pb::GrpcDefineCatalogResponse defined;
     REQUIRE_OK(evita->DefineCatalog(&context, define, &defined));
   }
-  rpc::pb::GrpcEvitaSessionResponse opened;
+  pb::GrpcEvitaSessionResponse opened;
   {
     ::grpc::ClientContext context;
-    rpc::pb::GrpcEvitaSessionRequest open;
+    pb::GrpcEvitaSessionRequest open;
     open.set_catalogname("idle");
     REQUIRE_OK(evita->CreateReadOnlySession(&context, open, &opened));
   }
   auto state = [&] {
     ::grpc::ClientContext context;
     context.AddMetadata("sessionid", opened.sessionid());
-    rpc::pb::GrpcCatalogStateResponse response;
+    pb::GrpcCatalogStateResponse response;
     return session->GetCatalogState(&context, google::protobuf::Empty(), &response).error_code();
   };
   CHECK(state() == ::grpc::StatusCode::OK);

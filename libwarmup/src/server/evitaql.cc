@@ -1,9 +1,9 @@
-#include "rpc/evitaql.h"
+#include "server/evitaql.h"
 
 #include <cctype>
 #include <set>
 
-namespace warmup::rpc {
+namespace warmup::server {
 namespace {
 
 // A constraint as parsed: a name and its arguments (constraints or `?`).
@@ -184,4 +184,4 @@ StatusOr<EntityQuery> ParseEntityQuery(std::string_view query,
   return out;
 }
 
-}  // namespace warmup::rpc
+}  // namespace warmup::server

@@ -1,11 +1,11 @@
 // Short alias for the generated evitaDB protocol namespace. Internal to src/.
-#ifndef WARMUP_SRC_RPC_PB_H_
-#define WARMUP_SRC_RPC_PB_H_
+#ifndef WARMUP_SRC_CODEC_PB_H_
+#define WARMUP_SRC_CODEC_PB_H_
 
 namespace io::evitadb::externalApi::grpc::generated {}
 
-namespace warmup::rpc {
+namespace warmup {
 namespace pb = ::io::evitadb::externalApi::grpc::generated;
-}  // namespace warmup::rpc
+}  // namespace warmup
 
-#endif  // WARMUP_SRC_RPC_PB_H_
+#endif  // WARMUP_SRC_CODEC_PB_H_

@@ -1,15 +1,15 @@
-#include "rpc/entity_convert.h"
+#include "codec/entity_convert.h"
 
 #include <string>
 
+#include "codec/value_convert.h"
 #include "common/status_macros.h"
-#include "rpc/value_convert.h"
 
 // Older evitaDB servers send deprecated single-scope fields (sellable, unique,
 // filterable, indexed, ...); reading them is the point, so the warning goes.
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
 
-namespace warmup::rpc {
+namespace warmup::codec {
 namespace {
 
 using AttributeProtoMap = google::protobuf::Map<std::string, pb::GrpcEvitaValue>;
@@ -458,4 +458,4 @@ StatusOr<Entity> EntityFromUpsertMutation(const pb::GrpcEntityUpsertMutation& mu
   return entity;
 }
 
-}  // namespace warmup::rpc
+}  // namespace warmup::codec

@@ -4,16 +4,16 @@
 // Decoding follows evitaDB's server: the `type` field decides which arm is
 // read. Unlike evitaDB, a missing arm is an error rather than a default value,
 // so a truncated or mistyped message is reported instead of copied as zeros.
-#ifndef WARMUP_SRC_RPC_VALUE_CONVERT_H_
-#define WARMUP_SRC_RPC_VALUE_CONVERT_H_
+#ifndef WARMUP_SRC_CODEC_VALUE_CONVERT_H_
+#define WARMUP_SRC_CODEC_VALUE_CONVERT_H_
 
 #include "GrpcEvitaDataTypes.pb.h"
-#include "rpc/pb.h"
+#include "codec/pb.h"
 #include "warmup/schema.h"
 #include "warmup/status.h"
 #include "warmup/value.h"
 
-namespace warmup::rpc {
+namespace warmup::codec {
 
 // Errors: kInvalidArgument naming the field: unknown type number, the arm the
 // type needs is unset, a BigDecimal/locale/currency/offset that does not parse.
@@ -36,6 +36,6 @@ StatusOr<BigDecimal> BigDecimalFromProto(const pb::GrpcBigDecimal& proto);
 StatusOr<DateTimeRange> DateTimeRangeFromProto(const pb::GrpcDateTimeRange& proto);
 void DateTimeRangeToProto(const DateTimeRange& range, pb::GrpcDateTimeRange* out);
 
-}  // namespace warmup::rpc
+}  // namespace warmup::codec
 
-#endif  // WARMUP_SRC_RPC_VALUE_CONVERT_H_
+#endif  // WARMUP_SRC_CODEC_VALUE_CONVERT_H_

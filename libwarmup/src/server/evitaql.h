@@ -12,8 +12,8 @@
 // referenceContentAllWithAttributes(), dataInLocalesAll(). Values are `?`
 // placeholders bound in order to the positional parameters (evitaDB's safe
 // mode forbids literals). Anything else is refused, naming the constraint.
-#ifndef WARMUP_SRC_RPC_EVITAQL_H_
-#define WARMUP_SRC_RPC_EVITAQL_H_
+#ifndef WARMUP_SRC_SERVER_EVITAQL_H_
+#define WARMUP_SRC_SERVER_EVITAQL_H_
 
 #include <cstdint>
 #include <optional>
@@ -22,10 +22,10 @@
 #include <vector>
 
 #include "GrpcQueryParam.pb.h"
-#include "rpc/pb.h"
+#include "codec/pb.h"
 #include "warmup/status.h"
 
-namespace warmup::rpc {
+namespace warmup::server {
 
 struct EntityQuery {
   std::string collection;
@@ -40,6 +40,6 @@ struct EntityQuery {
 StatusOr<EntityQuery> ParseEntityQuery(std::string_view query,
                                        const std::vector<pb::GrpcQueryParam>& parameters);
 
-}  // namespace warmup::rpc
+}  // namespace warmup::server
 
-#endif  // WARMUP_SRC_RPC_EVITAQL_H_
+#endif  // WARMUP_SRC_SERVER_EVITAQL_H_

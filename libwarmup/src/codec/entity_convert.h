@@ -1,17 +1,17 @@
 // Conversions between warmup's Entity and evitaDB's entity messages: the read
 // model (GrpcSealedEntity) and the write model (the upsert mutation that
 // recreates an entity in a fresh catalog). Internal to libwarmup.
-#ifndef WARMUP_SRC_RPC_ENTITY_CONVERT_H_
-#define WARMUP_SRC_RPC_ENTITY_CONVERT_H_
+#ifndef WARMUP_SRC_CODEC_ENTITY_CONVERT_H_
+#define WARMUP_SRC_CODEC_ENTITY_CONVERT_H_
 
 #include "GrpcEntity.pb.h"
 #include "GrpcEntityMutation.pb.h"
-#include "rpc/pb.h"
+#include "codec/pb.h"
 #include "warmup/entity.h"
 #include "warmup/schema.h"
 #include "warmup/status.h"
 
-namespace warmup::rpc {
+namespace warmup::codec {
 
 // Errors: kInvalidArgument naming the entity and the field that is wrong.
 StatusOr<Entity> EntityFromProto(const pb::GrpcSealedEntity& proto);
@@ -42,6 +42,6 @@ StatusOr<pb::GrpcEntityMutation> EntityToUpsertMutation(const Entity& entity, co
 StatusOr<Entity> EntityFromUpsertMutation(const pb::GrpcEntityUpsertMutation& mutation,
                                           const EntitySchema& schema);
 
-}  // namespace warmup::rpc
+}  // namespace warmup::codec
 
-#endif  // WARMUP_SRC_RPC_ENTITY_CONVERT_H_
+#endif  // WARMUP_SRC_CODEC_ENTITY_CONVERT_H_

@@ -15,17 +15,17 @@
 #include "GrpcEvitaAPI.grpc.pb.h"
 #include "GrpcEvitaManagementAPI.grpc.pb.h"
 #include "GrpcEvitaSessionAPI.grpc.pb.h"
+#include "codec/entity_convert.h"
+#include "codec/pb.h"
+#include "codec/schema_convert.h"
 #include "common/names.h"
-#include "rpc/entity_convert.h"
-#include "rpc/evitaql.h"
-#include "rpc/pb.h"
-#include "rpc/schema_convert.h"
+#include "server/evitaql.h"
 #include "warmup/version.h"
 
 namespace warmup {
 namespace {
 
-using rpc::pb::GrpcCatalogState;
+using pb::GrpcCatalogState;
 
 ::grpc::Status ToGrpc(const Status& s) {
   return s.ok() ? ::grpc::Status::OK : ::grpc::Status(static_cast<::grpc::StatusCode>(s.code()), s.message());
@@ -91,10 +91,10 @@ class State {
   }
 
   std::optional<GrpcCatalogState> StateOf(const std::string& name) const {
-    if (pending_.contains(name)) return rpc::pb::WARMING_UP;
+    if (pending_.contains(name)) return pb::WARMING_UP;
     auto catalog = engine_->GetCatalog(name);
     if (!catalog.ok()) return std::nullopt;
-    return (*catalog)->state() == CatalogState::kAlive ? rpc::pb::ALIVE : rpc::pb::WARMING_UP;
+    return (*catalog)->state() == CatalogState::kAlive ? pb::ALIVE : pb::WARMING_UP;
   }
 
   std::vector<std::string> Names() const {
@@ -133,14 +133,14 @@ class State {
   }
 
   Status UpdateSchema(const std::string& name,
-                      const std::vector<rpc::pb::GrpcLocalCatalogSchemaMutation>& mutations) {
+                      const std::vector<pb::GrpcLocalCatalogSchemaMutation>& mutations) {
     auto pending = pending_.find(name);
     if (pending == pending_.end()) {
       return UnimplementedError("catalog " + name +
                                 ": schema changes after the first upsert are not supported");
     }
     CatalogSchema updated = pending->second;
-    if (Status s = rpc::ApplyCatalogSchemaMutations(mutations, &updated); !s.ok()) return s;
+    if (Status s = codec::ApplyCatalogSchemaMutations(mutations, &updated); !s.ok()) return s;
     pending->second = std::move(updated);
     return OkStatus();
   }
@@ -158,7 +158,7 @@ class State {
   StatusOr<std::string> OpenSession(const std::string& catalog, bool read_write) {
     auto state = StateOf(catalog);
     if (!state) return NotFoundError("catalog " + catalog + " does not exist");
-    if (*state == rpc::pb::WARMING_UP) {
+    if (*state == pb::WARMING_UP) {
       for (const auto& [id, s] : sessions_) {
         if (s.catalog == catalog) {
           return InvalidArgumentError("ConcurrentInitializationException: catalog " + catalog +
@@ -207,23 +207,23 @@ class State {
   std::map<std::string, GrpcCatalogState> transitions_;
 };
 
-class EvitaServiceImpl final : public rpc::pb::EvitaService::Service {
+class EvitaServiceImpl final : public pb::EvitaService::Service {
  public:
   explicit EvitaServiceImpl(State* state) : state_(state) {}
   using Empty = google::protobuf::Empty;
 
-  ::grpc::Status IsReady(::grpc::ServerContext*, const Empty*, rpc::pb::GrpcReadyResponse* out) override {
+  ::grpc::Status IsReady(::grpc::ServerContext*, const Empty*, pb::GrpcReadyResponse* out) override {
     out->set_ready(true);
     return ::grpc::Status::OK;
   }
   ::grpc::Status GetCatalogNames(::grpc::ServerContext*, const Empty*,
-                                 rpc::pb::GrpcCatalogNamesResponse* out) override {
+                                 pb::GrpcCatalogNamesResponse* out) override {
     std::lock_guard lock(state_->mu);
     for (const auto& name : state_->Names()) out->add_catalognames(name);
     return ::grpc::Status::OK;
   }
-  ::grpc::Status GetCatalogState(::grpc::ServerContext*, const rpc::pb::GrpcGetCatalogStateRequest* in,
-                                 rpc::pb::GrpcGetCatalogStateResponse* out) override {
+  ::grpc::Status GetCatalogState(::grpc::ServerContext*, const pb::GrpcGetCatalogStateRequest* in,
+                                 pb::GrpcGetCatalogStateResponse* out) override {
     if (auto transition = state_->Transition(in->catalogname())) {
       out->set_catalogstate(*transition);
       return ::grpc::Status::OK;
@@ -232,44 +232,42 @@ class EvitaServiceImpl final : public rpc::pb::EvitaService::Service {
     if (auto s = state_->StateOf(in->catalogname())) out->set_catalogstate(*s);
     return ::grpc::Status::OK;
   }
-  ::grpc::Status DefineCatalog(::grpc::ServerContext*, const rpc::pb::GrpcDefineCatalogRequest* in,
-                               rpc::pb::GrpcDefineCatalogResponse* out) override {
+  ::grpc::Status DefineCatalog(::grpc::ServerContext*, const pb::GrpcDefineCatalogRequest* in,
+                               pb::GrpcDefineCatalogResponse* out) override {
     std::lock_guard lock(state_->mu);
     Status s = state_->Define(in->catalogname());
     out->set_success(s.ok());
     return ToGrpc(s);
   }
-  ::grpc::Status DeleteCatalogIfExists(::grpc::ServerContext*,
-                                       const rpc::pb::GrpcDeleteCatalogIfExistsRequest* in,
-                                       rpc::pb::GrpcDeleteCatalogIfExistsResponse* out) override {
+  ::grpc::Status DeleteCatalogIfExists(::grpc::ServerContext*, const pb::GrpcDeleteCatalogIfExistsRequest* in,
+                                       pb::GrpcDeleteCatalogIfExistsResponse* out) override {
     std::lock_guard lock(state_->mu);
     out->set_success(state_->Delete(in->catalogname()));
     return ::grpc::Status::OK;
   }
-  ::grpc::Status CreateReadOnlySession(::grpc::ServerContext*, const rpc::pb::GrpcEvitaSessionRequest* in,
-                                       rpc::pb::GrpcEvitaSessionResponse* out) override {
+  ::grpc::Status CreateReadOnlySession(::grpc::ServerContext*, const pb::GrpcEvitaSessionRequest* in,
+                                       pb::GrpcEvitaSessionResponse* out) override {
     return Open(*in, false, out);
   }
-  ::grpc::Status CreateReadWriteSession(::grpc::ServerContext*, const rpc::pb::GrpcEvitaSessionRequest* in,
-                                        rpc::pb::GrpcEvitaSessionResponse* out) override {
+  ::grpc::Status CreateReadWriteSession(::grpc::ServerContext*, const pb::GrpcEvitaSessionRequest* in,
+                                        pb::GrpcEvitaSessionResponse* out) override {
     return Open(*in, true, out);
   }
-  ::grpc::Status TerminateSession(::grpc::ServerContext*,
-                                  const rpc::pb::GrpcEvitaSessionTerminationRequest* in,
-                                  rpc::pb::GrpcEvitaSessionTerminationResponse* out) override {
+  ::grpc::Status TerminateSession(::grpc::ServerContext*, const pb::GrpcEvitaSessionTerminationRequest* in,
+                                  pb::GrpcEvitaSessionTerminationResponse* out) override {
     std::lock_guard lock(state_->mu);
     out->set_terminated(state_->Terminate(in->sessionid()));
     return ::grpc::Status::OK;
   }
 
  private:
-  ::grpc::Status Open(const rpc::pb::GrpcEvitaSessionRequest& in, bool read_write,
-                      rpc::pb::GrpcEvitaSessionResponse* out) {
+  ::grpc::Status Open(const pb::GrpcEvitaSessionRequest& in, bool read_write,
+                      pb::GrpcEvitaSessionResponse* out) {
     std::lock_guard lock(state_->mu);
     auto id = state_->OpenSession(in.catalogname(), read_write);
     if (!id.ok()) return ToGrpc(id.status());
     out->set_sessionid(*id);
-    out->set_sessiontype(read_write ? rpc::pb::READ_WRITE : rpc::pb::READ_ONLY);
+    out->set_sessiontype(read_write ? pb::READ_WRITE : pb::READ_ONLY);
     out->set_catalogstate(*state_->StateOf(in.catalogname()));
     out->set_catalogid(NewUuid());
     return ::grpc::Status::OK;
@@ -277,39 +275,39 @@ class EvitaServiceImpl final : public rpc::pb::EvitaService::Service {
   State* state_;
 };
 
-class EvitaSessionServiceImpl final : public rpc::pb::EvitaSessionService::Service {
+class EvitaSessionServiceImpl final : public pb::EvitaSessionService::Service {
  public:
   explicit EvitaSessionServiceImpl(State* state) : state_(state) {}
   using Empty = google::protobuf::Empty;
 
   ::grpc::Status GetCatalogState(::grpc::ServerContext* context, const Empty*,
-                                 rpc::pb::GrpcCatalogStateResponse* out) override {
+                                 pb::GrpcCatalogStateResponse* out) override {
     std::lock_guard lock(state_->mu);
     auto session = state_->SessionOf(context);
     if (!session.ok()) return ToGrpc(session.status());
-    out->set_state(state_->StateOf(session->catalog).value_or(rpc::pb::UNKNOWN_CATALOG_STATE));
+    out->set_state(state_->StateOf(session->catalog).value_or(pb::UNKNOWN_CATALOG_STATE));
     return ::grpc::Status::OK;
   }
-  ::grpc::Status GetCatalogSchema(::grpc::ServerContext* context, const rpc::pb::GrpcGetCatalogSchemaRequest*,
-                                  rpc::pb::GrpcCatalogSchemaResponse* out) override {
+  ::grpc::Status GetCatalogSchema(::grpc::ServerContext* context, const pb::GrpcGetCatalogSchemaRequest*,
+                                  pb::GrpcCatalogSchemaResponse* out) override {
     std::lock_guard lock(state_->mu);
     auto schema = SchemaOf(context);
     if (!schema.ok()) return ToGrpc(schema.status());
-    rpc::CatalogSchemaToProto(**schema, out->mutable_catalogschema());
+    codec::CatalogSchemaToProto(**schema, out->mutable_catalogschema());
     return ::grpc::Status::OK;
   }
-  ::grpc::Status GetEntitySchema(::grpc::ServerContext* context, const rpc::pb::GrpcEntitySchemaRequest* in,
-                                 rpc::pb::GrpcEntitySchemaResponse* out) override {
+  ::grpc::Status GetEntitySchema(::grpc::ServerContext* context, const pb::GrpcEntitySchemaRequest* in,
+                                 pb::GrpcEntitySchemaResponse* out) override {
     std::lock_guard lock(state_->mu);
     auto schema = SchemaOf(context);
     if (!schema.ok()) return ToGrpc(schema.status());
     if (const EntitySchema* e = (*schema)->FindEntity(in->entitytype())) {
-      rpc::EntitySchemaToProto(*e, out->mutable_entityschema());
+      codec::EntitySchemaToProto(*e, out->mutable_entityschema());
     }
     return ::grpc::Status::OK;
   }
   ::grpc::Status GetAllEntityTypes(::grpc::ServerContext* context, const Empty*,
-                                   rpc::pb::GrpcEntityTypesResponse* out) override {
+                                   pb::GrpcEntityTypesResponse* out) override {
     std::lock_guard lock(state_->mu);
     auto schema = SchemaOf(context);
     if (!schema.ok()) return ToGrpc(schema.status());
@@ -317,19 +315,19 @@ class EvitaSessionServiceImpl final : public rpc::pb::EvitaSessionService::Servi
     return ::grpc::Status::OK;
   }
   ::grpc::Status UpdateCatalogSchema(::grpc::ServerContext* context,
-                                     const rpc::pb::GrpcUpdateCatalogSchemaRequest* in,
-                                     rpc::pb::GrpcUpdateCatalogSchemaResponse* out) override {
+                                     const pb::GrpcUpdateCatalogSchemaRequest* in,
+                                     pb::GrpcUpdateCatalogSchemaResponse* out) override {
     std::lock_guard lock(state_->mu);
     auto session = Writer(context);
     if (!session.ok()) return ToGrpc(session.status());
-    std::vector<rpc::pb::GrpcLocalCatalogSchemaMutation> mutations(in->schemamutations().begin(),
-                                                                   in->schemamutations().end());
+    std::vector<pb::GrpcLocalCatalogSchemaMutation> mutations(in->schemamutations().begin(),
+                                                              in->schemamutations().end());
     if (Status s = state_->UpdateSchema(session->catalog, mutations); !s.ok()) return ToGrpc(s);
     out->set_version(1);
     return ::grpc::Status::OK;
   }
-  ::grpc::Status UpsertEntity(::grpc::ServerContext* context, const rpc::pb::GrpcUpsertEntityRequest* in,
-                              rpc::pb::GrpcUpsertEntityResponse* out) override {
+  ::grpc::Status UpsertEntity(::grpc::ServerContext* context, const pb::GrpcUpsertEntityRequest* in,
+                              pb::GrpcUpsertEntityResponse* out) override {
     const auto start = std::chrono::steady_clock::now();
     std::lock_guard lock(state_->mu);
     if (Status s = state_->Call("UpsertEntity"); !s.ok()) return ToGrpc(s);
@@ -346,7 +344,7 @@ class EvitaSessionServiceImpl final : public rpc::pb::EvitaSessionService::Servi
       return ToGrpc(
           InvalidArgumentError("catalog " + session->catalog + " has no entity type " + upsert.entitytype()));
     }
-    auto entity = rpc::EntityFromUpsertMutation(upsert, *schema);
+    auto entity = codec::EntityFromUpsertMutation(upsert, *schema);
     if (!entity.ok()) return ToGrpc(entity.status());
     if (Status s = (*catalog)->Upsert(*entity); !s.ok()) return ToGrpc(s);
     out->mutable_entityreference()->set_entitytype(entity->type);
@@ -357,8 +355,8 @@ class EvitaSessionServiceImpl final : public rpc::pb::EvitaSessionService::Servi
     return ::grpc::Status::OK;
   }
   ::grpc::Status GetEntityCollectionSize(::grpc::ServerContext* context,
-                                         const rpc::pb::GrpcEntityCollectionSizeRequest* in,
-                                         rpc::pb::GrpcEntityCollectionSizeResponse* out) override {
+                                         const pb::GrpcEntityCollectionSizeRequest* in,
+                                         pb::GrpcEntityCollectionSizeResponse* out) override {
     std::lock_guard lock(state_->mu);
     if (Status s = state_->Call("GetEntityCollectionSize"); !s.ok()) return ToGrpc(s);
     auto session = state_->SessionOf(context);
@@ -370,15 +368,15 @@ class EvitaSessionServiceImpl final : public rpc::pb::EvitaSessionService::Servi
     out->set_size(static_cast<int32_t>(*count));
     return ::grpc::Status::OK;
   }
-  ::grpc::Status Query(::grpc::ServerContext* context, const rpc::pb::GrpcQueryRequest* in,
-                       rpc::pb::GrpcQueryResponse* out) override {
+  ::grpc::Status Query(::grpc::ServerContext* context, const pb::GrpcQueryRequest* in,
+                       pb::GrpcQueryResponse* out) override {
     std::lock_guard lock(state_->mu);
     if (Status s = state_->Call("Query"); !s.ok()) return ToGrpc(s);
     auto session = state_->SessionOf(context);
     if (!session.ok()) return ToGrpc(session.status());
-    std::vector<rpc::pb::GrpcQueryParam> parameters(in->positionalqueryparams().begin(),
-                                                    in->positionalqueryparams().end());
-    auto query = rpc::ParseEntityQuery(in->query(), parameters);
+    std::vector<pb::GrpcQueryParam> parameters(in->positionalqueryparams().begin(),
+                                               in->positionalqueryparams().end());
+    auto query = server::ParseEntityQuery(in->query(), parameters);
     if (!query.ok()) return ToGrpc(query.status());
     auto catalog = state_->Materialize(session->catalog);
     if (!catalog.ok()) return ToGrpc(catalog.status());
@@ -404,7 +402,7 @@ class EvitaSessionServiceImpl final : public rpc::pb::EvitaSessionService::Servi
       if (query->fetch) {
         auto entity = (*catalog)->Get(query->collection, pk);
         if (!entity.ok()) return ToGrpc(entity.status());
-        rpc::EntityToProto(**entity, chunk->add_sealedentities());
+        codec::EntityToProto(**entity, chunk->add_sealedentities());
       } else {
         auto* reference = chunk->add_entityreferences();
         reference->set_entitytype(query->collection);
@@ -423,8 +421,8 @@ class EvitaSessionServiceImpl final : public rpc::pb::EvitaSessionService::Servi
     chunk->set_isempty(total == 0);
     return ::grpc::Status::OK;
   }
-  ::grpc::Status GetEntity(::grpc::ServerContext* context, const rpc::pb::GrpcEntityRequest* in,
-                           rpc::pb::GrpcEntityResponse* out) override {
+  ::grpc::Status GetEntity(::grpc::ServerContext* context, const pb::GrpcEntityRequest* in,
+                           pb::GrpcEntityResponse* out) override {
     std::lock_guard lock(state_->mu);
     if (Status s = state_->Call("GetEntity"); !s.ok()) return ToGrpc(s);
     auto session = state_->SessionOf(context);
@@ -433,11 +431,11 @@ class EvitaSessionServiceImpl final : public rpc::pb::EvitaSessionService::Servi
     if (!catalog.ok()) return ToGrpc(catalog.status());
     auto entity = (*catalog)->Get(in->entitytype(), in->primarykey());
     if (!entity.ok()) return ToGrpc(entity.status());
-    if (entity->has_value()) rpc::EntityToProto(**entity, out->mutable_entity());
+    if (entity->has_value()) codec::EntityToProto(**entity, out->mutable_entity());
     return ::grpc::Status::OK;
   }
   ::grpc::Status GoLiveAndClose(::grpc::ServerContext* context, const Empty*,
-                                rpc::pb::GrpcGoLiveAndCloseResponse* out) override {
+                                pb::GrpcGoLiveAndCloseResponse* out) override {
     std::lock_guard lock(state_->mu);
     if (Status s = GoLive(context); !s.ok()) return ToGrpc(s);
     out->set_success(true);
@@ -447,18 +445,18 @@ class EvitaSessionServiceImpl final : public rpc::pb::EvitaSessionService::Servi
   }
   ::grpc::Status GoLiveAndCloseWithProgress(
       ::grpc::ServerContext* context, const Empty*,
-      ::grpc::ServerWriter<rpc::pb::GrpcGoLiveAndCloseWithProgressResponse>* writer) override {
+      ::grpc::ServerWriter<pb::GrpcGoLiveAndCloseWithProgressResponse>* writer) override {
     std::lock_guard lock(state_->mu);
     if (Status s = GoLive(context); !s.ok()) return ToGrpc(s);
-    rpc::pb::GrpcGoLiveAndCloseWithProgressResponse done;
+    pb::GrpcGoLiveAndCloseWithProgressResponse done;
     done.set_progressinpercent(100);
     done.set_catalogversion(1);
     done.set_catalogschemaversion(1);
     writer->Write(done);
     return ::grpc::Status::OK;
   }
-  ::grpc::Status Close(::grpc::ServerContext* context, const rpc::pb::GrpcCloseRequest*,
-                       rpc::pb::GrpcCloseResponse*) override {
+  ::grpc::Status Close(::grpc::ServerContext* context, const pb::GrpcCloseRequest*,
+                       pb::GrpcCloseResponse*) override {
     std::lock_guard lock(state_->mu);
     state_->CloseSession(context);
     return ::grpc::Status::OK;
@@ -483,7 +481,7 @@ class EvitaSessionServiceImpl final : public rpc::pb::EvitaSessionService::Servi
     if (!session.ok()) return session.status();
     auto catalog = state_->Materialize(session->catalog);
     if (!catalog.ok()) return catalog.status();
-    state_->SetTransition(session->catalog, rpc::pb::GOING_ALIVE);
+    state_->SetTransition(session->catalog, pb::GOING_ALIVE);
     if (state_->golive_delay_ms > 0) {
       std::this_thread::sleep_for(std::chrono::milliseconds(state_->golive_delay_ms));
     }
@@ -497,12 +495,12 @@ class EvitaSessionServiceImpl final : public rpc::pb::EvitaSessionService::Servi
   State* state_;
 };
 
-class ManagementServiceImpl final : public rpc::pb::EvitaManagementService::Service {
+class ManagementServiceImpl final : public pb::EvitaManagementService::Service {
  public:
   ::grpc::Status ServerStatus(::grpc::ServerContext*, const google::protobuf::Empty*,
-                              rpc::pb::GrpcEvitaServerStatusResponse* out) override {
+                              pb::GrpcEvitaServerStatusResponse* out) override {
     out->set_version("warmup " + Version());
-    out->set_readiness(rpc::pb::API_READY);
+    out->set_readiness(pb::API_READY);
     return ::grpc::Status::OK;
   }
 };

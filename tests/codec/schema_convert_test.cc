@@ -1,4 +1,4 @@
-#include "rpc/schema_convert.h"
+#include "codec/schema_convert.h"
 
 #include <doctest/doctest.h>
 
@@ -6,7 +6,7 @@
 
 #include "generator/tiny_profile.h"
 
-namespace warmup::rpc {
+namespace warmup::codec {
 namespace {
 
 CatalogSchema ThroughProto(const CatalogSchema& schema) {
@@ -164,4 +164,4 @@ TEST_CASE("bad schema input gives errors naming where") {
 }
 
 }  // namespace
-}  // namespace warmup::rpc
+}  // namespace warmup::codec

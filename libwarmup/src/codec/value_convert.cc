@@ -1,10 +1,10 @@
-#include "rpc/value_convert.h"
+#include "codec/value_convert.h"
 
 #include <string>
 
 #include "common/status_macros.h"
 
-namespace warmup::rpc {
+namespace warmup::codec {
 namespace {
 
 // Seconds from 0000-01-01T00:00:00Z to the Unix epoch: where evitaDB places a
@@ -571,4 +571,4 @@ void DateTimeRangeToProto(const DateTimeRange& range, pb::GrpcDateTimeRange* out
   if (range.to) DateTimeToProto(ValueType::kOffsetDateTime, *range.to, out->mutable_to());
 }
 
-}  // namespace warmup::rpc
+}  // namespace warmup::codec

@@ -1,10 +1,10 @@
-#include "rpc/evitaql.h"
+#include "server/evitaql.h"
 
 #include <doctest/doctest.h>
 
 #include "common/status_matchers.h"
 
-namespace warmup::rpc {
+namespace warmup::server {
 namespace {
 
 pb::GrpcQueryParam Str(const std::string& s) {
@@ -69,4 +69,4 @@ TEST_CASE("anything outside the subset is refused, naming the constraint") {
 }
 
 }  // namespace
-}  // namespace warmup::rpc
+}  // namespace warmup::server

@@ -1,4 +1,4 @@
-#include "rpc/value_convert.h"
+#include "codec/value_convert.h"
 
 #include <doctest/doctest.h>
 
@@ -6,7 +6,7 @@
 
 #include "generator/tiny_profile.h"
 
-namespace warmup::rpc {
+namespace warmup::codec {
 namespace {
 
 TEST_CASE("every value type survives model -> proto -> model") {
@@ -120,4 +120,4 @@ TEST_CASE("bad values give a clear error naming the field") {
 }
 
 }  // namespace
-}  // namespace warmup::rpc
+}  // namespace warmup::codec

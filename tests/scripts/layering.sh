@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# The house rules for includes (DESIGN: folders depend downwards only):
+#   - codec/ depends on model and the generated protocol only: no rpc/, server/,
+#     engine/ or snapshot/;
+#   - engine/ and snapshot/ never include rpc/ or server/, and their headers no
+#     generated header (*.pb.h);
+#   - public headers (include/warmup/) include only <standard> and "warmup/..."
+#     headers: no generated code, gRPC, protobuf, Boost or Abseil.
+# usage: layering.sh LIBWARMUP_DIR     checks the tree, lists every violation
+#        layering.sh --self-test DIR   plants violations in a copy, requires each to be found
+set -uo pipefail
+
+check() {
+  local lib=$1 found=0
+  report() { echo "layering: $1"; found=1; }
+  while IFS= read -r line; do report "$line (codec/ depends on model and generated code only)"; done < <(
+    grep -Hn '#include "\(rpc\|server\|engine\|snapshot\)/' "$lib"/src/codec/* 2> /dev/null)
+  while IFS= read -r line; do report "$line (engine/ and snapshot/ never include rpc/ or server/)"; done < <(
+    grep -Hn '#include "\(rpc\|server\)/' "$lib"/src/engine/* "$lib"/src/snapshot/* 2> /dev/null)
+  while IFS= read -r line; do report "$line (no generated header in an engine or snapshot header)"; done < <(
+    grep -Hn '#include ".*\.pb\.h"' "$lib"/src/engine/*.h "$lib"/src/snapshot/*.h 2> /dev/null)
+  while IFS= read -r line; do report "$line (public headers include <standard> or \"warmup/\" headers only)"; done < <(
+    grep -Hn '#include' "$lib"/include/warmup/*.h | grep -v '#include <[a-z_]*\(\.h\)\?>' |
+      grep -v '#include "warmup/[a-z_]*\.h"' | grep -v '#include <sys/[a-z_]*\.h>')
+  return $found
+}
+
+if [ "${1:-}" = --self-test ]; then
+  lib=$2
+  scratch=$(mktemp -d)
+  trap 'rm -rf "$scratch"' EXIT
+  plant() {  # plant FILE LINE: copy the tree, add LINE to FILE, expect a violation
+    rm -rf "$scratch/lib"
+    mkdir -p "$scratch/lib"
+    cp -r "$lib/include" "$lib/src" "$scratch/lib/"
+    echo "$2" >> "$scratch/lib/$1"
+    if check "$scratch/lib" > /dev/null; then
+      echo "layering self-test: '$2' in $1 went unnoticed"
+      exit 1
+    fi
+  }
+  check "$lib" > /dev/null || { echo "layering self-test: the tree itself does not pass"; exit 1; }
+  plant src/engine/collection.h '#include "rpc/client.h"'
+  plant src/snapshot/snapshot_source.cc '#include "server/evitaql.h"'
+  plant src/codec/entity_convert.cc '#include "engine/collection.h"'
+  plant src/engine/collection.h '#include "GrpcEntity.pb.h"'
+  plant include/warmup/engine.h '#include "GrpcEntity.pb.h"'
+  plant include/warmup/server.h '#include <grpcpp/grpcpp.h>'
+  plant include/warmup/status.h '#include <boost/asio.hpp>'
+  plant include/warmup/entity.h '#include "engine/collection.h"'
+  echo "layering self-test: all 8 planted violations found"
+  exit 0
+fi
+check "$1" && echo "layering: every include follows the rules"
