@@ -42,15 +42,17 @@ int Serve(const std::vector<std::string>& args) {
               cmd->compress ? ", compress" : "");
   std::printf("  host %s: %s, %d cores, memory limit %.1f GiB\n", env.hostname.c_str(), env.cpu_model.c_str(),
               env.cores, static_cast<double>(env.memory_limit_bytes) / (1 << 30));
-  for (const auto& leftover : (*server)->leftovers())
+  for (const auto& leftover : (*server)->leftovers()) {
     std::printf("  leftover, not loaded: %s\n", leftover.c_str());
+  }
   // Said up front, so that nobody takes figures from a server made to fail.
   for (const auto& fault : cmd->faults) {
     std::printf("  testing aid: %s fails after %lld calls\n", fault.method.c_str(),
                 static_cast<long long>(fault.after_calls));
   }
-  if (cmd->golive_delay_ms > 0)
+  if (cmd->golive_delay_ms > 0) {
     std::printf("  testing aid: goLive waits %d ms first\n", cmd->golive_delay_ms);
+  }
   std::fflush(stdout);
   if (cmd->ready_fd >= 0) {  // the supervisor's readiness channel: one JSON line, then closed
     const std::string ready =

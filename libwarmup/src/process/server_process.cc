@@ -21,6 +21,7 @@
 #include <atomic>
 #include <cerrno>
 #include <condition_variable>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <mutex>
@@ -36,7 +37,7 @@ namespace {
 namespace asio = boost::asio;
 using Clock = std::chrono::steady_clock;
 
-constexpr size_t kOutputKept = 64 * 1024;
+constexpr size_t kOutputKept = size_t{64} * 1024;
 
 std::string Seconds(std::chrono::milliseconds d) {
   std::ostringstream out;
@@ -81,13 +82,15 @@ class ServerProcessImpl : public ServerProcess {
     if (close == std::string::npos) return UnavailableError(proc + "/stat: cannot be read");
     std::istringstream fields(text.substr(close + 2));
     std::string field;
-    long long utime = 0, stime = 0;
+    int64_t utime = 0;
+    int64_t stime = 0;
     for (int i = 3; i <= 15 && fields >> field; ++i) {  // fields 3.. after the name; 14 utime, 15 stime
-      if (i == 14) utime = std::atoll(field.c_str());
-      if (i == 15) stime = std::atoll(field.c_str());
+      if (i == 14) utime = std::strtoll(field.c_str(), nullptr, 10);
+      if (i == 15) stime = std::strtoll(field.c_str(), nullptr, 10);
     }
     std::ifstream statm(proc + "/statm");
-    long long size_pages = 0, resident_pages = 0;
+    int64_t size_pages = 0;
+    int64_t resident_pages = 0;
     if (!(statm >> size_pages >> resident_pages)) return UnavailableError(proc + "/statm: cannot be read");
     ProcessSample sample;
     sample.rss_bytes = resident_pages * ::sysconf(_SC_PAGESIZE);
@@ -206,6 +209,7 @@ StatusOr<std::unique_ptr<ServerProcess>> ServerProcess::Start(const ServerProces
     args.push_back(extra);
   }
   std::vector<char*> argv;
+  argv.reserve(args.size() + 1);
   for (auto& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
   const pid_t parent = ::getpid();
