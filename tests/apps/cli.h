@@ -13,6 +13,7 @@
 #include <chrono>
 #include <regex>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace warmup::testing {
@@ -24,6 +25,16 @@ struct CliResult {
   int signal = 0;       // when killed
   std::string output;   // stdout and stderr, interleaved
 };
+
+// How a process that waitpid reported as `status` ended.
+inline CliResult Ended(int status, std::string output) {
+  CliResult result;
+  result.exited = WIFEXITED(status);
+  if (result.exited) result.exit_code = WEXITSTATUS(status);
+  if (WIFSIGNALED(status)) result.signal = WTERMSIG(status);
+  result.output = std::move(output);
+  return result;
+}
 
 // Starts WARMUP_CLI_PATH with `args`, stdout and stderr into one pipe; returns its pid.
 inline pid_t SpawnCli(const std::vector<std::string>& args, int* out_fd) {
@@ -51,14 +62,14 @@ inline pid_t SpawnCli(const std::vector<std::string>& args, int* out_fd) {
 inline CliResult RunCli(const std::vector<std::string>& args, int timeout_seconds = 120) {
   int out = -1;
   const pid_t child = SpawnCli(args, &out);
-  CliResult result;
+  std::string output;
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(timeout_seconds);
   ::fcntl(out, F_SETFL, O_NONBLOCK);
   char buffer[4096];
   while (true) {
     const ssize_t n = ::read(out, buffer, sizeof(buffer));
     if (n > 0) {
-      result.output.append(buffer, static_cast<size_t>(n));
+      output.append(buffer, static_cast<size_t>(n));
       continue;
     }
     if (n == 0) break;
@@ -71,10 +82,7 @@ inline CliResult RunCli(const std::vector<std::string>& args, int timeout_second
   ::close(out);
   int status = 0;
   REQUIRE(::waitpid(child, &status, 0) == child);
-  result.exited = WIFEXITED(status);
-  if (result.exited) result.exit_code = WEXITSTATUS(status);
-  if (WIFSIGNALED(status)) result.signal = WTERMSIG(status);
-  return result;
+  return Ended(status, std::move(output));
 }
 
 // `warmup serve` on a free port of 127.0.0.1, its output read through a pipe.
@@ -107,12 +115,7 @@ class ServeProcess {
     int status = 0;
     REQUIRE(::waitpid(pid_, &status, 0) == pid_);
     pid_ = -1;
-    CliResult result;
-    result.exited = WIFEXITED(status);
-    if (result.exited) result.exit_code = WEXITSTATUS(status);
-    if (WIFSIGNALED(status)) result.signal = WTERMSIG(status);
-    result.output = seen_;
-    return result;
+    return Ended(status, seen_);
   }
   ~ServeProcess() {
     if (pid_ > 0) {
