@@ -58,7 +58,7 @@ int Reindex(const std::vector<std::string>& args) {
   signals.async_wait([&](const boost::system::error_code& ec, int signal) {
     if (ec) return;
     interrupted_by = signal;
-    std::cerr << "warmup reindex: " << ::sigabbrev_np(signal) << " received; stopping the server\n";
+    std::cerr << "warmup reindex: SIG" << ::sigabbrev_np(signal) << " received; stopping the server\n";
     (*server)->Stop();
   });
   std::thread watcher([&] { signals_io.run(); });
