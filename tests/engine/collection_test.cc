@@ -1,0 +1,214 @@
+// One collection's upserts: validation, replacement, collation, reflected references.
+#include "warmup/engine.h"
+
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <numeric>
+#include <regex>
+#include <set>
+
+#include "common/status_matchers.h"
+#include "common/temp_dir.h"
+#include "engine/engine_fixtures.h"
+#include "engine/env.h"
+#include "engine/index_keys.h"
+#include "generator/tiny_profile.h"
+#include "warmup/digest.h"
+#include "warmup/generator.h"
+
+namespace warmup {
+namespace {
+
+namespace fs = std::filesystem;
+using engine_test::ByCode;
+using engine_test::In;
+using engine_test::LoadTiny;
+using engine_test::Named;
+using engine_test::OfType;
+using engine_test::OpenEngine;
+using engine_test::PricedBetween;
+using engine_test::ReadResults;
+using engine_test::References;
+using engine_test::Scaled;
+using engine_test::WordsSchema;
+
+TEST_CASE("localized sorting follows Czech collation: ch after h, č after c") {
+  testing::TempDir dir;
+  auto engine = OpenEngine(dir.path());
+  Catalog* catalog = *engine->CreateCatalog(WordsSchema());
+  const std::vector<std::string> words = {"hrad", "chata", "cibule", "čaj", "Cesta", "ivan"};
+  for (size_t i = 0; i < words.size(); ++i)
+    REQUIRE_OK(catalog->Upsert(Named("Word", int32_t(i + 1), words[i])));
+  auto sorted = catalog->SortBy("Word", "name", "cs", OrderDirection::kAsc);
+  REQUIRE_OK(sorted);
+  std::vector<std::string> order;
+  for (int32_t pk : *sorted) order.push_back(words[static_cast<size_t>(pk - 1)]);
+  // Byte order would put "chata" before "hrad" and "čaj" last.
+  CHECK(order == std::vector<std::string>{"Cesta", "cibule", "čaj", "hrad", "chata", "ivan"});
+}
+
+TEST_CASE("bad input gives clear errors and loses nothing") {
+  testing::TempDir dir;
+  auto engine = OpenEngine(dir / "data");
+  Catalog* catalog = *engine->CreateCatalog(WordsSchema());
+  REQUIRE_OK(catalog->Upsert(Named("Word", 1, "hrad")));
+  auto expect = [&](Entity e, const std::string& message) {
+    Status s = catalog->Upsert(e);
+    CHECK(s.code() == StatusCode::kInvalidArgument);
+    CHECK_MESSAGE(s.message().find(message) != std::string::npos, s.message());
+  };
+  Entity unknown = Named("Word", 2, "x");
+  unknown.attributes.global.emplace("colour", Value::String("red"));
+  expect(unknown, "entity Word/2: attribute 'colour' is not in the schema of Word");
+  Entity wrong_type = Named("Word", 2, "x");
+  wrong_type.attributes.global["code"] = Value::Integer(7);
+  expect(wrong_type, "entity Word/2: attribute 'code' is STRING, got INTEGER 7");
+  Entity missing = Named("Word", 2, "x");
+  missing.attributes.global.erase("code");
+  expect(missing, "entity Word/2: required attribute 'code' is missing");
+  Entity duplicate = Named("Word", 2, "x");
+  duplicate.attributes.global["code"] = Value::String("Word1");
+  expect(duplicate,
+         "entity Word/2: attribute 'code' must be unique, and entity Word/1 already has that value");
+  Entity bad_reference = Named("Word", 2, "x");
+  bad_reference.references.push_back({"tags", {"Tag", 3}, std::nullopt, {}});
+  expect(bad_reference, "entity Word/2: reference 'tags' -> 3 is not in the schema of Word");
+  Entity bad_locale = Named("Word", 2, "x");
+  bad_locale.attributes.localized["de"].emplace("name", Value::String("Burg"));
+  expect(bad_locale, "locale 'de' is not allowed");
+  Entity unknown_data = Named("Word", 2, "x");
+  unknown_data.associated_data.localized["cs"].emplace("notes", AssociatedDataValue{Value::String("n")});
+  expect(unknown_data, "entity Word/2: associated data 'notes' is not in the schema");
+  Entity unknown_type = Named("Noun", 2, "x");
+  expect(unknown_type, "catalog words has no entity type Noun");
+  // Nothing of the rejected upserts stuck, and the catalog still works.
+  CHECK(*catalog->Count("Word") == 1);
+  CHECK_OK(catalog->Upsert(Named("Word", 2, "chata")));
+  CHECK(*catalog->Count("Word") == 2);
+  CHECK(catalog->FilterEquals("Word", "code", "", Value::String("Word2"))->size() == 1);
+
+  CHECK(engine->CreateCatalog(WordsSchema()).status().code() == StatusCode::kAlreadyExists);
+  for (const std::string bad : {"a/b", "..", "../escape", "", "x y"}) {
+    CatalogSchema schema = WordsSchema();
+    schema.name = bad;
+    auto created = engine->CreateCatalog(schema);
+    CHECK(created.status().code() == StatusCode::kInvalidArgument);
+  }
+  CHECK_FALSE(fs::exists(dir / "escape"));
+}
+
+TEST_CASE("reflected references are maintained by the engine") {
+  testing::TempDir dir;
+  auto engine = OpenEngine(dir.path());
+  const auto all = LoadTiny(*engine, 4);
+  Catalog* catalog = *engine->GetCatalog("tiny");
+  int checked = 0;
+  for (int32_t category = 1; category <= 20; ++category) {
+    std::vector<int32_t> expected;
+    for (const auto& e : OfType(all, "Product")) {
+      if (References(e, "categories", category)) expected.push_back(e.primary_key);
+    }
+    auto stored = catalog->Get("Category", category);
+    REQUIRE_OK(stored);
+    if (!stored->has_value()) {
+      CHECK_MESSAGE(expected.empty(), "products reference Category/", category, ", which does not exist");
+      continue;
+    }
+    std::vector<int32_t> reflected;
+    for (const auto& r : (*stored)->references) {
+      if (r.name == "products") reflected.push_back(r.referenced.primary_key);
+    }
+    CHECK(reflected == expected);
+    checked += !expected.empty();
+  }
+  CHECK(checked >= 5);
+}
+
+TEST_CASE(
+    "an upsert of an existing primary key replaces the entity, its index entries and its unique values") {
+  testing::TempDir dir;
+  auto engine = OpenEngine(dir.path());
+  Catalog* catalog = *engine->CreateCatalog(WordsSchema());
+  REQUIRE_OK(catalog->Upsert(Named("Word", 1, "hrad")));
+  REQUIRE_OK(catalog->Upsert(Named("Word", 2, "chata")));
+  Entity replaced = Named("Word", 1, "ivan");
+  replaced.attributes.global["code"] = Value::String("renamed");
+  REQUIRE_OK(catalog->Upsert(replaced));
+  CHECK(*catalog->Count("Word") == 2);
+  CHECK(*catalog->PrimaryKeys("Word") == std::vector<int32_t>{1, 2});
+  CHECK(EntityDigest(**catalog->Get("Word", 1)) == EntityDigest(replaced));
+  CHECK(catalog->FilterEquals("Word", "code", "", Value::String("Word1"))->empty());
+  CHECK(*catalog->FilterEquals("Word", "code", "", Value::String("renamed")) == std::vector<int32_t>{1});
+  CHECK(*catalog->SortBy("Word", "name", "cs", OrderDirection::kAsc) == std::vector<int32_t>{2, 1});
+  // The old unique value is free again; the new one is taken.
+  CHECK(catalog->Upsert(Named("Word", 3, "x")).ok());  // code "Word3"
+  Entity takes_old = Named("Word", 4, "y");
+  takes_old.attributes.global["code"] = Value::String("Word1");
+  CHECK_OK(catalog->Upsert(takes_old));
+  Entity takes_new = Named("Word", 5, "z");
+  takes_new.attributes.global["code"] = Value::String("renamed");
+  CHECK(catalog->Upsert(takes_new).code() == StatusCode::kInvalidArgument);
+  CHECK(catalog->PrimaryKeys("Noun").status().code() == StatusCode::kNotFound);
+}
+
+TEST_CASE("validation: primary key, currency, prices, hierarchy and catalog-wide uniqueness") {
+  testing::TempDir dir;
+  auto engine = OpenEngine(dir.path());
+  auto source = OpenGeneratorSource({"tiny", 1.0, 1, "tiny"});
+  REQUIRE_OK(source);
+  Catalog* catalog = *engine->CreateCatalog((*source)->schema());
+  // The first entity of each collection is stored; the second is the
+  // candidate each case spoils in one way (valid as it comes).
+  std::map<std::string, Entity> first, next;
+  for (const auto& c : (*source)->collections()) {
+    auto stream = (*source)->OpenCollection(c.entity_type);
+    REQUIRE(*(*stream)->Next(&first[c.entity_type]));
+    REQUIRE_OK(catalog->Upsert(first[c.entity_type]));
+    REQUIRE(*(*stream)->Next(&next[c.entity_type]));
+  }
+  auto rejected = [&](Entity entity, const std::string& message) {
+    CAPTURE(message);
+    const Status s = catalog->Upsert(entity);
+    CHECK(s.code() == StatusCode::kInvalidArgument);
+    CHECK_MESSAGE(s.message().find(message) != std::string::npos, s.message());
+  };
+  for (const int32_t pk : {0, -5}) {
+    Entity bad = next["Brand"];
+    bad.primary_key = pk;
+    rejected(bad, "primary key must be positive");
+  }
+  Entity product = next["Product"];
+  Price foreign;
+  foreign.price_id = 9999;
+  foreign.price_list = "basic";
+  foreign.currency = *Currency::Parse("USD");
+  product.prices.push_back(foreign);
+  rejected(product, "price 9999: currency USD");
+  Entity brand_with_price = next["Brand"];
+  brand_with_price.prices.push_back(foreign);
+  rejected(brand_with_price, "Brand has no prices");
+  Entity brand_with_parent = next["Brand"];
+  brand_with_parent.parent = 1;
+  rejected(brand_with_parent, "Brand has no hierarchy");
+  // `code` is unique within the whole catalog: a Brand may not take a Category's code.
+  Entity clash = next["Brand"];
+  clash.attributes.global["code"] = first["Category"].attributes.global.at("code");
+  rejected(clash, "must be unique in the catalog, and entity Category/" +
+                      std::to_string(first["Category"].primary_key) + " already has that value");
+  // Each candidate unspoilt is accepted: the rejections were for what each case changed.
+  CHECK_OK(catalog->Upsert(next["Product"]));
+  CHECK_OK(catalog->Upsert(next["Brand"]));
+  CHECK(*catalog->Count("Product") == 2);
+  CHECK(*catalog->Count("Brand") == 2);
+  CHECK(*catalog->Count("Category") == 1);
+}
+
+}  // namespace
+}  // namespace warmup

@@ -1,0 +1,354 @@
+// The indexes against brute-force scans: every read call, both scopes, reduced
+// indexes, decimals at their indexed places.
+#include "warmup/engine.h"
+
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <numeric>
+#include <regex>
+#include <set>
+
+#include "common/status_matchers.h"
+#include "common/temp_dir.h"
+#include "engine/engine_fixtures.h"
+#include "engine/env.h"
+#include "engine/index_keys.h"
+#include "generator/tiny_profile.h"
+#include "warmup/digest.h"
+#include "warmup/generator.h"
+
+namespace warmup {
+namespace {
+
+namespace fs = std::filesystem;
+using engine_test::ByCode;
+using engine_test::In;
+using engine_test::LoadTiny;
+using engine_test::Named;
+using engine_test::OfType;
+using engine_test::OpenEngine;
+using engine_test::PricedBetween;
+using engine_test::ReadResults;
+using engine_test::References;
+using engine_test::Scaled;
+using engine_test::WordsSchema;
+
+TEST_CASE("index reads match a brute-force scan, globally and within reduced indexes") {
+  for (uint64_t seed : {1u, 2u, 3u}) {
+    CAPTURE(seed);
+    testing::TempDir dir;
+    auto engine = OpenEngine(dir.path());
+    const auto all = LoadTiny(*engine, seed);
+    Catalog* catalog = *engine->GetCatalog("tiny");
+    const auto products = OfType(all, "Product");
+    const EntitySchema& schema = catalog->schema().entities.at("Product");
+
+    // Equality filters on every filterable scalar attribute of these types.
+    const std::set<ValueType> exact = {ValueType::kString,  ValueType::kInteger, ValueType::kLong,
+                                       ValueType::kBoolean, ValueType::kLocale,  ValueType::kCurrency,
+                                       ValueType::kUuid};
+    int checked = 0;
+    for (const auto& [name, a] : schema.attributes) {
+      if (a.localized || !exact.contains(a.type) ||
+          std::find(a.filterable_in_scopes.begin(), a.filterable_in_scopes.end(), Scope::kLive) ==
+              a.filterable_in_scopes.end()) {
+        continue;
+      }
+      for (const auto& probe : products) {
+        auto it = probe.attributes.global.find(name);
+        if (it == probe.attributes.global.end()) continue;
+        std::vector<int32_t> expected;
+        for (const auto& e : products) {
+          auto v = e.attributes.global.find(name);
+          if (e.scope == Scope::kLive && v != e.attributes.global.end() && v->second == it->second) {
+            expected.push_back(e.primary_key);
+          }
+        }
+        auto got = catalog->FilterEquals("Product", name, "", it->second);
+        REQUIRE_OK(got);
+        CHECK_MESSAGE(*got == expected, name);
+        ++checked;
+        break;
+      }
+    }
+    CHECK(checked >= 3);
+
+    // Prices: the price for sale (min of indexed prices; sum for SUM handling) in a range.
+    const BigDecimal from = *BigDecimal::Parse("0"), to = *BigDecimal::Parse("50000");
+    for (const std::string currency : {"CZK", "EUR"}) {
+      const auto expected =
+          PricedBetween(products, schema, {"", 0, Scope::kLive}, "basic", currency, from, to);
+      auto got = catalog->PriceBetween("Product", "basic", *Currency::Parse(currency), from, to);
+      REQUIRE_OK(got);
+      CHECK(*got == expected);
+    }
+
+    // Facets and the reduced index of every referenced category.
+    for (int32_t target = 1; target <= 20; ++target) {
+      std::vector<int32_t> expected;
+      for (const auto& e : products) {
+        if (e.scope == Scope::kLive && References(e, "parameterValues", target))
+          expected.push_back(e.primary_key);
+      }
+      CHECK(*catalog->FacetMembers("Product", "parameterValues", target) == expected);
+
+      std::vector<int32_t> in_category;
+      std::vector<int32_t> code_in_category;
+      for (const auto& e : products) {
+        if (e.scope == Scope::kLive && References(e, "categories", target))
+          in_category.push_back(e.primary_key);
+      }
+      const IndexScope reduced{"categories", target};
+      auto sorted = catalog->SortBy("Product", "code", "", OrderDirection::kAsc, reduced);
+      REQUIRE_OK(sorted);
+      std::vector<Entity> members;
+      for (const auto& e : products) {
+        if (e.scope == Scope::kLive && References(e, "categories", target)) members.push_back(e);
+      }
+      // Every member of the partition, no other, in the order of their codes.
+      CHECK(*sorted == ByCode(members, OrderDirection::kAsc));
+      if (!in_category.empty()) {
+        const auto& member = *std::find_if(products.begin(), products.end(),
+                                           [&](const Entity& e) { return e.primary_key == in_category[0]; });
+        auto filtered =
+            catalog->FilterEquals("Product", "code", "", member.attributes.global.at("code"), reduced);
+        CHECK(*filtered == std::vector<int32_t>{member.primary_key});
+      }
+    }
+
+    // Sorting by code: the codes in byte order.
+    std::vector<Entity> live;
+    for (const auto& e : products) {
+      if (e.scope == Scope::kLive) live.push_back(e);
+    }
+    auto by_code = catalog->SortBy("Product", "code", "", OrderDirection::kAsc);
+    REQUIRE_OK(by_code);
+    CHECK(*by_code == ByCode(live, OrderDirection::kAsc));
+
+    // Hierarchy.
+    const auto categories = OfType(all, "Category");
+    for (int32_t parent = 1; parent <= 30; ++parent) {
+      std::vector<int32_t> expected;
+      for (const auto& e : categories) {
+        if (e.parent == parent) expected.push_back(e.primary_key);
+      }
+      CHECK(*catalog->Children("Category", parent) == expected);
+    }
+  }
+}
+
+TEST_CASE(
+    "index reads match a brute-force scan: both scopes, localized values, both directions, reduced reads") {
+  const std::set<ValueType> exact = {ValueType::kString,  ValueType::kInteger, ValueType::kLong,
+                                     ValueType::kBoolean, ValueType::kLocale,  ValueType::kCurrency,
+                                     ValueType::kUuid};
+  for (uint64_t seed : {1u, 2u, 3u}) {
+    CAPTURE(seed);
+    testing::TempDir dir;
+    auto engine = OpenEngine(dir.path());
+    const auto all = LoadTiny(*engine, seed);
+    Catalog* catalog = *engine->GetCatalog("tiny");
+    const auto products = OfType(all, "Product");
+    const EntitySchema& schema = catalog->schema().entities.at("Product");
+    int global_checks = 0, localized_checks = 0, archived_checks = 0, sort_checks = 0;
+    int facet_checks = 0, unfaceted_checks = 0;
+    for (const Scope scope : {Scope::kLive, Scope::kArchived}) {
+      CAPTURE(static_cast<int>(scope));
+      std::vector<Entity> members;
+      for (const auto& e : products) {
+        if (e.scope == scope) members.push_back(e);
+      }
+      const IndexScope global{"", 0, scope};
+      for (const auto& [name, a] : schema.attributes) {
+        if (!exact.contains(a.type) || !In(a.filterable_in_scopes, scope)) continue;
+        CAPTURE(name);
+        for (const auto& probe : members) {
+          // The probe's value (in its first locale for a localized attribute).
+          std::string tag;
+          const Value* value = nullptr;
+          if (!a.localized) {
+            auto it = probe.attributes.global.find(name);
+            if (it != probe.attributes.global.end()) value = &it->second;
+          } else {
+            for (const auto& [locale, values] : probe.attributes.localized) {
+              auto it = values.find(name);
+              if (it != values.end()) {
+                tag = locale;
+                value = &it->second;
+                break;
+              }
+            }
+          }
+          if (value == nullptr) continue;
+          std::vector<int32_t> expected;
+          for (const auto& e : members) {
+            const auto& values = a.localized
+                                     ? (e.attributes.localized.contains(tag) ? e.attributes.localized.at(tag)
+                                                                             : std::map<std::string, Value>{})
+                                     : e.attributes.global;
+            auto v = values.find(name);
+            if (v != values.end() && v->second == *value) expected.push_back(e.primary_key);
+          }
+          auto got = catalog->FilterEquals("Product", name, tag, *value, global);
+          REQUIRE_MESSAGE(got.ok(), got.status().ToString());
+          CHECK(*got == expected);
+          (a.localized ? localized_checks : global_checks) += 1;
+          archived_checks += scope == Scope::kArchived;
+          break;
+        }
+      }
+      // The index holds exactly the scope's entities; each reference is a
+      // facet exactly where the schema makes it one.
+      std::vector<int32_t> member_pks;
+      for (const auto& e : members) member_pks.push_back(e.primary_key);
+      CHECK(*catalog->Members("Product", global) == member_pks);
+      for (const auto& [reference, rs] : schema.references) {
+        for (int32_t target = 1; target <= 5; ++target) {
+          std::vector<int32_t> expected;
+          if (In(rs.faceted_in_scopes, scope)) {
+            for (const auto& e : members) {
+              if (References(e, reference, target)) expected.push_back(e.primary_key);
+            }
+          }
+          auto facet = catalog->FacetMembers("Product", reference, target, global);
+          REQUIRE_OK(facet);
+          CHECK_MESSAGE(*facet == expected, reference, " -> ", target);
+          facet_checks += !expected.empty();
+          unfaceted_checks += !In(rs.faceted_in_scopes, scope);
+        }
+      }
+      if (In(schema.attributes.at("code").sortable_in_scopes, scope)) {
+        for (const auto direction : {OrderDirection::kAsc, OrderDirection::kDesc}) {
+          auto sorted = catalog->SortBy("Product", "code", "", direction, global);
+          REQUIRE_OK(sorted);
+          CHECK(*sorted == ByCode(members, direction));
+          ++sort_checks;
+        }
+      }
+      for (const char* range : {"-1000000:1000000", "0:100", "-50.5:99999.99"}) {
+        const std::string text = range;
+        const BigDecimal from = *BigDecimal::Parse(text.substr(0, text.find(':')));
+        const BigDecimal to = *BigDecimal::Parse(text.substr(text.find(':') + 1));
+        for (const std::string currency : {"CZK", "EUR"}) {
+          auto got = catalog->PriceBetween("Product", "basic", *Currency::Parse(currency), from, to, global);
+          if (!In(schema.price_indexed_in_scopes, scope)) continue;
+          REQUIRE_OK(got);
+          CHECK(*got == PricedBetween(products, schema, global, "basic", currency, from, to));
+        }
+      }
+    }
+    CHECK(global_checks >= 4);
+    CHECK(localized_checks >= 1);
+    CHECK(archived_checks >= 1);
+    CHECK(sort_checks >= 2);
+    CHECK(facet_checks >= 3);
+    CHECK(unfaceted_checks >= 3);
+
+    // Reduced indexes: order, prices and facets within one category's partition.
+    int reduced_checks = 0;
+    for (int32_t category = 1; category <= 20; ++category) {
+      const IndexScope reduced{"categories", category};
+      std::vector<Entity> members;
+      for (const auto& e : products) {
+        if (e.scope == Scope::kLive && References(e, "categories", category)) members.push_back(e);
+      }
+      if (members.empty()) continue;
+      ++reduced_checks;
+      std::vector<int32_t> member_pks;
+      for (const auto& e : members) member_pks.push_back(e.primary_key);
+      CHECK(*catalog->Members("Product", reduced) == member_pks);
+      CHECK(*catalog->SortBy("Product", "code", "", OrderDirection::kDesc, reduced) ==
+            ByCode(members, OrderDirection::kDesc));
+      const BigDecimal from = *BigDecimal::Parse("-99999"), to = *BigDecimal::Parse("99999");
+      auto priced = catalog->PriceBetween("Product", "basic", *Currency::Parse("CZK"), from, to, reduced);
+      REQUIRE_OK(priced);
+      CHECK(*priced == PricedBetween(products, schema, reduced, "basic", "CZK", from, to));
+      for (int32_t value = 1; value <= 20; ++value) {
+        std::vector<int32_t> expected;
+        for (const auto& e : members) {
+          if (References(e, "parameterValues", value)) expected.push_back(e.primary_key);
+        }
+        auto facet = catalog->FacetMembers("Product", "parameterValues", value, reduced);
+        REQUIRE_OK(facet);
+        CHECK(*facet == expected);
+      }
+    }
+    CHECK(reduced_checks >= 5);
+  }
+}
+
+TEST_CASE("an entity replaced with other references leaves the reduced indexes it no longer belongs to") {
+  testing::TempDir dir;
+  auto engine = OpenEngine(dir.path());
+  const auto all = LoadTiny(*engine, 5);
+  Catalog* catalog = *engine->GetCatalog("tiny");
+  const auto products = OfType(all, "Product");
+  auto moved = std::find_if(products.begin(), products.end(), [](const Entity& e) {
+    return e.scope == Scope::kLive && std::any_of(e.references.begin(), e.references.end(),
+                                                  [](const Reference& r) { return r.name == "categories"; });
+  });
+  REQUIRE(moved != products.end());
+  Entity replaced = *moved;
+  std::set<int32_t> left;
+  for (const auto& r : replaced.references) {
+    if (r.name == "categories") left.insert(r.referenced.primary_key);
+  }
+  std::erase_if(replaced.references, [](const Reference& r) { return r.name == "categories"; });
+  REQUIRE_OK(catalog->Upsert(replaced));
+  for (const int32_t category : left) {
+    CAPTURE(category);
+    const IndexScope reduced{"categories", category};
+    auto members = catalog->Members("Product", reduced);
+    REQUIRE_OK(members);
+    CHECK(std::find(members->begin(), members->end(), replaced.primary_key) == members->end());
+    auto sorted = catalog->SortBy("Product", "code", "", OrderDirection::kAsc, reduced);
+    CHECK(std::find(sorted->begin(), sorted->end(), replaced.primary_key) == sorted->end());
+  }
+  auto everyone = catalog->Members("Product");
+  CHECK(std::find(everyone->begin(), everyone->end(), replaced.primary_key) != everyone->end());
+}
+
+TEST_CASE("decimals are compared at their indexed places, rounded half away from zero") {
+  CatalogSchema schema = WordsSchema();
+  AttributeSchema weight;
+  weight.name = "weight";
+  weight.type = ValueType::kBigDecimal;
+  weight.nullable = true;
+  weight.indexed_decimal_places = 1;
+  weight.filterable_in_scopes = {Scope::kLive};
+  schema.entities.at("Word").attributes.emplace("weight", weight);
+  testing::TempDir dir;
+  auto engine = OpenEngine(dir.path());
+  Catalog* catalog = *engine->CreateCatalog(schema);
+  auto decimal = [](const std::string& text) {
+    return *Value::Make(ValueType::kBigDecimal, {*BigDecimal::Parse(text)});
+  };
+  const std::vector<std::string> weights = {"2.25", "2.3", "2.24", "-2.25", "-2.3", "2.35e0", "0.05"};
+  for (size_t i = 0; i < weights.size(); ++i) {
+    Entity e = Named("Word", static_cast<int32_t>(i + 1), "w");
+    e.attributes.global.emplace("weight", decimal(weights[i]));
+    REQUIRE_OK(catalog->Upsert(e));
+  }
+  auto equal = [&](const std::string& v) { return *catalog->FilterEquals("Word", "weight", "", decimal(v)); };
+  CHECK(equal("2.3") == std::vector<int32_t>{1, 2});   // 2.25 -> 2.3
+  CHECK(equal("2.2") == std::vector<int32_t>{3});      // 2.24 -> 2.2
+  CHECK(equal("-2.3") == std::vector<int32_t>{4, 5});  // -2.25 -> -2.3
+  CHECK(equal("2.4") == std::vector<int32_t>{6});      // 2.35 -> 2.4
+  CHECK(equal("0.1") == std::vector<int32_t>{7});      // 0.05 -> 0.1
+  CHECK(equal("0.0").empty());
+  CHECK(engine::ScaleDecimal(*BigDecimal::Parse("7.125"), 2) == 713);
+  CHECK(engine::ScaleDecimal(*BigDecimal::Parse("-0.5"), 0) == -1);
+  CHECK(engine::ScaleDecimal(*BigDecimal::Parse("0.49"), 0) == 0);
+  CHECK(engine::ScaleDecimal(*BigDecimal::Parse("2.5e8"), 2) == 25'000'000'000);
+  CHECK(engine::ScaleDecimal(*BigDecimal::Parse("1e-7"), 4) == 0);
+}
+
+}  // namespace
+}  // namespace warmup
