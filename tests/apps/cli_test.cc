@@ -20,8 +20,10 @@
 #include "GrpcEvitaSessionAPI.grpc.pb.h"
 #include "apps/cli.h"
 #include "codec/pb.h"
+#include "common/snapshot_paths.h"
 #include "common/status_matchers.h"
 #include "common/temp_dir.h"
+#include "server/test_server.h"
 
 namespace warmup {
 namespace {
@@ -140,10 +142,7 @@ TEST_CASE("generate with --seed and --zip, then inspect (text, JSON, zip) and un
   CHECK(Contains(again.output, "exists"));
 
   // Damage one byte: inspect names the file and fails.
-  std::string product;
-  for (const auto& e : fs::directory_iterator(dir / "b/tiny/collections")) {
-    if (e.path().filename().string().find("Product") != std::string::npos) product = e.path().string();
-  }
+  const std::string product = testing::ProductFile(dir / "b/tiny");
   REQUIRE_FALSE(product.empty());
   fs::resize_file(product, fs::file_size(product) - 10);
   const CliResult damaged = RunCli({"inspect", dir / "b/tiny"});
@@ -176,10 +175,7 @@ TEST_CASE("warmup load: exit 0 for a verified copy, with --report-json and --per
 TEST_CASE("warmup load: exit 1 when the snapshot ends early, naming the file, with the figures printed") {
   TempDir dir;
   const std::string pristine = GenerateTiny(dir);
-  std::string product;
-  for (const auto& e : fs::directory_iterator(pristine + "/tiny/collections")) {
-    if (e.path().filename().string().find("Product") != std::string::npos) product = e.path().string();
-  }
+  const std::string product = testing::ProductFile(pristine + "/tiny");
   REQUIRE_FALSE(product.empty());
   fs::resize_file(product, fs::file_size(product) / 2);
   const CliResult run = RunCli({"load", "--pristine-dir", pristine, "--target", "null", "--report-json",
@@ -452,25 +448,10 @@ TEST_CASE("warmup serve --session-idle-seconds closes an idle session: UNAUTHENT
   REQUIRE(RunCli({"load", "--pristine-dir", pristine, "--target", "remote", "--address", server.address(),
                   "--target-catalog", "idle", "--max-per-collection", "3"})
               .exit_code == 0);
-  auto channel = ::grpc::CreateChannel(server.address(), ::grpc::InsecureChannelCredentials());
-  auto evita = pb::EvitaService::NewStub(channel);
-  auto session = pb::EvitaSessionService::NewStub(channel);
-  pb::GrpcEvitaSessionResponse opened;
-  {
-    ::grpc::ClientContext context;
-    pb::GrpcEvitaSessionRequest open;
-    open.set_catalogname("idle");
-    REQUIRE_OK(evita->CreateReadOnlySession(&context, open, &opened));
-  }
-  auto state = [&] {
-    ::grpc::ClientContext context;
-    context.AddMetadata("sessionid", opened.sessionid());
-    pb::GrpcCatalogStateResponse response;
-    return session->GetCatalogState(&context, google::protobuf::Empty(), &response).error_code();
-  };
-  CHECK(state() == ::grpc::StatusCode::OK);
+  const std::string session = testing::OpenSession(server.address(), "idle", /*read_write=*/false);
+  CHECK(testing::CallInSession(server.address(), session) == ::grpc::StatusCode::OK);
   std::this_thread::sleep_for(std::chrono::milliseconds(2200));
-  CHECK(state() == ::grpc::StatusCode::UNAUTHENTICATED);
+  CHECK(testing::CallInSession(server.address(), session) == ::grpc::StatusCode::UNAUTHENTICATED);
   CHECK(server.Stop().exit_code == 0);
 }
 

@@ -15,6 +15,7 @@
 #include "GrpcEvitaSessionAPI.grpc.pb.h"
 #include "codec/entity_convert.h"
 #include "codec/pb.h"
+#include "common/snapshot_paths.h"
 #include "common/status_matchers.h"
 #include "common/temp_dir.h"
 #include "server/test_server.h"
@@ -150,10 +151,7 @@ TEST_CASE("a snapshot that ends early or lies about its count aborts the load th
   testing::TempDir dir;
   auto path = GenerateSnapshot({"tiny", 1.0, 2, ""}, dir / "pristine", {});
   REQUIRE_OK(path);
-  std::string product;
-  for (const auto& e : fs::directory_iterator(*path + "/collections")) {
-    if (e.path().filename().string().find("Product") != std::string::npos) product = e.path().string();
-  }
+  const std::string product = testing::ProductFile(*path);
   REQUIRE_FALSE(product.empty());
   SUBCASE("truncated") {
     fs::resize_file(product, fs::file_size(product) * 2 / 3);
@@ -205,14 +203,9 @@ TEST_CASE("a live catalog that gains an entity while read: DATA_LOSS through Run
   auto live = OpenGrpcSource(address, "moving", small_pages);
   REQUIRE_OK(live);
   {
-    auto channel = ::grpc::CreateChannel(address, ::grpc::InsecureChannelCredentials());
-    auto evita = pb::EvitaService::NewStub(channel);
-    auto session = pb::EvitaSessionService::NewStub(channel);
-    pb::GrpcEvitaSessionResponse opened;
-    ::grpc::ClientContext open_context;
-    pb::GrpcEvitaSessionRequest open;
-    open.set_catalogname("moving");
-    REQUIRE_OK(evita->CreateReadWriteSession(&open_context, open, &opened));
+    const std::string writer = testing::OpenSession(address, "moving", /*read_write=*/true);
+    auto session = pb::EvitaSessionService::NewStub(
+        ::grpc::CreateChannel(address, ::grpc::InsecureChannelCredentials()));
     Entity brand;
     auto stream = tiny->OpenCollection("Brand");
     REQUIRE(*(*stream)->Next(&brand));
@@ -225,7 +218,7 @@ TEST_CASE("a live catalog that gains an entity while read: DATA_LOSS through Run
     *request.mutable_entitymutation() = *mutation;
     pb::GrpcUpsertEntityResponse response;
     ::grpc::ClientContext upsert_context;
-    upsert_context.AddMetadata("sessionid", opened.sessionid());
+    upsert_context.AddMetadata("sessionid", writer);
     const ::grpc::Status upserted = session->UpsertEntity(&upsert_context, request, &response);
     REQUIRE_MESSAGE(upserted.ok(), upserted.error_message());
   }

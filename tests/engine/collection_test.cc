@@ -23,21 +23,10 @@
 #include "warmup/digest.h"
 #include "warmup/generator.h"
 
-namespace warmup {
+namespace warmup::engine_test {
 namespace {
 
 namespace fs = std::filesystem;
-using engine_test::ByCode;
-using engine_test::In;
-using engine_test::LoadTiny;
-using engine_test::Named;
-using engine_test::OfType;
-using engine_test::OpenEngine;
-using engine_test::PricedBetween;
-using engine_test::ReadResults;
-using engine_test::References;
-using engine_test::Scaled;
-using engine_test::WordsSchema;
 
 TEST_CASE("localized sorting follows Czech collation: ch after h, č after c") {
   testing::TempDir dir;
@@ -211,4 +200,4 @@ TEST_CASE("validation: primary key, currency, prices, hierarchy and catalog-wide
 }
 
 }  // namespace
-}  // namespace warmup
+}  // namespace warmup::engine_test

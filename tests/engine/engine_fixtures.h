@@ -1,6 +1,7 @@
 // What the engine tests share: a tiny catalog loaded into an engine, small
 // hand-made schemas and entities, and brute-force oracles written from
-// docs/engine.md, independent of the engine's own code.
+// docs/engine.md, independent of the engine's own code. The engine test files
+// live in this namespace too, so they call these unqualified.
 #ifndef WARMUP_TESTS_ENGINE_ENGINE_FIXTURES_H_
 #define WARMUP_TESTS_ENGINE_ENGINE_FIXTURES_H_
 

@@ -23,21 +23,10 @@
 #include "warmup/digest.h"
 #include "warmup/generator.h"
 
-namespace warmup {
+namespace warmup::engine_test {
 namespace {
 
 namespace fs = std::filesystem;
-using engine_test::ByCode;
-using engine_test::In;
-using engine_test::LoadTiny;
-using engine_test::Named;
-using engine_test::OfType;
-using engine_test::OpenEngine;
-using engine_test::PricedBetween;
-using engine_test::ReadResults;
-using engine_test::References;
-using engine_test::Scaled;
-using engine_test::WordsSchema;
 
 TEST_CASE("load -> goLive -> reopen keeps counts, entities and read results, and ALIVE upserts are durable") {
   testing::TempDir dir;
@@ -211,4 +200,4 @@ TEST_CASE("DeleteCatalog removes the catalog and its directory, and an unknown o
 }
 
 }  // namespace
-}  // namespace warmup
+}  // namespace warmup::engine_test

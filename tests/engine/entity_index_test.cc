@@ -24,21 +24,10 @@
 #include "warmup/digest.h"
 #include "warmup/generator.h"
 
-namespace warmup {
+namespace warmup::engine_test {
 namespace {
 
 namespace fs = std::filesystem;
-using engine_test::ByCode;
-using engine_test::In;
-using engine_test::LoadTiny;
-using engine_test::Named;
-using engine_test::OfType;
-using engine_test::OpenEngine;
-using engine_test::PricedBetween;
-using engine_test::ReadResults;
-using engine_test::References;
-using engine_test::Scaled;
-using engine_test::WordsSchema;
 
 TEST_CASE("index reads match a brute-force scan, globally and within reduced indexes") {
   for (uint64_t seed : {1u, 2u, 3u}) {
@@ -351,4 +340,4 @@ TEST_CASE("decimals are compared at their indexed places, rounded half away from
 }
 
 }  // namespace
-}  // namespace warmup
+}  // namespace warmup::engine_test

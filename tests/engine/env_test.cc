@@ -23,21 +23,10 @@
 #include "warmup/digest.h"
 #include "warmup/generator.h"
 
-namespace warmup {
+namespace warmup::engine_test {
 namespace {
 
 namespace fs = std::filesystem;
-using engine_test::ByCode;
-using engine_test::In;
-using engine_test::LoadTiny;
-using engine_test::Named;
-using engine_test::OfType;
-using engine_test::OpenEngine;
-using engine_test::PricedBetween;
-using engine_test::ReadResults;
-using engine_test::References;
-using engine_test::Scaled;
-using engine_test::WordsSchema;
 
 TEST_CASE("the engine runs on the in-memory Env: load, goLive, reopen") {
   auto env = engine::NewMemEnv();
@@ -163,4 +152,4 @@ TEST_CASE("SIGKILL during the load or during goLive never leaves an ALIVE catalo
 }
 
 }  // namespace
-}  // namespace warmup
+}  // namespace warmup::engine_test

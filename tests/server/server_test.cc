@@ -173,9 +173,8 @@ TEST_CASE("a session idle beyond the server's limit is closed: UNAUTHENTICATED")
   ServerOptions options;
   options.session_idle_seconds = 1;
   auto server = StartServer(dir.path(), options);
-  auto channel = ::grpc::CreateChannel(Address(*server), ::grpc::InsecureChannelCredentials());
-  auto evita = pb::EvitaService::NewStub(channel);
-  auto session = pb::EvitaSessionService::NewStub(channel);
+  auto evita = pb::EvitaService::NewStub(
+      ::grpc::CreateChannel(Address(*server), ::grpc::InsecureChannelCredentials()));
   {
     ::grpc::ClientContext context;
     pb::GrpcDefineCatalogRequest define;
@@ -183,22 +182,10 @@ TEST_CASE("a session idle beyond the server's limit is closed: UNAUTHENTICATED")
     pb::GrpcDefineCatalogResponse defined;
     REQUIRE_OK(evita->DefineCatalog(&context, define, &defined));
   }
-  pb::GrpcEvitaSessionResponse opened;
-  {
-    ::grpc::ClientContext context;
-    pb::GrpcEvitaSessionRequest open;
-    open.set_catalogname("idle");
-    REQUIRE_OK(evita->CreateReadOnlySession(&context, open, &opened));
-  }
-  auto state = [&] {
-    ::grpc::ClientContext context;
-    context.AddMetadata("sessionid", opened.sessionid());
-    pb::GrpcCatalogStateResponse response;
-    return session->GetCatalogState(&context, google::protobuf::Empty(), &response).error_code();
-  };
-  CHECK(state() == ::grpc::StatusCode::OK);
+  const std::string session = testing::OpenSession(Address(*server), "idle", /*read_write=*/false);
+  CHECK(testing::CallInSession(Address(*server), session) == ::grpc::StatusCode::OK);
   std::this_thread::sleep_for(std::chrono::milliseconds(1600));
-  CHECK(state() == ::grpc::StatusCode::UNAUTHENTICATED);
+  CHECK(testing::CallInSession(Address(*server), session) == ::grpc::StatusCode::UNAUTHENTICATED);
 }
 
 // Shuts the server down after `after` upserts, then behaves as the remote target would.

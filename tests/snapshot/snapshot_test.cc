@@ -14,6 +14,7 @@
 #include <set>
 #include <sstream>
 
+#include "common/snapshot_paths.h"
 #include "common/status_matchers.h"
 #include "common/temp_dir.h"
 #include "warmup/digest.h"
@@ -23,6 +24,7 @@ namespace warmup {
 namespace {
 
 namespace fs = std::filesystem;
+using testing::ProductFile;
 using testing::TempDir;
 
 std::string Generate(const std::string& parent, const std::string& profile = "tiny", double scale = 1.0,
@@ -68,13 +70,6 @@ std::map<std::string, std::string> FileContents(const std::string& dir) {
     out[fs::relative(e.path(), dir).string()] = s.str();
   }
   return out;
-}
-
-std::string ProductFile(const std::string& snapshot) {
-  for (const auto& e : fs::directory_iterator(snapshot + "/collections")) {
-    if (e.path().filename().string().find("Product") != std::string::npos) return e.path().string();
-  }
-  return "";
 }
 
 void EditFile(const std::string& path, const std::string& from, const std::string& to) {
