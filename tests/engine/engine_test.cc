@@ -8,12 +8,14 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <numeric>
 #include <regex>
 #include <set>
 
+#include "common/crc32c.h"
 #include "common/status_matchers.h"
 #include "common/temp_dir.h"
 #include "engine/engine_fixtures.h"
@@ -82,7 +84,7 @@ TEST_CASE("goLive writes index snapshots that a reopen reads, and a damaged one 
     if (e.path().extension() == ".index") snapshots.push_back(e.path().string());
   }
   CHECK(snapshots.size() == 5);
-  CHECK(fs::exists(dir / "tiny/catalog.unique"));
+  CHECK(fs::exists(dir / "tiny/catalog.index"));
   const std::string victim = snapshots.front();
   {
     std::fstream f(victim, std::ios::in | std::ios::out | std::ios::binary);
@@ -102,12 +104,23 @@ TEST_CASE("data-directory entries without a valid header are reported, never loa
   std::ofstream(dir / "damaged/catalog.header")
       << "warmup-catalog 1\nname damaged\nstate ALIVE\ncrc32c 00000000\n";
   std::ofstream(dir / "notes.txt") << "x";
+  // A catalog of the previous format, with a valid checksum: its index files
+  // are laid out differently, so it is not read.
+  const std::string old_body = "warmup-catalog 1\nname older\nstate ALIVE\n";
+  char crc[9];
+  std::snprintf(crc, sizeof(crc), "%08x", Crc32c(old_body.data(), old_body.size()));
+  fs::create_directories(dir / "older/collections");
+  std::ofstream(dir / "older/catalog.header") << old_body << "crc32c " << crc << "\n";
   auto engine = OpenEngine(dir.path());
   CHECK(engine->CatalogNames().empty());
-  REQUIRE(engine->leftovers().size() == 3);
+  REQUIRE(engine->leftovers().size() == 4);
+  CHECK(
+      engine->leftovers()[2].find(
+          "older: catalog header is not valid (written as warmup-catalog 1; this build reads warmup-catalog "
+          "2)") != std::string::npos);
   CHECK(engine->leftovers()[0].find("damaged: catalog header is not valid (checksum does not match)") !=
         std::string::npos);
-  CHECK(engine->leftovers()[2].find("stray: no catalog header") != std::string::npos);
+  CHECK(engine->leftovers()[3].find("stray: no catalog header") != std::string::npos);
   CatalogSchema schema = WordsSchema();
   schema.name = "stray";
   CHECK(engine->CreateCatalog(schema).status().code() == StatusCode::kAlreadyExists);

@@ -1,5 +1,6 @@
 // One entity collection of a catalog: its record file, primary-key offsets,
-// global index, reduced indexes, unique indexes and hierarchy. Internal.
+// global index, reduced indexes, unique values and hierarchy. The indexes that
+// span collections belong to the catalog (engine/catalog_indexes.h). Internal.
 #ifndef WARMUP_SRC_ENGINE_COLLECTION_H_
 #define WARMUP_SRC_ENGINE_COLLECTION_H_
 
@@ -10,10 +11,12 @@
 #include <string>
 #include <unordered_map>
 
+#include "engine/catalog_indexes.h"
 #include "engine/entity_index.h"
 #include "engine/env.h"
 #include "engine/index_io.h"
 #include "engine/record_file.h"
+#include "engine/upsert_validation.h"
 #include "warmup/engine.h"
 
 namespace io::evitadb::externalApi::grpc::generated {
@@ -21,9 +24,6 @@ class GrpcSealedEntity;
 }  // namespace io::evitadb::externalApi::grpc::generated
 
 namespace warmup::engine {
-
-// Values of globally unique attributes across the whole catalog.
-using GlobalUniqueIndex = absl::flat_hash_map<std::string, absl::flat_hash_map<std::string, EntityRef>>;
 
 class Collection {
  public:
@@ -37,19 +37,20 @@ class Collection {
   // Applies the records from byte `from` of the record file (all of them for a
   // catalog that never went live; those appended after goLive otherwise), each
   // replacing an earlier record of the same primary key, then opens the file
-  // for appending. Reflected references reach other collections through `find`,
-  // so every collection's snapshot must be loaded before any replays.
-  Status Replay(uint64_t from, GlobalUniqueIndex* global_unique,
-                const std::function<Collection*(const std::string&)>& find);
+  // for appending. `catalog` must already hold what goLive saved of it.
+  Status Replay(uint64_t from, CatalogIndexes* catalog);
   Status OpenForAppend();
 
-  // Everything an upsert checks before changing anything.
-  Status Validate(const Entity& entity, const GlobalUniqueIndex& global_unique) const;
-  // Stores and indexes a validated entity; `durable` syncs the record file.
-  // `find` resolves other collections, for reflected references.
-  Status Apply(const Entity& entity, bool durable, GlobalUniqueIndex* global_unique,
-               const std::function<Collection*(const std::string&)>& find);
+  // Everything an upsert checks before changing anything (ValidateUpsert).
+  Status Validate(const Entity& entity, const CatalogIndexes& catalog) const {
+    return ValidateUpsert(entity, *schema_, unique_, catalog.global_unique);
+  }
+  // Stores and indexes a validated entity, here and in `catalog`; `durable`
+  // syncs the record file.
+  Status Apply(const Entity& entity, bool durable, CatalogIndexes* catalog);
 
+  // The stored entity as it was upserted (without the reflected references,
+  // which the catalog attaches).
   StatusOr<std::optional<Entity>> Get(int32_t pk) const;
   int64_t count() const { return static_cast<int64_t>(offsets_.size()); }
   const std::map<int32_t, uint64_t>& offsets() const { return offsets_; }
@@ -66,9 +67,7 @@ class Collection {
 
  private:
   // Indexes `entity` (or removes it when `add` is false).
-  void UpdateIndexes(const Entity& entity, bool add, GlobalUniqueIndex* global_unique,
-                     const std::function<Collection*(const std::string&)>& find);
-  std::vector<std::pair<std::string, std::string>> UniqueKeys(const Entity& entity, bool global) const;
+  void UpdateIndexes(const Entity& entity, bool add, CatalogIndexes* catalog);
   Status ReadEntity(uint64_t offset, Entity* entity) const;
 
   Env* env_;
@@ -81,11 +80,8 @@ class Collection {
   std::map<int32_t, uint64_t> offsets_;
   EntityIndex global_[2];                                  // by Scope
   absl::flat_hash_map<std::string, EntityIndex> reduced_;  // "scope|reference|pk"
-  absl::flat_hash_map<std::string, absl::flat_hash_map<std::string, int32_t>> unique_;
+  UniqueValues unique_;
   std::unordered_map<int32_t, std::set<int32_t>> children_;
-  // Reflected references other collections' entities hold to ours:
-  // reflected reference name -> our pk -> their pks.
-  std::unordered_map<std::string, std::unordered_map<int32_t, Roaring>> reflected_;
   CollationKeys collation_;
   KeyDictionary keys_;
   // A reused encode/decode buffer; generated types stay out of engine headers.

@@ -1,0 +1,77 @@
+// One catalog of the engine: its collections, the indexes that span them, its
+// state, and the goLive that makes it durable. Internal; the public face is
+// warmup::Catalog.
+#ifndef WARMUP_SRC_ENGINE_CATALOG_H_
+#define WARMUP_SRC_ENGINE_CATALOG_H_
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/catalog_indexes.h"
+#include "engine/collection.h"
+#include "engine/entity_index.h"
+#include "engine/env.h"
+#include "warmup/engine.h"
+
+namespace warmup::engine {
+
+class CatalogImpl : public Catalog {
+ public:
+  // A catalog held in `dir` (which already holds its header and schema).
+  CatalogImpl(Env* env, std::string dir, CatalogSchema schema, CatalogState state, bool compress);
+
+  // Loads every collection from disk (a reopened catalog): for an ALIVE one
+  // the offsets and index snapshots goLive wrote, then the records appended
+  // after them; for a WARM_UP one (a load that never went live) every record.
+  Status Load();
+  // Opens every record file for appending (a new catalog).
+  Status OpenForAppend();
+
+  const std::string& name() const override { return schema_.name; }
+  CatalogState state() const override { return state_; }
+  const CatalogSchema& schema() const override { return schema_; }
+
+  Status Upsert(const Entity& entity) override;
+  StatusOr<int64_t> Count(const std::string& entity_type) const override;
+  StatusOr<std::vector<int32_t>> PrimaryKeys(const std::string& entity_type) const override;
+  Status GoLive() override;
+
+  StatusOr<std::optional<Entity>> Get(const std::string& entity_type, int32_t pk) const override;
+  StatusOr<std::vector<int32_t>> FilterEquals(const std::string& entity_type, const std::string& attribute,
+                                              const std::string& locale, const Value& value,
+                                              const IndexScope& scope) const override;
+  StatusOr<std::vector<int32_t>> SortBy(const std::string& entity_type, const std::string& attribute,
+                                        const std::string& locale, OrderDirection direction,
+                                        const IndexScope& scope) const override;
+  StatusOr<std::vector<int32_t>> PriceBetween(const std::string& entity_type, const std::string& price_list,
+                                              const Currency& currency, const BigDecimal& from,
+                                              const BigDecimal& to, const IndexScope& scope) const override;
+  StatusOr<std::vector<int32_t>> Members(const std::string& entity_type,
+                                         const IndexScope& scope) const override;
+  StatusOr<std::vector<int32_t>> FacetMembers(const std::string& entity_type, const std::string& reference,
+                                              int32_t referenced_pk, const IndexScope& scope) const override;
+  StatusOr<std::vector<int32_t>> Children(const std::string& entity_type, int32_t parent_pk) const override;
+
+ private:
+  // Everything goLive makes durable, before the header switch.
+  Status WriteGoLiveFiles();
+  // The collection of `type`, or kNotFound naming the catalog and the type.
+  StatusOr<Collection*> Find(const std::string& type) const;
+  // The index a read call uses, or nullptr when that reduced index is empty.
+  StatusOr<const EntityIndex*> IndexFor(const std::string& type, const IndexScope& scope) const;
+
+  Env* env_;
+  std::string dir_;
+  CatalogSchema schema_;
+  CatalogState state_;
+  std::map<std::string, std::string> paths_;  // entity type -> collections/NNN
+  std::map<std::string, std::unique_ptr<Collection>> collections_;
+  CatalogIndexes indexes_;
+};
+
+}  // namespace warmup::engine
+
+#endif  // WARMUP_SRC_ENGINE_CATALOG_H_
