@@ -21,5 +21,5 @@ echo
 echo
 # Publish it, the default way: warmup reindex starts `warmup serve` on a fresh data directory, loads
 # every entity over evitaDB's gRPC protocol into a WARM_UP catalog, goLive, verifies, stops the server.
-"$warmup" reindex --pristine-dir "$data" --catalog senesi --compress \
+"$warmup" reindex --pristine-dir "$data" --catalog senesi --compress zstd \
   --work-dir build-release/demo-work --run demo

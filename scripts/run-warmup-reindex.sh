@@ -18,7 +18,7 @@ set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 source "$here/warmup-env.sh"
 
-args=(reindex --target-mode "${TARGET_MODE:-remote}")
+args=(reindex --target "${TARGET_MODE:-remote}")
 warmup_common_args args
 [ -n "${SERVER_BINARY:-}" ] && args+=(--server-binary "$SERVER_BINARY")
 [ -n "${ADDRESS:-}" ] && args+=(--address "$ADDRESS")

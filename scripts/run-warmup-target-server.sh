@@ -13,7 +13,7 @@ source "$here/warmup-env.sh"
 
 args=(serve --data-dir "${DATA_DIR:-warmup-server-data}" --listen "${LISTEN:-127.0.0.1:5555}")
 [ "${RESET_DATA:-false}" = true ] && args+=(--reset-data)
-[ "${COMPRESS:-true}" = true ] && args+=(--compress)
+[ "${COMPRESS:-true}" = true ] && args+=(--compress zstd)
 if [ "${PROFILE:-}" = cpu ]; then
   command -v perf > /dev/null || { echo "PROFILE=cpu needs perf (Debian package linux-perf)" >&2; exit 1; }
   out="$(dirname "${DATA_DIR:-warmup-server-data}")/perf-${RUN:-run}.data"

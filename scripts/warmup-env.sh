@@ -24,7 +24,7 @@ warmup_common_args() {
   [ -n "${CATALOG:-}" ] && out+=(--catalog "$CATALOG")
   [ -n "${COLLECTIONS:-}" ] && out+=(--collections "$COLLECTIONS")
   [ "${SKIP_VERIFY:-false}" = true ] && out+=(--skip-verify)
-  [ "${COMPRESS:-true}" = true ] && out+=(--compress)
+  [ "${COMPRESS:-true}" = true ] && out+=(--compress zstd)
   [ -n "${PER_ENTITY_CSV:-}" ] && out+=(--per-entity-csv "$PER_ENTITY_CSV")
   [ -n "${REPORT_JSON:-}" ] && out+=(--report-json "$REPORT_JSON")
   [ -n "${HOLD_OPEN_SECONDS:-}" ] && out+=(--hold-open-seconds "$HOLD_OPEN_SECONDS")

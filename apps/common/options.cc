@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <boost/program_options.hpp>
-#include <filesystem>
 #include <sstream>
 
 namespace warmup::cli {
@@ -10,16 +9,37 @@ namespace {
 
 namespace po = boost::program_options;
 
-// Parses `args` against `visible` (+ `positional`), turning every Boost error
-// into a Status that names the option. With --help, `*help` gets the usage
-// and the option descriptions, and nothing else is checked.
+// A bare `--compress` (the older boolean spelling) as `--compress=zstd`, and
+// `--compress X` as `--compress=X`, so that one option means one thing in
+// every command.
+std::vector<std::string> SpellCompressOut(const std::vector<std::string>& args) {
+  std::vector<std::string> out;
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (args[i] != "--compress") {
+      out.push_back(args[i]);
+    } else if (i + 1 < args.size() && !args[i + 1].starts_with("-")) {
+      out.push_back("--compress=" + args[++i]);
+    } else {
+      out.push_back("--compress=zstd");
+    }
+  }
+  return out;
+}
+
+// Parses `args` against `visible` and `hidden` (older spellings, left out of
+// the help) and `positional`, turning every Boost error into a Status that
+// names the option. With --help, `*help` gets the usage and the visible
+// option descriptions, and nothing else is checked.
 StatusOr<po::variables_map> Parse(const std::vector<std::string>& args,
                                   const po::options_description& visible,
                                   const po::positional_options_description& positional,
-                                  const std::string& usage, std::string* help) {
+                                  const std::string& usage, std::string* help,
+                                  const po::options_description& hidden = po::options_description()) {
   po::variables_map vm;
+  po::options_description all;
+  all.add(visible).add(hidden);
   try {
-    po::store(po::command_line_parser(args).options(visible).positional(positional).run(), vm);
+    po::store(po::command_line_parser(SpellCompressOut(args)).options(all).positional(positional).run(), vm);
     if (vm.count("help")) {
       std::ostringstream text;
       text << usage << "\n\n" << visible;
@@ -45,11 +65,20 @@ StatusOr<std::pair<std::string, std::string>> ParseGrpcUrl(const std::string& ur
   return std::make_pair(url.substr(scheme.size(), slash - scheme.size()), url.substr(slash + 1));
 }
 
-Status ParseCompression(const std::string& compression, SnapshotWriteOptions& write) {
+constexpr const char* kCompressHelp = "none | zstd (a bare --compress is zstd)";
+
+// --compress none|zstd: true for zstd.
+StatusOr<bool> ParseCompression(const std::string& compression) {
   if (compression != "none" && compression != "zstd") {
     return InvalidArgumentError("--compress must be none or zstd, not '" + compression + "'");
   }
-  write.compression = compression == "zstd" ? SnapshotCompression::kZstd : SnapshotCompression::kNone;
+  return compression == "zstd";
+}
+
+Status ParseCompression(const std::string& compression, SnapshotWriteOptions& write) {
+  auto zstd = ParseCompression(compression);
+  if (!zstd.ok()) return zstd.status();
+  write.compression = *zstd ? SnapshotCompression::kZstd : SnapshotCompression::kNone;
   return OkStatus();
 }
 
@@ -66,7 +95,8 @@ StatusOr<GenerateCommand> ParseGenerate(const std::vector<std::string>& args) {
       "seed", po::value(&cmd.generator.seed)->default_value(1), "the same seed gives the same bytes")(
       "out", po::value(&cmd.out_dir)->required(), "parent directory; the snapshot goes to OUT/<catalog>/")(
       "catalog", po::value(&cmd.generator.catalog_name), "catalog name (default: the profile's name)")(
-      "compress", po::value(&compression)->default_value("none"), "entity files: none | zstd")(
+      "compress", po::value(&compression)->default_value("none"),
+      (std::string("entity files: ") + kCompressHelp).c_str())(
       "zip", po::value(&zip), "also write the snapshot as an export zip to this path");
   auto vm =
       Parse(args, o, {}, "usage: warmup generate --out DIR [--profile P] [--scale S] [--seed N] [--zip FILE]",
@@ -108,99 +138,104 @@ namespace {
 
 StatusOr<LoadCommand> ParseLoadOrReindex(const std::vector<std::string>& args, bool reindex) {
   LoadCommand cmd;
-  std::string pristine_dir;
-  std::string catalog;
-  std::string source;
+  std::string source_url;
   std::string collections;
-  po::options_description o("options");
-  o.add_options()("help", "show this help")("pristine-dir", po::value(&pristine_dir),
-                                            "parent of the <catalog>/ snapshot (or an export zip)")(
-      "catalog", po::value(&catalog), "source catalog (default: the only snapshot in --pristine-dir)")(
-      "source", po::value(&source), "read a live catalog instead: grpc://HOST:PORT/CATALOG")(
-      reindex ? "target-mode" : "target",
-      po::value(&cmd.target)->default_value(reindex ? "remote" : "embedded"),
+  std::string compression;
+  std::string target_mode;  // reindex's older spelling of --target
+  po::options_description general;
+  general.add_options()("help", "show this help");
+  po::options_description source("source: --pristine-dir [--catalog], or --source");
+  source.add_options()("pristine-dir", po::value(&cmd.source.pristine_dir),
+                       "parent of the <catalog>/ snapshot (or an export zip)")(
+      "catalog", po::value(&cmd.source.catalog), "the snapshot (default: the only one in --pristine-dir)")(
+      "source", po::value(&source_url), "read a live catalog instead: grpc://HOST:PORT/CATALOG");
+  po::options_description target("target");
+  target.add_options()(
+      "target", po::value(&cmd.target.kind)->default_value(reindex ? "remote" : "embedded"),
       reindex ? "remote (start warmup serve, or use --address) | embedded" : "embedded | remote | null")(
-      "target-catalog", po::value(&cmd.copy.target_catalog), "catalog to create (default <catalog>_<4 hex>)")(
+      "address", po::value(&cmd.target.address)->default_value(cmd.target.address),
+      "remote target: host:port")("golive-timeout",
+                                  po::value(&cmd.target.golive_timeout_seconds)->default_value(0),
+                                  "remote target: client-side goLive limit in seconds (0 = none)")(
+      "work-dir", po::value(&cmd.target.work_dir)->default_value(cmd.target.work_dir),
+      reindex
+          ? "the embedded target's or the started server's data directory; wiped only when absent, empty "
+            "or carrying warmup's marker"
+          : "embedded target's data directory; wiped only when absent, empty or carrying warmup's marker")(
+      "compress", po::value(&compression)->default_value("none"),
+      (std::string("records (storage.compress): ") + kCompressHelp).c_str());
+  po::options_description copy("copy");
+  copy.add_options()("target-catalog", po::value(&cmd.copy.target_catalog),
+                     "catalog to create (default <catalog>_<4 hex>)")(
+      "collections", po::value(&collections), "comma-separated subset of collections")(
       "max-per-collection", po::value(&cmd.copy.max_per_collection)->default_value(0),
-      "cap per collection, 0 = all")("collections", po::value(&collections),
-                                     "comma-separated subset of collections")(
-      "per-entity-csv", po::value(&cmd.per_entity_csv), "one CSV row per upsert")(
-      "report-json", po::value(&cmd.report_json), "write the report as JSON here")(
-      "hold-open-seconds", po::value(&cmd.hold_open_seconds)->default_value(0),
-      "stay alive after the report")("skip-verify", po::bool_switch(&cmd.copy.skip_verify),
+      "cap per collection, 0 = all")("skip-verify", po::bool_switch(&cmd.copy.skip_verify),
                                      "do not compare counts (exit 0, said in the report)")(
-      "run", po::value(&cmd.copy.run_label)->default_value("run"), "run label")(
       "keep-target", po::bool_switch(&cmd.copy.keep_target), "keep the target catalog when the run fails")(
-      "work-dir", po::value(&cmd.work_dir)->default_value("warmup-work"),
-      "embedded target's data directory; wiped only when absent, empty or carrying warmup's marker")(
-      "compress", po::bool_switch(&cmd.compress),
-      "embedded target: zstd-compress records (storage.compress)")(
-      "address", po::value(&cmd.address)->default_value("127.0.0.1:5555"), "remote target: host:port")(
-      "golive-timeout", po::value(&cmd.golive_timeout_seconds)->default_value(0),
-      "remote target: client-side goLive limit in seconds (0 = none)");
+      "run", po::value(&cmd.copy.run_label)->default_value("run"), "run label");
+  po::options_description report("report");
+  report.add_options()("report-json", po::value(&cmd.report.report_json), "write the report as JSON here")(
+      "per-entity-csv", po::value(&cmd.report.per_entity_csv), "one CSV row per upsert")(
+      "hold-open-seconds", po::value(&cmd.report.hold_open_seconds)->default_value(0),
+      "stay alive after the report");
+  po::options_description visible;
+  visible.add(general).add(source).add(target).add(copy).add(report);
+  po::options_description hidden;
   if (reindex) {
-    o.add_options()("server-binary", po::value(&cmd.server_binary),
-                    "the warmup binary whose serve to start (default: this one), e.g. another build")(
-        "server-start-timeout", po::value(&cmd.server_start_timeout_seconds)->default_value(60),
+    po::options_description server("started server");
+    server.add_options()("server-binary", po::value(&cmd.server.binary),
+                         "the warmup binary whose serve to start (default: this one), e.g. another build")(
+        "server-start-timeout", po::value(&cmd.server.start_timeout_seconds)->default_value(60),
         "seconds the started server may take to be ready")(
-        "server-stop-grace", po::value(&cmd.server_stop_grace_seconds)->default_value(10),
+        "server-stop-grace", po::value(&cmd.server.stop_grace_seconds)->default_value(10),
         "seconds the server may take to exit after SIGTERM before it is killed");
+    visible.add(server);
+    hidden.add_options()("target-mode", po::value(&target_mode), "older spelling of --target");
   }
-  auto vm = Parse(args, o, {},
+  auto vm = Parse(args, visible, {},
                   reindex ? "usage: warmup reindex (--pristine-dir DIR [--catalog NAME] | --source "
-                            "grpc://HOST:PORT/CATALOG) [--target-mode remote|embedded] ..."
+                            "grpc://HOST:PORT/CATALOG) [--target remote|embedded] ..."
                           : "usage: warmup load (--pristine-dir DIR [--catalog NAME] | --source "
                             "grpc://HOST:PORT/CATALOG) [--target embedded|remote|null] ...",
-                  &cmd.help);
+                  &cmd.help, hidden);
   if (!vm.ok()) return vm.status();
   if (!cmd.help.empty()) return cmd;
+  if (!target_mode.empty()) {
+    if (!(*vm)["target"].defaulted()) return InvalidArgumentError("give --target or --target-mode, not both");
+    cmd.target.kind = target_mode;
+  }
   if (reindex) {
-    if (cmd.target != "remote" && cmd.target != "embedded") {
-      return InvalidArgumentError("--target-mode must be remote or embedded, not '" + cmd.target + "'");
+    if (cmd.target.kind != "remote" && cmd.target.kind != "embedded") {
+      return InvalidArgumentError("--target must be remote or embedded, not '" + cmd.target.kind + "'");
     }
-    cmd.start_server = cmd.target == "remote" && vm->count("address") > 0 && (*vm)["address"].defaulted();
-    if (cmd.server_start_timeout_seconds < 1)
+    cmd.server.start = cmd.target.kind == "remote" && (*vm)["address"].defaulted();
+    if (cmd.server.start_timeout_seconds < 1) {
       return InvalidArgumentError("--server-start-timeout must be at least 1");
-    if (cmd.server_stop_grace_seconds < 0)
+    }
+    if (cmd.server.stop_grace_seconds < 0)
       return InvalidArgumentError("--server-stop-grace must not be negative");
+  } else if (cmd.target.kind != "embedded" && cmd.target.kind != "null" && cmd.target.kind != "remote") {
+    return InvalidArgumentError("--target must be embedded, remote or null, not '" + cmd.target.kind + "'");
   }
-  if (cmd.target != "embedded" && cmd.target != "null" && cmd.target != "remote") {
-    return InvalidArgumentError("--target must be embedded, remote or null, not '" + cmd.target + "'");
-  }
+  auto zstd = ParseCompression(compression);
+  if (!zstd.ok()) return zstd.status();
+  cmd.target.compress = *zstd;
   for (size_t start = 0; start < collections.size();) {
     const size_t end = std::min(collections.find(',', start), collections.size());
     if (end > start) cmd.copy.collections.push_back(collections.substr(start, end - start));
     start = end + 1;
   }
-  namespace fs = std::filesystem;
-  if (pristine_dir.empty() == source.empty()) {
+  if (cmd.source.pristine_dir.empty() == source_url.empty()) {
     return InvalidArgumentError("give exactly one of --pristine-dir and --source");
   }
-  if (!source.empty()) {
-    if (!catalog.empty()) {
+  if (!source_url.empty()) {
+    if (!cmd.source.catalog.empty()) {
       return InvalidArgumentError("--catalog goes with --pristine-dir; --source names its own");
     }
-    auto parsed = ParseGrpcUrl(source, "--source");
+    auto parsed = ParseGrpcUrl(source_url, "--source");
     if (!parsed.ok()) return parsed.status();
-    cmd.grpc_address = parsed->first;
-    cmd.grpc_catalog = parsed->second;
-    return cmd;
-  }
-  if (!catalog.empty()) {
-    cmd.snapshot_path = (fs::path(pristine_dir) / catalog).string();
-  } else if (fs::is_regular_file(pristine_dir)) {
-    cmd.snapshot_path = pristine_dir;  // an export zip
-  } else {
-    std::vector<std::string> found;
-    std::error_code ec;
-    for (const auto& entry : fs::directory_iterator(pristine_dir, ec)) {
-      if (fs::exists(entry.path() / "manifest.json")) found.push_back(entry.path().string());
-    }
-    if (found.size() != 1) {
-      return InvalidArgumentError("--catalog is needed: " + pristine_dir + " holds " +
-                                  std::to_string(found.size()) + " snapshots");
-    }
-    cmd.snapshot_path = found.front();
+    cmd.source.grpc_address = parsed->first;
+    cmd.source.grpc_catalog = parsed->second;
   }
   return cmd;
 }
@@ -225,8 +260,9 @@ StatusOr<ExportCommand> ParseExport(const std::vector<std::string>& args) {
       "address", po::value(&cmd.address), "or the server's HOST:PORT ...")("catalog", po::value(&cmd.catalog),
                                                                            "... and the catalog's name")(
       "out", po::value(&cmd.out_dir)->required(), "parent directory; the snapshot goes to OUT/<catalog>/")(
-      "compress", po::value(&compression)->default_value("none"), "entity files: none | zstd")(
-      "zip", po::value(&zip), "also write an export zip here")(
+      "compress", po::value(&compression)->default_value("none"),
+      (std::string("entity files: ") + kCompressHelp).c_str())("zip", po::value(&zip),
+                                                               "also write an export zip here")(
       "page-size", po::value(&cmd.source.page_size)->default_value(cmd.source.page_size),
       "entities per Query page")(
       "call-timeout",
@@ -261,12 +297,14 @@ StatusOr<ExportCommand> ParseExport(const std::vector<std::string>& args) {
 StatusOr<ServeCommand> ParseServe(const std::vector<std::string>& args) {
   ServeCommand cmd;
   std::vector<std::string> faults;
+  std::string compression;
   po::options_description o("options");
   o.add_options()("help", "show this help")("data-dir", po::value(&cmd.data_dir)->required(),
                                             "the engine's data directory")(
       "listen", po::value(&cmd.listen)->default_value("127.0.0.1:5555"),
-      "host:port (loopback unless told otherwise)")("compress", po::bool_switch(&cmd.compress),
-                                                    "zstd-compress records (storage.compress)")(
+      "host:port (loopback unless told otherwise)")(
+      "compress", po::value(&compression)->default_value("none"),
+      (std::string("records (storage.compress): ") + kCompressHelp).c_str())(
       "reset-data", po::bool_switch(&cmd.reset_data),
       "wipe the data directory first; only a marker-owned one")(
       "session-idle-seconds", po::value(&cmd.session_idle_seconds)->default_value(0),
@@ -278,11 +316,14 @@ StatusOr<ServeCommand> ParseServe(const std::vector<std::string>& args) {
       "inject-fault", po::value(&faults)->composing(),
       "testing aid: METHOD[@N] fails every call of the RPC METHOD after its first N (default 0) with "
       "UNAVAILABLE; repeatable");
-  auto vm =
-      Parse(args, o, {},
-            "usage: warmup serve --data-dir DIR [--listen HOST:PORT] [--compress] [--reset-data]", &cmd.help);
+  auto vm = Parse(args, o, {},
+                  "usage: warmup serve --data-dir DIR [--listen HOST:PORT] [--compress zstd] [--reset-data]",
+                  &cmd.help);
   if (!vm.ok()) return vm.status();
   if (!cmd.help.empty()) return cmd;
+  auto zstd = ParseCompression(compression);
+  if (!zstd.ok()) return zstd.status();
+  cmd.compress = *zstd;
   for (const std::string& fault : faults) {
     const size_t at = fault.find('@');
     ServerOptions::InjectedFault parsed{fault.substr(0, at), 0};

@@ -36,28 +36,51 @@ struct UnpackCommand {
   std::string out_dir;
 };
 
-struct LoadCommand {
-  std::string help;           // set by --help: print it and exit 0, run nothing
-  std::string snapshot_path;  // resolved from --pristine-dir and --catalog
-  // Set instead of snapshot_path by --source grpc://HOST:PORT/CATALOG.
+// The option groups of `warmup load` and `warmup reindex`; each is a section
+// of their --help.
+
+// Where the copy reads: a snapshot, or a live catalog over evitaDB's protocol.
+struct SourceOptions {
+  std::string pristine_dir;  // a snapshot's parent directory, or an export zip
+  std::string catalog;       // the snapshot in pristine_dir; empty = its only one
+  // Set instead of the two above by --source grpc://HOST:PORT/CATALOG.
   std::string grpc_address;
   std::string grpc_catalog;
-  std::string target = "embedded";
+};
+
+// Where the copy writes.
+struct TargetOptions {
+  std::string kind = "embedded";           // embedded | remote | null (reindex: remote | embedded)
   std::string address = "127.0.0.1:5555";  // remote target
   int golive_timeout_seconds = 0;          // remote target; 0 = none
-  // reindex only: start this `warmup` binary's `serve` (empty = this one) on
-  // a fresh --work-dir, unless --address named a server that is already running.
-  bool start_server = false;
-  std::string server_binary;
-  int server_start_timeout_seconds = 60;  // until the started server must be ready
-  int server_stop_grace_seconds = 10;     // after SIGTERM, before SIGKILL
-  std::string work_dir = "warmup-work";   // the embedded target's data directory
-  bool compress = false;                  // zstd for the embedded target's records
-  std::string report_json;
+  std::string work_dir = "warmup-work";    // the embedded target's (or started server's) data directory
+  bool compress = false;                   // --compress zstd: zstd for the records (storage.compress)
+};
+
+// What the run leaves besides the text report.
+struct ReportOptions {
+  std::string report_json;     // empty = none
   std::string per_entity_csv;  // one row per upsert; empty = none
   // Seconds to stay alive after the report, so that a profiler can take its dump.
   int hold_open_seconds = 0;
+};
+
+// reindex only: start this `warmup` binary's `serve` (or --server-binary's)
+// on a fresh --work-dir, unless --address named a server that is already running.
+struct ServerStartOptions {
+  bool start = false;
+  std::string binary;              // empty = this binary
+  int start_timeout_seconds = 60;  // until the started server must be ready
+  int stop_grace_seconds = 10;     // after SIGTERM, before SIGKILL
+};
+
+struct LoadCommand {
+  std::string help;  // set by --help: print it and exit 0, run nothing
+  SourceOptions source;
+  TargetOptions target;
   CopyOptions copy;
+  ReportOptions report;
+  ServerStartOptions server;
 };
 
 // `warmup export`: a live catalog written out as a snapshot.
@@ -75,7 +98,7 @@ struct ServeCommand {
   std::string help;  // set by --help: print it and exit 0, run nothing
   std::string data_dir;
   std::string listen = "127.0.0.1:5555";
-  bool compress = false;
+  bool compress = false;    // --compress zstd
   bool reset_data = false;  // wipe the data directory first (only if warmup's marker is there)
   int session_idle_seconds = 0;
   // Testing aids for clients' failure paths (see ServerOptions).
@@ -86,15 +109,19 @@ struct ServeCommand {
   int ready_fd = -1;
 };
 
-// Each parser reads the arguments after the command name. With `--help` the
-// command's `help` holds its usage and options, and nothing else is checked.
+// Each parser reads the arguments after the command name and touches nothing
+// outside them (no file is looked at). With `--help` the command's `help`
+// holds its usage and options, and nothing else is checked.
+// `--compress` means the same everywhere: `--compress none|zstd`
+// (`--compress=zstd` too); a bare `--compress`, the older spelling of some
+// commands, is zstd.
 // Errors: kInvalidArgument naming the option that is wrong or missing.
 StatusOr<GenerateCommand> ParseGenerate(const std::vector<std::string>& args);
 StatusOr<InspectCommand> ParseInspect(const std::vector<std::string>& args);
 StatusOr<UnpackCommand> ParseUnpack(const std::vector<std::string>& args);
 StatusOr<LoadCommand> ParseLoad(const std::vector<std::string>& args);
-// `warmup reindex`: load's flags, with --target-mode remote|embedded instead of
-// --target, and --server-binary.
+// `warmup reindex`: load's flags, --target remote|embedded (--target-mode is
+// its older spelling), and the server-start group.
 StatusOr<LoadCommand> ParseReindex(const std::vector<std::string>& args);
 StatusOr<ServeCommand> ParseServe(const std::vector<std::string>& args);
 StatusOr<ExportCommand> ParseExport(const std::vector<std::string>& args);

@@ -43,32 +43,38 @@ class ProgressLines : public warmup::RunObserver {
 
 warmup::StatusOr<warmup::RunResult> RunLoad(const warmup::cli::LoadCommand& cmd,
                                             const std::vector<warmup::RunObserver*>& observers) {
-  auto source = cmd.grpc_address.empty() ? warmup::OpenSnapshotSource(cmd.snapshot_path)
-                                         : warmup::OpenGrpcSource(cmd.grpc_address, cmd.grpc_catalog);
+  warmup::StatusOr<std::unique_ptr<warmup::CatalogSource>> source = warmup::InvalidArgumentError("no source");
+  if (!cmd.source.grpc_address.empty()) {
+    source = warmup::OpenGrpcSource(cmd.source.grpc_address, cmd.source.grpc_catalog);
+  } else {
+    auto path = warmup::FindSnapshot(cmd.source.pristine_dir, cmd.source.catalog);
+    if (!path.ok()) return path.status().WithContext("--pristine-dir without --catalog");
+    source = warmup::OpenSnapshotSource(*path);
+  }
   if (!source.ok()) return source.status();
   warmup::CopyOptions copy = cmd.copy;
   copy.observers.insert(copy.observers.end(), observers.begin(), observers.end());
   ProgressLines progress;
   if (isatty(STDERR_FILENO)) copy.observers.push_back(&progress);
   std::unique_ptr<warmup::RunObserver> csv;
-  if (!cmd.per_entity_csv.empty()) {
-    auto writer = warmup::MakePerEntityCsvWriter(cmd.per_entity_csv);
+  if (!cmd.report.per_entity_csv.empty()) {
+    auto writer = warmup::MakePerEntityCsvWriter(cmd.report.per_entity_csv);
     if (!writer.ok()) return writer.status();
     csv = std::move(writer).value();
     copy.observers.push_back(csv.get());
   }
   std::unique_ptr<warmup::CatalogTarget> target;
-  if (cmd.target == "embedded") {
-    if (auto s = warmup::PrepareWorkDir(cmd.work_dir); !s.ok()) return s;
+  if (cmd.target.kind == "embedded") {
+    if (auto s = warmup::PrepareWorkDir(cmd.target.work_dir); !s.ok()) return s;
     warmup::EngineOptions options;
-    options.compress = cmd.compress;
-    auto embedded = warmup::MakeEmbeddedTarget(cmd.work_dir, options);
+    options.compress = cmd.target.compress;
+    auto embedded = warmup::MakeEmbeddedTarget(cmd.target.work_dir, options);
     if (!embedded.ok()) return embedded.status();
     target = std::move(embedded).value();
-  } else if (cmd.target == "remote") {
+  } else if (cmd.target.kind == "remote") {
     warmup::RemoteTargetOptions options;
-    options.golive_timeout_seconds = cmd.golive_timeout_seconds;
-    auto remote = warmup::MakeRemoteTarget(cmd.address, options);
+    options.golive_timeout_seconds = cmd.target.golive_timeout_seconds;
+    auto remote = warmup::MakeRemoteTarget(cmd.target.address, options);
     if (!remote.ok()) return remote.status();
     target = std::move(remote).value();
   } else {
@@ -79,17 +85,18 @@ warmup::StatusOr<warmup::RunResult> RunLoad(const warmup::cli::LoadCommand& cmd,
 
 int Finish(const warmup::cli::LoadCommand& cmd, const warmup::RunResult& result) {
   int exit_code = result.ExitCode();
-  if (!cmd.report_json.empty()) {
-    std::ofstream json(cmd.report_json, std::ios::trunc);
+  if (!cmd.report.report_json.empty()) {
+    std::ofstream json(cmd.report.report_json, std::ios::trunc);
     json << warmup::RenderJsonReport(result);
     json.close();
     if (!json) {  // the figures still go to the terminal below
-      std::cerr << "warmup: cannot write the JSON report to " << cmd.report_json << "\n";
+      std::cerr << "warmup: cannot write the JSON report to " << cmd.report.report_json << "\n";
       exit_code = 1;
     }
   }
   std::cout << warmup::RenderTextReport(result) << std::flush;
-  if (cmd.hold_open_seconds > 0) std::this_thread::sleep_for(std::chrono::seconds(cmd.hold_open_seconds));
+  if (cmd.report.hold_open_seconds > 0)
+    std::this_thread::sleep_for(std::chrono::seconds(cmd.report.hold_open_seconds));
   return exit_code;
 }
 

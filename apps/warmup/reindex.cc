@@ -34,20 +34,21 @@ int64_t DirectoryBytes(const std::string& dir) {
 int Reindex(const std::vector<std::string>& args) {
   auto cmd = warmup::cli::ParseReindex(args);
   if (auto stop = StopAfterParse(cmd)) return *stop;
-  if (!cmd->start_server) {
+  if (!cmd->server.start) {
     auto result = RunLoad(*cmd);
     if (!result.ok()) return FailWith(result.status());
     return Finish(*cmd, *result);
   }
 
-  if (auto s = warmup::PrepareWorkDir(cmd->work_dir); !s.ok()) return FailWith(s);
+  if (auto s = warmup::PrepareWorkDir(cmd->target.work_dir); !s.ok()) return FailWith(s);
   warmup::ServerProcessOptions options;
-  options.binary = cmd->server_binary.empty() ? std::filesystem::read_symlink("/proc/self/exe").string()
-                                              : cmd->server_binary;
-  options.serve_args = {"--data-dir", cmd->work_dir};
-  if (cmd->compress) options.serve_args.push_back("--compress");
-  options.start_timeout = std::chrono::seconds(cmd->server_start_timeout_seconds);
-  options.stop_grace = std::chrono::seconds(cmd->server_stop_grace_seconds);
+  options.binary = cmd->server.binary.empty() ? std::filesystem::read_symlink("/proc/self/exe").string()
+                                              : cmd->server.binary;
+  options.serve_args = {"--data-dir", cmd->target.work_dir};
+  // The bare flag, which every serve build has read (another build may be older).
+  if (cmd->target.compress) options.serve_args.push_back("--compress");
+  options.start_timeout = std::chrono::seconds(cmd->server.start_timeout_seconds);
+  options.stop_grace = std::chrono::seconds(cmd->server.stop_grace_seconds);
   // Signals wait on a thread of ours from here on, so an interrupt stops the
   // server, which ends the load at its next call, and the report still comes.
   boost::asio::io_context signals_io;
@@ -64,7 +65,7 @@ int Reindex(const std::vector<std::string>& args) {
   std::thread watcher([&] { signals_io.run(); });
 
   warmup::cli::LoadCommand load = *cmd;
-  load.address = (*server)->address();
+  load.target.address = (*server)->address();
   warmup::ServerSampler sampler(**server);
   auto result = RunLoad(load, {&sampler});
   warmup::ServerFigures figures = (*server)->Stop();
@@ -80,8 +81,8 @@ int Reindex(const std::vector<std::string>& args) {
     return FailWith(result.status());
   }
   sampler.AddTo(figures);
-  figures.data_dir = cmd->work_dir;
-  figures.data_bytes = DirectoryBytes(cmd->work_dir);
+  figures.data_dir = cmd->target.work_dir;
+  figures.data_bytes = DirectoryBytes(cmd->target.work_dir);
   result->server_process = std::move(figures);
   const int exit_code = Finish(load, *result);
   return interrupted_by != 0 && exit_code == 0 ? 1 : exit_code;

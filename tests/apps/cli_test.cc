@@ -106,6 +106,20 @@ TEST_CASE("warmup version, help, no command and an unknown command") {
   }
 }
 
+TEST_CASE("load from a pristine directory of two snapshots without --catalog fails naming both, exit 1") {
+  TempDir dir;
+  const std::string pristine = GenerateTiny(dir);
+  REQUIRE(RunCli({"generate", "--profile", "tiny", "--catalog", "other", "--out", pristine}).exit_code == 0);
+  const CliResult run = RunCli({"load", "--pristine-dir", pristine, "--target", "null"});
+  CHECK(run.exit_code == 1);
+  CHECK_MESSAGE(Contains(run.output, "--pristine-dir without --catalog: " + pristine +
+                                         " holds 2 snapshots (other, tiny), not one"),
+                run.output);
+  const CliResult named =
+      RunCli({"load", "--pristine-dir", pristine, "--catalog", "other", "--target", "null"});
+  CHECK_MESSAGE(named.exit_code == 0, named.output);
+}
+
 TEST_CASE("generate with --seed and --zip, then inspect (text, JSON, zip) and unpack, as a user runs them") {
   TempDir dir;
   const CliResult generated = RunCli({"generate", "--profile", "tiny", "--seed", "3", "--out", dir / "a",

@@ -36,9 +36,9 @@ TEST_CASE("bad command lines name the option") {
 TEST_CASE("--source and export take grpc://HOST:PORT/CATALOG") {
   auto load = ParseLoad({"--source", "grpc://db.local:5555/senesi", "--target", "null"});
   REQUIRE_OK(load);
-  CHECK(load->grpc_address == "db.local:5555");
-  CHECK(load->grpc_catalog == "senesi");
-  CHECK(load->snapshot_path.empty());
+  CHECK(load->source.grpc_address == "db.local:5555");
+  CHECK(load->source.grpc_catalog == "senesi");
+  CHECK(load->source.pristine_dir.empty());
   CHECK(ParseLoad({"--source", "grpc://h:1/c", "--pristine-dir", "/d"}).status().message() ==
         "give exactly one of --pristine-dir and --source");
   CHECK(ParseLoad({"--target", "null"}).status().message() ==
@@ -128,11 +128,13 @@ TEST_CASE(
     return args;
   };
   FlagTable<LoadCommand> common = {
-      {"pristine-dir", {base, [](const LoadCommand& c) { return c.snapshot_path == "/data/senesi"; }}},
-      {"catalog", {with({}), [](const LoadCommand& c) { return c.snapshot_path.ends_with("/senesi"); }}},
+      {"pristine-dir", {base, [](const LoadCommand& c) { return c.source.pristine_dir == "/data"; }}},
+      {"catalog", {with({}), [](const LoadCommand& c) { return c.source.catalog == "senesi"; }}},
       {"source",
        {{"--source", "grpc://db:5555/live"},
-        [](const LoadCommand& c) { return c.grpc_address == "db:5555" && c.grpc_catalog == "live"; }}},
+        [](const LoadCommand& c) {
+          return c.source.grpc_address == "db:5555" && c.source.grpc_catalog == "live";
+        }}},
       {"target-catalog",
        {with({"--target-catalog", "copy"}),
         [](const LoadCommand& c) { return c.copy.target_catalog == "copy"; }}},
@@ -146,47 +148,57 @@ TEST_CASE(
         }}},
       {"per-entity-csv",
        {with({"--per-entity-csv", "rows.csv"}),
-        [](const LoadCommand& c) { return c.per_entity_csv == "rows.csv"; }}},
+        [](const LoadCommand& c) { return c.report.per_entity_csv == "rows.csv"; }}},
       {"report-json",
        {with({"--report-json", "run.json"}),
-        [](const LoadCommand& c) { return c.report_json == "run.json"; }}},
+        [](const LoadCommand& c) { return c.report.report_json == "run.json"; }}},
       {"hold-open-seconds",
-       {with({"--hold-open-seconds", "5"}), [](const LoadCommand& c) { return c.hold_open_seconds == 5; }}},
+       {with({"--hold-open-seconds", "5"}),
+        [](const LoadCommand& c) { return c.report.hold_open_seconds == 5; }}},
       {"skip-verify", {with({"--skip-verify"}), [](const LoadCommand& c) { return c.copy.skip_verify; }}},
       {"run", {with({"--run", "smoke"}), [](const LoadCommand& c) { return c.copy.run_label == "smoke"; }}},
       {"keep-target", {with({"--keep-target"}), [](const LoadCommand& c) { return c.copy.keep_target; }}},
-      {"work-dir", {with({"--work-dir", "/w"}), [](const LoadCommand& c) { return c.work_dir == "/w"; }}},
-      {"compress", {with({"--compress"}), [](const LoadCommand& c) { return c.compress; }}},
+      {"work-dir",
+       {with({"--work-dir", "/w"}), [](const LoadCommand& c) { return c.target.work_dir == "/w"; }}},
+      {"compress", {with({"--compress", "zstd"}), [](const LoadCommand& c) { return c.target.compress; }}},
       {"address",
        {with({"--address", "10.0.0.9:7777"}),
-        [](const LoadCommand& c) { return c.address == "10.0.0.9:7777"; }}},
+        [](const LoadCommand& c) { return c.target.address == "10.0.0.9:7777"; }}},
       {"golive-timeout",
        {with({"--golive-timeout", "42"}),
-        [](const LoadCommand& c) { return c.golive_timeout_seconds == 42; }}},
+        [](const LoadCommand& c) { return c.target.golive_timeout_seconds == 42; }}},
   };
   FlagTable<LoadCommand> load = common;
-  load["target"] = {with({"--target", "null"}), [](const LoadCommand& c) { return c.target == "null"; }};
+  load["target"] = {with({"--target", "null"}), [](const LoadCommand& c) { return c.target.kind == "null"; }};
   CheckEveryFlag<LoadCommand>(ParseLoad, load);
 
   FlagTable<LoadCommand> reindex = common;
-  reindex["target-mode"] = {with({"--target-mode", "embedded"}),
-                            [](const LoadCommand& c) { return c.target == "embedded" && !c.start_server; }};
+  reindex["target"] = {with({"--target", "embedded"}),
+                       [](const LoadCommand& c) { return c.target.kind == "embedded" && !c.server.start; }};
   reindex["server-binary"] = {with({"--server-binary", "/opt/b/warmup"}), [](const LoadCommand& c) {
-                                return c.server_binary == "/opt/b/warmup" && c.start_server;
+                                return c.server.binary == "/opt/b/warmup" && c.server.start;
                               }};
   reindex["server-start-timeout"] = {with({"--server-start-timeout", "7"}), [](const LoadCommand& c) {
-                                       return c.server_start_timeout_seconds == 7;
+                                       return c.server.start_timeout_seconds == 7;
                                      }};
   reindex["server-stop-grace"] = {with({"--server-stop-grace", "3"}),
-                                  [](const LoadCommand& c) { return c.server_stop_grace_seconds == 3; }};
+                                  [](const LoadCommand& c) { return c.server.stop_grace_seconds == 3; }};
   // --address names a running server: reindex starts none.
   reindex["address"] = {with({"--address", "127.0.0.1:7777"}), [](const LoadCommand& c) {
-                          return c.address == "127.0.0.1:7777" && !c.start_server;
+                          return c.target.address == "127.0.0.1:7777" && !c.server.start;
                         }};
   CheckEveryFlag<LoadCommand>(ParseReindex, reindex);
-  CHECK(ParseReindex(base)->start_server);
+  CHECK(ParseReindex(base)->server.start);
+  CHECK(ParseReindex(with({"--target", "null"})).status().message() ==
+        "--target must be remote or embedded, not 'null'");
+  // The older spelling is still read, and is not documented.
+  CHECK(ParseReindex(with({"--target-mode", "embedded"}))->target.kind == "embedded");
   CHECK(ParseReindex(with({"--target-mode", "null"})).status().message() ==
-        "--target-mode must be remote or embedded, not 'null'");
+        "--target must be remote or embedded, not 'null'");
+  CHECK(ParseReindex(with({"--target-mode", "remote", "--target", "embedded"})).status().message() ==
+        "give --target or --target-mode, not both");
+  CHECK(ParseLoad(with({"--target-mode", "null"})).status().message().find("target-mode") !=
+        std::string::npos);
 }
 
 TEST_CASE("generate, inspect, unpack, export and serve: every documented flag is parsed (table-driven)") {
@@ -263,7 +275,7 @@ TEST_CASE("generate, inspect, unpack, export and serve: every documented flag is
        {"listen",
         {serve({"--listen", "127.0.0.1:0"}),
          [](const ServeCommand& c) { return c.listen == "127.0.0.1:0"; }}},
-       {"compress", {serve({"--compress"}), [](const ServeCommand& c) { return c.compress; }}},
+       {"compress", {serve({"--compress", "zstd"}), [](const ServeCommand& c) { return c.compress; }}},
        {"reset-data", {serve({"--reset-data"}), [](const ServeCommand& c) { return c.reset_data; }}},
        {"session-idle-seconds",
         {serve({"--session-idle-seconds", "30"}),
@@ -286,24 +298,66 @@ TEST_CASE("generate, inspect, unpack, export and serve: every documented flag is
   }
 }
 
-TEST_CASE(
-    "the pristine directory: one snapshot is taken, several or none need --catalog, a zip is a source") {
-  testing::TempDir dir;
-  auto snapshot = [&](const std::string& name) {
-    std::filesystem::create_directories(dir / name);
-    std::ofstream(dir / (name + "/manifest.json")) << "{}";
+TEST_CASE("--compress means none|zstd in every command, and the bare older spelling is zstd") {
+  const std::vector<std::pair<std::string, std::function<StatusOr<bool>(const Args&)>>> commands = {
+      {"load",
+       [](const Args& extra) -> StatusOr<bool> {
+         Args args = {"--pristine-dir", "/d"};
+         args.insert(args.end(), extra.begin(), extra.end());
+         auto c = ParseLoad(args);
+         if (!c.ok()) return c.status();
+         return c->target.compress;
+       }},
+      {"reindex",
+       [](const Args& extra) -> StatusOr<bool> {
+         Args args = {"--pristine-dir", "/d"};
+         args.insert(args.end(), extra.begin(), extra.end());
+         auto c = ParseReindex(args);
+         if (!c.ok()) return c.status();
+         return c->target.compress;
+       }},
+      {"serve",
+       [](const Args& extra) -> StatusOr<bool> {
+         Args args = {"--data-dir", "/d"};
+         args.insert(args.end(), extra.begin(), extra.end());
+         auto c = ParseServe(args);
+         if (!c.ok()) return c.status();
+         return c->compress;
+       }},
+      {"generate",
+       [](const Args& extra) -> StatusOr<bool> {
+         Args args = {"--out", "/x"};
+         args.insert(args.end(), extra.begin(), extra.end());
+         auto c = ParseGenerate(args);
+         if (!c.ok()) return c.status();
+         return c->write.compression == SnapshotCompression::kZstd;
+       }},
+      {"export",
+       [](const Args& extra) -> StatusOr<bool> {
+         Args args = {"--source", "grpc://h:1/c", "--out", "/x"};
+         args.insert(args.end(), extra.begin(), extra.end());
+         auto c = ParseExport(args);
+         if (!c.ok()) return c.status();
+         return c->write.compression == SnapshotCompression::kZstd;
+       }},
   };
-  std::filesystem::create_directories(dir / "not-a-snapshot");
-  snapshot("senesi");
-  auto one = ParseLoad({"--pristine-dir", dir.path()});
-  REQUIRE_MESSAGE(one.ok(), one.status().ToString());
-  CHECK(one->snapshot_path == dir / "senesi");
-  snapshot("tiny");
-  CHECK(ParseLoad({"--pristine-dir", dir.path()}).status().message() ==
-        "--catalog is needed: " + dir.path() + " holds 2 snapshots");
-  CHECK(ParseLoad({"--pristine-dir", dir.path(), "--catalog", "tiny"})->snapshot_path == dir / "tiny");
-  std::ofstream(dir / "export.zip") << "zip";
-  CHECK(ParseLoad({"--pristine-dir", dir / "export.zip"})->snapshot_path == dir / "export.zip");
+  for (const auto& [name, parse] : commands) {
+    CAPTURE(name);
+    CHECK(*parse({}) == false);
+    CHECK(*parse({"--compress", "none"}) == false);
+    CHECK(*parse({"--compress", "zstd"}) == true);
+    CHECK(*parse({"--compress=zstd"}) == true);
+    CHECK(*parse({"--compress"}) == true);
+    CHECK_FALSE(parse({"--compress", "--compress=none"}).ok());  // given twice
+    CHECK(parse({"--compress", "lz4"}).status().message() == "--compress must be none or zstd, not 'lz4'");
+  }
+}
+
+TEST_CASE("the parser looks at no file: --pristine-dir is resolved when the load runs (FindSnapshot)") {
+  auto parsed = ParseLoad({"--pristine-dir", "/no/such/dir"});
+  REQUIRE_OK(parsed);
+  CHECK(parsed->source.pristine_dir == "/no/such/dir");
+  CHECK(parsed->source.catalog.empty());
 }
 
 }  // namespace

@@ -371,5 +371,24 @@ TEST_CASE("unpacking refuses entries that escape the target directory") {
   CHECK(fs::is_empty(dir / "target"));
 }
 
+TEST_CASE("FindSnapshot: one snapshot is taken, several or none need a catalog, a zip is a source") {
+  TempDir dir;
+  auto snapshot = [&](const std::string& name) {
+    fs::create_directories(dir / name);
+    std::ofstream(dir / (name + "/manifest.json")) << "{}";
+  };
+  CHECK(FindSnapshot(dir.path(), "").status().message() == dir.path() + " holds 0 snapshots, not one");
+  fs::create_directories(dir / "not-a-snapshot");
+  snapshot("senesi");
+  CHECK(*FindSnapshot(dir.path(), "") == dir / "senesi");
+  snapshot("tiny");
+  CHECK(FindSnapshot(dir.path(), "").status().message() ==
+        dir.path() + " holds 2 snapshots (senesi, tiny), not one");
+  CHECK(*FindSnapshot(dir.path(), "tiny") == dir / "tiny");
+  std::ofstream(dir / "export.zip") << "zip";
+  CHECK(*FindSnapshot(dir / "export.zip", "") == dir / "export.zip");
+  CHECK(FindSnapshot(dir / "missing", "").status().code() == StatusCode::kNotFound);
+}
+
 }  // namespace
 }  // namespace warmup

@@ -111,6 +111,14 @@ std::string SnapshotInfoToJson(const SnapshotInfo& info);
 // entity files are read and verified as they are streamed.
 StatusOr<std::unique_ptr<CatalogSource>> OpenSnapshotSource(const std::string& path);
 
+// The snapshot a user means by a parent directory and a catalog name:
+// `<parent>/<catalog>` when `catalog` is given; `parent` itself when it is a
+// file (an export zip); otherwise the one snapshot directory (holding a
+// manifest.json) in `parent`. Errors: kNotFound when `parent` does not exist;
+// kInvalidArgument naming `parent` and the snapshots found when it holds none
+// or several ("DIR holds 2 snapshots (a, b), not one").
+StatusOr<std::string> FindSnapshot(const std::string& parent, const std::string& catalog);
+
 // Copies every collection of `source` into a new snapshot at
 // `<parent_dir>/<catalog>/` (see SnapshotWriter::Create for the errors) and
 // returns the snapshot's path. Errors from the source abort the copy and

@@ -1,5 +1,10 @@
 #include "snapshot/snapshot_source.h"
 
+#include <algorithm>
+#include <filesystem>
+#include <string>
+#include <vector>
+
 #include "GrpcEntity.pb.h"
 #include "codec/entity_convert.h"
 #include "codec/pb.h"
@@ -198,6 +203,25 @@ StatusOr<std::unique_ptr<CatalogSource>> OpenSnapshotSource(const std::string& p
   auto source = snapshot::SnapshotSource::Open(path);
   if (!source.ok()) return source.status();
   return std::unique_ptr<CatalogSource>(std::move(source).value());
+}
+
+StatusOr<std::string> FindSnapshot(const std::string& parent, const std::string& catalog) {
+  namespace fs = std::filesystem;
+  if (!catalog.empty()) return (fs::path(parent) / catalog).string();
+  std::error_code ec;
+  if (fs::is_regular_file(parent, ec)) return parent;  // an export zip
+  if (!fs::is_directory(parent, ec)) return NotFoundError(parent + ": no such directory");
+  std::vector<std::string> found;
+  for (const auto& entry : fs::directory_iterator(parent, ec)) {
+    if (fs::exists(entry.path() / "manifest.json", ec)) found.push_back(entry.path().filename().string());
+  }
+  if (ec) return InvalidArgumentError(parent + ": " + ec.message());
+  if (found.size() == 1) return (fs::path(parent) / found.front()).string();
+  std::sort(found.begin(), found.end());
+  std::string names;
+  for (const auto& name : found) names += (names.empty() ? " (" : ", ") + name;
+  return InvalidArgumentError(parent + " holds " + std::to_string(found.size()) + " snapshots" +
+                              (found.empty() ? "" : names + ")") + ", not one");
 }
 
 }  // namespace warmup
