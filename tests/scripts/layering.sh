@@ -5,7 +5,9 @@
 #   - engine/ and snapshot/ never include rpc/ or server/, and their headers no
 #     generated header (*.pb.h);
 #   - public headers (include/warmup/) include only <standard> and "warmup/..."
-#     headers: no generated code, gRPC, protobuf, Boost or Abseil.
+#     headers: no generated code, gRPC, protobuf, Boost or Abseil;
+#   - only rpc/client.cc makes a client-side grpc::ClientContext, so that every
+#     call carries what EvitaClient::Context puts on it (clientversion, deadline).
 # usage: layering.sh LIBWARMUP_DIR     checks the tree, lists every violation
 #        layering.sh --self-test DIR   plants violations in a copy, requires each to be found
 set -uo pipefail
@@ -22,6 +24,8 @@ check() {
   while IFS= read -r line; do report "$line (public headers include <standard> or \"warmup/\" headers only)"; done < <(
     grep -Hn '#include' "$lib"/include/warmup/*.h | grep -v '#include <[a-z_]*\(\.h\)\?>' |
       grep -v '#include "warmup/[a-z_]*\.h"' | grep -v '#include <sys/[a-z_]*\.h>')
+  while IFS= read -r line; do report "$line (client contexts come from rpc::EvitaClient::Context)"; done < <(
+    grep -Hn 'ClientContext\( [a-z_]*;\|>()\|()\)' "$lib"/src/*/*.cc 2> /dev/null | grep -v '/src/rpc/client\.cc:')
   return $found
 }
 
@@ -48,7 +52,9 @@ if [ "${1:-}" = --self-test ]; then
   plant include/warmup/server.h '#include <grpcpp/grpcpp.h>'
   plant include/warmup/status.h '#include <boost/asio.hpp>'
   plant include/warmup/entity.h '#include "engine/collection.h"'
-  echo "layering self-test: all 8 planted violations found"
+  plant src/rpc/remote_target.cc '::grpc::ClientContext context;'
+  plant src/rpc/grpc_source.cc 'auto c = std::make_unique<::grpc::ClientContext>();'
+  echo "layering self-test: all 10 planted violations found"
   exit 0
 fi
 check "$1" && echo "layering: every include follows the rules"

@@ -6,7 +6,9 @@
 #define WARMUP_SERVER_H_
 
 #include <cstdint>
+#include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -60,6 +62,10 @@ class Server {
   virtual void Wait() = 0;
   // The engine's leftovers (see Engine::leftovers), for the start-up header.
   virtual std::vector<std::string> leftovers() const = 0;
+  // Per RPC method (its short name, e.g. "UpsertEntity"), the `clientversion`
+  // headers its calls carried so far, "" for a call without one: what a real
+  // evitaDB decides some encodings by (structured associated data from 2025.4).
+  virtual std::map<std::string, std::set<std::string>> ClientVersions() const = 0;
 };
 
 }  // namespace warmup

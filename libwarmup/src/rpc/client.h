@@ -1,24 +1,62 @@
-// What the two gRPC clients (remote target, gRPC source) share. Internal:
-// includes gRPC, so only their .cc files include it.
+// The one evitaDB client both gRPC users (remote target, gRPC source) talk
+// through: a channel, the two service stubs, and every call's context (call
+// deadline, clientversion, session). Internal: includes gRPC and generated
+// headers, so only rpc/*.cc include it.
 #ifndef WARMUP_SRC_RPC_CLIENT_H_
 #define WARMUP_SRC_RPC_CLIENT_H_
 
 #include <grpcpp/grpcpp.h>
 
+#include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 
+#include "GrpcEvitaAPI.grpc.pb.h"
+#include "GrpcEvitaSessionAPI.grpc.pb.h"
+#include "codec/pb.h"
 #include "warmup/status.h"
 
 namespace warmup::rpc {
 
+// The evitaDB version this client speaks as (the `clientversion` header): a
+// real evitaDB sends complex associated data as structured objects only to
+// clients of 2025.4 or later.
+inline constexpr const char* kClientVersion = "2026.2.3";
+
 // `s` as a Status with the same code, its message prefixed by `call`.
 Status FromGrpc(const ::grpc::Status& s, const std::string& call);
 
-// A plaintext channel to `address` (host:port) that accepts messages of any
-// size (pages of full entities are large) and never goes through a proxy
-// (benchmarks run on loopback, and a proxy would be in every figure).
-std::shared_ptr<::grpc::Channel> OpenChannel(const std::string& address);
+class EvitaClient {
+ public:
+  // A plaintext channel to `address` (host:port) that accepts messages of any
+  // size (pages of full entities are large) and never goes through a proxy
+  // (benchmarks run on loopback, and a proxy would be in every figure). Each
+  // unary call gets `call_timeout_seconds`.
+  EvitaClient(std::string address, int call_timeout_seconds);
+
+  const std::string& address() const { return address_; }
+  pb::EvitaService::Stub& evita() const { return *evita_; }
+  pb::EvitaSessionService::Stub& session() const { return *session_; }
+
+  // A context carrying clientversion and, when not empty, `session_id`; its
+  // deadline is the call timeout, or `timeout_seconds` when given (0 = none,
+  // for a call whose length is the measurement, such as goLive).
+  std::unique_ptr<::grpc::ClientContext> Context(const std::string& session_id = "",
+                                                 std::optional<int> timeout_seconds = std::nullopt) const;
+  // Runs one unary call with a fresh Context(session_id); the error names `what`.
+  Status Call(const std::string& what, const std::string& session_id,
+              const std::function<::grpc::Status(::grpc::ClientContext*)>& call) const;
+  // Opens a session on `catalog` and returns its id. Errors: kNotFound when
+  // the catalog does not exist; any other as the server said it.
+  StatusOr<std::string> OpenSession(const std::string& catalog, bool read_write) const;
+
+ private:
+  std::string address_;
+  int call_timeout_seconds_;
+  std::unique_ptr<pb::EvitaService::Stub> evita_;
+  std::unique_ptr<pb::EvitaSessionService::Stub> session_;
+};
 
 }  // namespace warmup::rpc
 

@@ -6,8 +6,6 @@
 #include <chrono>
 #include <future>
 
-#include "GrpcEvitaAPI.grpc.pb.h"
-#include "GrpcEvitaSessionAPI.grpc.pb.h"
 #include "codec/entity_convert.h"
 #include "codec/pb.h"
 #include "codec/schema_convert.h"
@@ -17,38 +15,16 @@
 namespace warmup {
 namespace {
 
-// What a real evitaDB needs to send complex associated data as structured objects.
-constexpr const char* kClientVersion = "2026.2.3";
-
 // The full-content page query, evitaDB's entityFetchAll() spelled out.
 constexpr const char* kPageQuery =
     "query(collection(?), orderBy(entityPrimaryKeyNatural(?)), require(page(?, ?), entityFetch("
     "attributeContentAll(), hierarchyContent(), associatedDataContentAll(), priceContentAll(), "
     "referenceContentAllWithAttributes(), dataInLocalesAll())))";
 
-using rpc::FromGrpc;
-
-class Connection {
- public:
-  Connection(const std::string& address, const GrpcSourceOptions& options) : options_(options) {
-    auto channel = rpc::OpenChannel(address);
-    evita = pb::EvitaService::NewStub(channel);
-    session = pb::EvitaSessionService::NewStub(channel);
-  }
-  std::unique_ptr<::grpc::ClientContext> Context() const {
-    auto context = std::make_unique<::grpc::ClientContext>();
-    context->set_deadline(std::chrono::system_clock::now() +
-                          std::chrono::seconds(options_.call_timeout_seconds));
-    context->AddMetadata("clientversion", kClientVersion);
-    if (!session_id.empty()) context->AddMetadata("sessionid", session_id);
-    return context;
-  }
-  std::unique_ptr<pb::EvitaService::Stub> evita;
-  std::unique_ptr<pb::EvitaSessionService::Stub> session;
+// The client and the read-only session every call of a source runs in.
+struct Connection {
+  rpc::EvitaClient client;
   std::string session_id;
-
- private:
-  GrpcSourceOptions options_;
 };
 
 class GrpcStream : public EntityStream {
@@ -97,10 +73,10 @@ class GrpcStream : public EntityStream {
     request.add_positionalqueryparams()->set_orderdirectionvalue(pb::ASC);
     request.add_positionalqueryparams()->set_integervalue(page_number);
     request.add_positionalqueryparams()->set_integervalue(page_size_);
-    auto context = connection_.Context();
     Fetched fetched;
-    fetched.status =
-        FromGrpc(connection_.session->Query(context.get(), request, &fetched.page), "Query of " + type_);
+    fetched.status = connection_.client.Call("Query of " + type_, connection_.session_id, [&](auto* context) {
+      return connection_.client.session().Query(context, request, &fetched.page);
+    });
     return fetched;
   }
 
@@ -140,67 +116,56 @@ class GrpcSource : public CatalogSource {
       : address_(std::move(address)),
         catalog_(std::move(catalog)),
         options_(options),
-        connection_(address_, options_) {}
+        connection_{rpc::EvitaClient(address_, options_.call_timeout_seconds), ""} {}
 
   Status Open() {
-    pb::GrpcEvitaSessionRequest request;
-    request.set_catalogname(catalog_);
-    pb::GrpcEvitaSessionResponse response;
-    {
-      auto context = connection_.Context();
-      ::grpc::Status status = connection_.evita->CreateReadOnlySession(context.get(), request, &response);
-      if (status.error_code() == ::grpc::StatusCode::NOT_FOUND) {
-        return NotFoundError("catalog " + catalog_ + " does not exist on " + address_);
-      }
-      if (Status s = FromGrpc(status, "CreateReadOnlySession on " + address_); !s.ok()) return s;
-    }
-    connection_.session_id = response.sessionid();
+    auto session = connection_.client.OpenSession(catalog_, /*read_write=*/false);
+    if (!session.ok()) return session.status();
+    connection_.session_id = *session;
+    const rpc::EvitaClient& client = connection_.client;
+    const std::string& id = connection_.session_id;
     pb::GrpcCatalogSchemaResponse catalog_schema;
-    {
-      pb::GrpcGetCatalogSchemaRequest schema_request;
-      auto context = connection_.Context();
-      if (Status s =
-              FromGrpc(connection_.session->GetCatalogSchema(context.get(), schema_request, &catalog_schema),
-                       "GetCatalogSchema");
-          !s.ok()) {
-        return s;
-      }
+    if (Status s = client.Call("GetCatalogSchema", id,
+                               [&](auto* context) {
+                                 return client.session().GetCatalogSchema(
+                                     context, pb::GrpcGetCatalogSchemaRequest(), &catalog_schema);
+                               });
+        !s.ok()) {
+      return s;
     }
     pb::GrpcEntityTypesResponse types;
-    {
-      auto context = connection_.Context();
-      if (Status s = FromGrpc(
-              connection_.session->GetAllEntityTypes(context.get(), google::protobuf::Empty(), &types),
-              "GetAllEntityTypes");
-          !s.ok()) {
-        return s;
-      }
+    if (Status s = client.Call("GetAllEntityTypes", id,
+                               [&](auto* context) {
+                                 return client.session().GetAllEntityTypes(context, google::protobuf::Empty(),
+                                                                           &types);
+                               });
+        !s.ok()) {
+      return s;
     }
     std::vector<pb::GrpcEntitySchema> entities;
     for (const std::string& type : types.entitytypes()) {
-      pb::GrpcEntitySchemaRequest schema_request;
-      schema_request.set_entitytype(type);
-      pb::GrpcEntitySchemaResponse schema_response;
-      auto context = connection_.Context();
-      if (Status s =
-              FromGrpc(connection_.session->GetEntitySchema(context.get(), schema_request, &schema_response),
-                       "GetEntitySchema of " + type);
+      pb::GrpcEntitySchemaRequest request;
+      request.set_entitytype(type);
+      pb::GrpcEntitySchemaResponse response;
+      if (Status s = client.Call(
+              "GetEntitySchema of " + type, id,
+              [&](auto* context) { return client.session().GetEntitySchema(context, request, &response); });
           !s.ok()) {
         return s;
       }
-      entities.push_back(schema_response.entityschema());
+      entities.push_back(response.entityschema());
     }
     auto schema = codec::CatalogSchemaFromProto(catalog_schema.catalogschema(), entities);
     if (!schema.ok()) return schema.status().WithContext("schema of " + catalog_ + " on " + address_);
     schema_ = std::move(schema).value();
     for (const auto& [type, e] : schema_.entities) {
-      pb::GrpcEntityCollectionSizeRequest size_request;
-      size_request.set_entitytype(type);
+      pb::GrpcEntityCollectionSizeRequest request;
+      request.set_entitytype(type);
       pb::GrpcEntityCollectionSizeResponse size;
-      auto context = connection_.Context();
-      if (Status s =
-              FromGrpc(connection_.session->GetEntityCollectionSize(context.get(), size_request, &size),
-                       "GetEntityCollectionSize of " + type);
+      if (Status s = client.Call("GetEntityCollectionSize of " + type, id,
+                                 [&](auto* context) {
+                                   return client.session().GetEntityCollectionSize(context, request, &size);
+                                 });
           !s.ok()) {
         return s;
       }

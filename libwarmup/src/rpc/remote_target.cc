@@ -8,8 +8,6 @@
 #include <cstdio>
 #include <thread>
 
-#include "GrpcEvitaAPI.grpc.pb.h"
-#include "GrpcEvitaSessionAPI.grpc.pb.h"
 #include "codec/entity_convert.h"
 #include "codec/pb.h"
 #include "codec/schema_convert.h"
@@ -22,48 +20,43 @@ using rpc::FromGrpc;
 
 class RemoteTarget : public CatalogTarget {
  public:
-  RemoteTarget(std::string address, RemoteTargetOptions options)
-      : address_(std::move(address)), options_(options) {
-    channel_ = rpc::OpenChannel(address_);
-    evita_ = pb::EvitaService::NewStub(channel_);
-    session_ = pb::EvitaSessionService::NewStub(channel_);
-  }
+  RemoteTarget(const std::string& address, RemoteTargetOptions options)
+      : options_(options), client_(address, options.call_timeout_seconds) {}
 
-  std::string Describe() const override { return "remote " + address_ + " (evitaDB gRPC protocol)"; }
+  std::string Describe() const override { return "remote " + client_.address() + " (evitaDB gRPC protocol)"; }
 
   Status CreateCatalog(const CatalogSchema& schema) override {
     schema_ = schema;
     pb::GrpcGetCatalogStateRequest state_request;
     state_request.set_catalogname(schema_.name);
     pb::GrpcGetCatalogStateResponse state;
-    {
-      auto context = Context();
-      if (Status s =
-              FromGrpc(evita_->GetCatalogState(context.get(), state_request, &state), "GetCatalogState");
-          !s.ok()) {
-        return s;
-      }
+    if (Status s = client_.Call(
+            "GetCatalogState", "",
+            [&](auto* context) { return client_.evita().GetCatalogState(context, state_request, &state); });
+        !s.ok()) {
+      return s;
     }
-    if (state.has_catalogstate())
-      return AlreadyExistsError("catalog " + schema_.name + " exists on " + address_);
+    if (state.has_catalogstate()) {
+      return AlreadyExistsError("catalog " + schema_.name + " exists on " + client_.address());
+    }
     pb::GrpcDefineCatalogRequest define;
     define.set_catalogname(schema_.name);
     pb::GrpcDefineCatalogResponse defined;
-    {
-      auto context = Context();
-      if (Status s = FromGrpc(evita_->DefineCatalog(context.get(), define, &defined), "DefineCatalog");
-          !s.ok()) {
-        return s;
-      }
+    if (Status s = client_.Call(
+            "DefineCatalog", "",
+            [&](auto* context) { return client_.evita().DefineCatalog(context, define, &defined); });
+        !s.ok()) {
+      return s;
     }
-    auto session = OpenSession(true);
+    auto session = client_.OpenSession(schema_.name, /*read_write=*/true);
     if (!session.ok()) return session.status();
     write_session_ = *session;
     pb::GrpcUpdateCatalogSchemaRequest update;
     for (auto& m : codec::CatalogSchemaToMutations(schema_)) *update.add_schemamutations() = std::move(m);
     pb::GrpcUpdateCatalogSchemaResponse updated;
-    auto context = Context(write_session_);
-    return FromGrpc(session_->UpdateCatalogSchema(context.get(), update, &updated), "UpdateCatalogSchema");
+    return client_.Call("UpdateCatalogSchema", write_session_, [&](auto* context) {
+      return client_.session().UpdateCatalogSchema(context, update, &updated);
+    });
   }
 
   Status Upsert(const Entity& entity, UpsertReceipt* receipt) override {
@@ -77,8 +70,8 @@ class RemoteTarget : public CatalogTarget {
     if (!mutation.ok()) return mutation.status();
     *request_.mutable_entitymutation() = std::move(mutation).value();
     receipt->request_bytes = static_cast<int64_t>(request_.ByteSizeLong());
-    auto context = Context(write_session_);
-    ::grpc::Status status = session_->UpsertEntity(context.get(), request_, &response_);
+    auto context = client_.Context(write_session_);
+    ::grpc::Status status = client_.session().UpsertEntity(context.get(), request_, &response_);
     const auto& trailers = context->GetServerTrailingMetadata();
     if (auto it = trailers.find("warmup-server-nanos"); it != trailers.end()) {
       // A trailer that is not a number is ignored, never thrown across the library boundary.
@@ -91,13 +84,8 @@ class RemoteTarget : public CatalogTarget {
   }
 
   Status GoLive() override {
-    ::grpc::ClientContext context;
-    context.AddMetadata("sessionid", write_session_);
-    if (options_.golive_timeout_seconds > 0) {
-      context.set_deadline(std::chrono::system_clock::now() +
-                           std::chrono::seconds(options_.golive_timeout_seconds));
-    }
-    auto stream = session_->GoLiveAndCloseWithProgress(&context, google::protobuf::Empty());
+    auto context = client_.Context(write_session_, options_.golive_timeout_seconds);
+    auto stream = client_.session().GoLiveAndCloseWithProgress(context.get(), google::protobuf::Empty());
     pb::GrpcGoLiveAndCloseWithProgressResponse progress;
     while (stream->Read(&progress)) {
     }
@@ -111,16 +99,18 @@ class RemoteTarget : public CatalogTarget {
 
   StatusOr<int64_t> Count(const std::string& entity_type) override {
     if (read_session_.empty()) {
-      auto session = OpenSession(false);
+      auto session = client_.OpenSession(schema_.name, /*read_write=*/false);
       if (!session.ok()) return session.status();
       read_session_ = *session;
     }
     pb::GrpcEntityCollectionSizeRequest request;
     request.set_entitytype(entity_type);
     pb::GrpcEntityCollectionSizeResponse response;
-    auto context = Context(read_session_);
-    if (Status s = FromGrpc(session_->GetEntityCollectionSize(context.get(), request, &response),
-                            "GetEntityCollectionSize");
+    if (Status s = client_.Call("GetEntityCollectionSize", read_session_,
+                                [&](auto* context) {
+                                  return client_.session().GetEntityCollectionSize(context, request,
+                                                                                   &response);
+                                });
         !s.ok()) {
       return s;
     }
@@ -131,9 +121,9 @@ class RemoteTarget : public CatalogTarget {
     pb::GrpcDeleteCatalogIfExistsRequest request;
     request.set_catalogname(schema_.name);
     pb::GrpcDeleteCatalogIfExistsResponse response;
-    auto context = Context();
-    return FromGrpc(evita_->DeleteCatalogIfExists(context.get(), request, &response),
-                    "DeleteCatalogIfExists");
+    return client_.Call("DeleteCatalogIfExists", "", [&](auto* context) {
+      return client_.evita().DeleteCatalogIfExists(context, request, &response);
+    });
   }
 
  private:
@@ -150,8 +140,8 @@ class RemoteTarget : public CatalogTarget {
       pb::GrpcGetCatalogStateRequest request;
       request.set_catalogname(schema_.name);
       pb::GrpcGetCatalogStateResponse response;
-      auto context = Context();
-      const ::grpc::Status status = evita_->GetCatalogState(context.get(), request, &response);
+      auto context = client_.Context();
+      const ::grpc::Status status = client_.evita().GetCatalogState(context.get(), request, &response);
       const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       char seconds[32];
       std::snprintf(seconds, sizeof(seconds), "%.1f s", waited);
@@ -172,34 +162,8 @@ class RemoteTarget : public CatalogTarget {
     return "server-side: the catalog is " + last + ", not ALIVE";
   }
 
-  // A context for a unary call: the call deadline and, when given, the session.
-  std::unique_ptr<::grpc::ClientContext> Context(const std::string& session = "") const {
-    auto context = std::make_unique<::grpc::ClientContext>();
-    context->set_deadline(std::chrono::system_clock::now() +
-                          std::chrono::seconds(options_.call_timeout_seconds));
-    if (!session.empty()) context->AddMetadata("sessionid", session);
-    return context;
-  }
-
-  StatusOr<std::string> OpenSession(bool read_write) {
-    pb::GrpcEvitaSessionRequest request;
-    request.set_catalogname(schema_.name);
-    pb::GrpcEvitaSessionResponse response;
-    auto context = Context();
-    ::grpc::Status status = read_write ? evita_->CreateReadWriteSession(context.get(), request, &response)
-                                       : evita_->CreateReadOnlySession(context.get(), request, &response);
-    if (Status s = FromGrpc(status, read_write ? "CreateReadWriteSession" : "CreateReadOnlySession");
-        !s.ok()) {
-      return s;
-    }
-    return response.sessionid();
-  }
-
-  std::string address_;
   RemoteTargetOptions options_;
-  std::shared_ptr<::grpc::Channel> channel_;
-  std::unique_ptr<pb::EvitaService::Stub> evita_;
-  std::unique_ptr<pb::EvitaSessionService::Stub> session_;
+  rpc::EvitaClient client_;
   CatalogSchema schema_;
   std::string write_session_;
   std::string read_session_;

@@ -3,6 +3,7 @@
 #include "warmup/server.h"
 
 #include <grpcpp/grpcpp.h>
+#include <grpcpp/support/server_interceptor.h>
 
 #include <algorithm>
 #include <chrono>
@@ -10,6 +11,7 @@
 #include <map>
 #include <mutex>
 #include <random>
+#include <set>
 #include <thread>
 
 #include "GrpcEvitaAPI.grpc.pb.h"
@@ -505,6 +507,59 @@ class ManagementServiceImpl final : public pb::EvitaManagementService::Service {
   }
 };
 
+// Which clientversion each method's calls carry, read off every call's
+// initial metadata before any service sees it.
+class ClientVersionLog {
+ public:
+  void Record(const std::string& full_method, std::string version) {
+    const std::string method = full_method.substr(full_method.rfind('/') + 1);
+    std::lock_guard lock(mutex_);
+    versions_[method].insert(std::move(version));
+  }
+  std::map<std::string, std::set<std::string>> Get() const {
+    std::lock_guard lock(mutex_);
+    return versions_;
+  }
+
+ private:
+  mutable std::mutex mutex_;
+  std::map<std::string, std::set<std::string>> versions_;
+};
+
+class ClientVersionInterceptor : public ::grpc::experimental::Interceptor {
+ public:
+  ClientVersionInterceptor(ClientVersionLog* log, std::string method)
+      : log_(log), method_(std::move(method)) {}
+  void Intercept(::grpc::experimental::InterceptorBatchMethods* methods) override {
+    if (methods->QueryInterceptionHookPoint(
+            ::grpc::experimental::InterceptionHookPoints::POST_RECV_INITIAL_METADATA)) {
+      std::string version;
+      auto* metadata = methods->GetRecvInitialMetadata();
+      if (auto it = metadata->find("clientversion"); it != metadata->end()) {
+        version.assign(it->second.data(), it->second.size());
+      }
+      log_->Record(method_, std::move(version));
+    }
+    methods->Proceed();
+  }
+
+ private:
+  ClientVersionLog* log_;
+  std::string method_;
+};
+
+class ClientVersionInterceptorFactory : public ::grpc::experimental::ServerInterceptorFactoryInterface {
+ public:
+  explicit ClientVersionInterceptorFactory(ClientVersionLog* log) : log_(log) {}
+  ::grpc::experimental::Interceptor* CreateServerInterceptor(
+      ::grpc::experimental::ServerRpcInfo* info) override {
+    return new ClientVersionInterceptor(log_, info->method());
+  }
+
+ private:
+  ClientVersionLog* log_;
+};
+
 class ServerImpl : public Server {
  public:
   explicit ServerImpl(std::unique_ptr<Engine> engine)
@@ -518,6 +573,9 @@ class ServerImpl : public Server {
     builder.RegisterService(&management_);
     // evitaDB caps a request at 2 MB (api.maxEntitySizeInBytes); larger ones fail with RESOURCE_EXHAUSTED.
     builder.SetMaxReceiveMessageSize(2 * 1024 * 1024);
+    std::vector<std::unique_ptr<::grpc::experimental::ServerInterceptorFactoryInterface>> interceptors;
+    interceptors.push_back(std::make_unique<ClientVersionInterceptorFactory>(&client_versions_));
+    builder.experimental().SetInterceptorCreators(std::move(interceptors));
     server_ = builder.BuildAndStart();
     if (!server_ || port_ == 0) return UnavailableError("cannot listen on " + address);
     return OkStatus();
@@ -533,9 +591,13 @@ class ServerImpl : public Server {
   }
   void Wait() override { server_->Wait(); }
   std::vector<std::string> leftovers() const override { return leftovers_; }
+  std::map<std::string, std::set<std::string>> ClientVersions() const override {
+    return client_versions_.Get();
+  }
   ~ServerImpl() override { Shutdown(); }
 
  private:
+  ClientVersionLog client_versions_;  // outlives server_, whose interceptors write it
   std::vector<std::string> leftovers_;
   State state_;
   EvitaServiceImpl evita_;
