@@ -2,6 +2,10 @@
 
 #include <algorithm>
 #include <boost/program_options.hpp>
+#include <range/v3/range/conversion.hpp>
+#include <range/v3/range/primitives.hpp>
+#include <range/v3/view/filter.hpp>
+#include <range/v3/view/split.hpp>
 #include <sstream>
 
 namespace warmup::cli {
@@ -220,11 +224,9 @@ StatusOr<LoadCommand> ParseLoadOrReindex(const std::vector<std::string>& args, b
   auto zstd = ParseCompression(compression);
   if (!zstd.ok()) return zstd.status();
   cmd.target.compress = *zstd;
-  for (size_t start = 0; start < collections.size();) {
-    const size_t end = std::min(collections.find(',', start), collections.size());
-    if (end > start) cmd.copy.collections.push_back(collections.substr(start, end - start));
-    start = end + 1;
-  }
+  cmd.copy.collections = collections | ranges::views::split(',') |
+                         ranges::views::filter([](auto&& name) { return !ranges::empty(name); }) |
+                         ranges::to<std::vector<std::string>>();
   if (cmd.source.pristine_dir.empty() == source_url.empty()) {
     return InvalidArgumentError("give exactly one of --pristine-dir and --source");
   }

@@ -4,12 +4,18 @@
 #include <chrono>
 #include <cstdio>
 #include <random>
+#include <range/v3/algorithm/contains.hpp>
+#include <range/v3/range/conversion.hpp>
+#include <range/v3/view/filter.hpp>
+#include <range/v3/view/join.hpp>
+#include <range/v3/view/transform.hpp>
 
 #include "report/environment.h"
 
 namespace warmup {
 namespace {
 
+namespace views = ranges::views;
 using Clock = std::chrono::steady_clock;
 
 int64_t Nanos(Clock::duration d) { return std::chrono::duration_cast<std::chrono::nanoseconds>(d).count(); }
@@ -28,22 +34,17 @@ StatusOr<std::vector<const CollectionInfo*>> SelectCollections(const CatalogSour
   if (options.max_per_collection < 0) return InvalidArgumentError("max per collection must not be negative");
   for (const auto& wanted : options.collections) {
     if (FindCollection(source, wanted) == nullptr) {
-      std::string message = "unknown collection '" + wanted + "' (the source has: ";
-      for (size_t i = 0; i < source.collections().size(); ++i) {
-        if (i > 0) message += ", ";
-        message += source.collections()[i].entity_type;
-      }
-      return InvalidArgumentError(message + ")");
+      const std::string known = source.collections() | views::transform(&CollectionInfo::entity_type) |
+                                views::join(std::string(", ")) | ranges::to<std::string>();
+      return InvalidArgumentError("unknown collection '" + wanted + "' (the source has: " + known + ")");
     }
   }
-  std::vector<const CollectionInfo*> selected;
-  for (const auto& c : source.collections()) {
-    const auto& wanted = options.collections;
-    if (wanted.empty() || std::find(wanted.begin(), wanted.end(), c.entity_type) != wanted.end()) {
-      selected.push_back(&c);
-    }
-  }
-  return selected;
+  const auto& wanted = options.collections;
+  return source.collections() | views::filter([&](const CollectionInfo& c) {
+           return wanted.empty() || ranges::contains(wanted, c.entity_type);
+         }) |
+         views::transform([](const CollectionInfo& c) { return &c; }) |
+         ranges::to<std::vector<const CollectionInfo*>>();
 }
 
 // The schema the target catalog is created with: the source's under the

@@ -1,5 +1,7 @@
 #include <algorithm>
 #include <cmath>
+#include <functional>
+#include <range/v3/numeric/accumulate.hpp>
 
 #include "warmup/run_result.h"
 
@@ -35,15 +37,11 @@ LatencyStats ComputeLatencyStats(std::vector<int64_t>& samples_ns) {
 }
 
 int64_t RunResult::copied() const {
-  int64_t n = 0;
-  for (const auto& c : collections) n += c.copied;
-  return n;
+  return ranges::accumulate(collections, int64_t{0}, std::plus<>(), &CollectionResult::copied);
 }
 
 int64_t RunResult::expected() const {
-  int64_t n = 0;
-  for (const auto& c : collections) n += c.expected_count;
-  return n;
+  return ranges::accumulate(collections, int64_t{0}, std::plus<>(), &CollectionResult::expected_count);
 }
 
 std::optional<double> RunResult::total_seconds() const {

@@ -1,6 +1,10 @@
 #include <algorithm>
 #include <cstdarg>
 #include <cstdio>
+#include <functional>
+#include <range/v3/algorithm/stable_sort.hpp>
+#include <range/v3/range/conversion.hpp>
+#include <range/v3/view/transform.hpp>
 
 #include "warmup/report.h"
 
@@ -60,10 +64,9 @@ std::string RenderTextReport(const RunResult& r) {
                 env.cpu_model.c_str(), env.cores, static_cast<double>(env.memory_limit_bytes) / (1 << 30),
                 env.kernel.c_str());
 
-  std::vector<const CollectionResult*> by_wall;
-  for (const auto& c : r.collections) by_wall.push_back(&c);
-  std::stable_sort(by_wall.begin(), by_wall.end(),
-                   [](auto* a, auto* b) { return a->wall_seconds > b->wall_seconds; });
+  auto by_wall = r.collections | ranges::views::transform([](const CollectionResult& c) { return &c; }) |
+                 ranges::to<std::vector<const CollectionResult*>>();
+  ranges::stable_sort(by_wall, std::greater<>(), &CollectionResult::wall_seconds);
   out += Format("\n%-26s %6s %9s %10s %8s %9s %9s %9s %9s %10s %6s\n", "collection (slowest first)", "count",
                 "wall s", "us/entity", "read s", "mean us", "med us", "p95 us", "p99 us", "max us", "%wall");
   for (const auto* c : by_wall) {
