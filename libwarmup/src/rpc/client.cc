@@ -9,15 +9,26 @@ Status FromGrpc(const ::grpc::Status& s, const std::string& call) {
   return Status(static_cast<StatusCode>(s.error_code()), call + ": " + s.error_message());
 }
 
-EvitaClient::EvitaClient(std::string address, int call_timeout_seconds)
-    : address_(std::move(address)), call_timeout_seconds_(call_timeout_seconds) {
+namespace {
+
+std::shared_ptr<::grpc::Channel> OpenChannel(const std::string& address) {
   ::grpc::ChannelArguments args;
   args.SetMaxReceiveMessageSize(-1);
   args.SetInt(GRPC_ARG_ENABLE_HTTP_PROXY, 0);
-  auto channel = ::grpc::CreateCustomChannel(address_, ::grpc::InsecureChannelCredentials(), args);
-  evita_ = pb::EvitaService::NewStub(channel);
-  session_ = pb::EvitaSessionService::NewStub(channel);
+  return ::grpc::CreateCustomChannel(address, ::grpc::InsecureChannelCredentials(), args);
 }
+
+}  // namespace
+
+EvitaClient::EvitaClient(std::string address, int call_timeout_seconds)
+    : EvitaClient(OpenChannel(address), address, call_timeout_seconds) {}
+
+EvitaClient::EvitaClient(std::shared_ptr<::grpc::Channel> channel, std::string address,
+                         int call_timeout_seconds)
+    : address_(std::move(address)),
+      call_timeout_seconds_(call_timeout_seconds),
+      evita_(pb::EvitaService::NewStub(channel)),
+      session_(pb::EvitaSessionService::NewStub(channel)) {}
 
 std::unique_ptr<::grpc::ClientContext> EvitaClient::Context(const std::string& session_id,
                                                             std::optional<int> timeout_seconds) const {

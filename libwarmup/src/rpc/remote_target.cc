@@ -12,6 +12,7 @@
 #include "codec/pb.h"
 #include "codec/schema_convert.h"
 #include "rpc/client.h"
+#include "rpc/remote_target_channel.h"
 
 namespace warmup {
 namespace {
@@ -20,8 +21,8 @@ using rpc::FromGrpc;
 
 class RemoteTarget : public CatalogTarget {
  public:
-  RemoteTarget(const std::string& address, RemoteTargetOptions options)
-      : options_(options), client_(address, options.call_timeout_seconds) {}
+  RemoteTarget(rpc::EvitaClient client, RemoteTargetOptions options)
+      : options_(options), client_(std::move(client)) {}
 
   std::string Describe() const override { return "remote " + client_.address() + " (evitaDB gRPC protocol)"; }
 
@@ -176,7 +177,17 @@ class RemoteTarget : public CatalogTarget {
 StatusOr<std::unique_ptr<CatalogTarget>> MakeRemoteTarget(const std::string& address,
                                                           const RemoteTargetOptions& options) {
   if (address.empty()) return InvalidArgumentError("remote target: empty address");
-  return std::unique_ptr<CatalogTarget>(new RemoteTarget(address, options));
+  return std::unique_ptr<CatalogTarget>(
+      new RemoteTarget(rpc::EvitaClient(address, options.call_timeout_seconds), options));
 }
+
+namespace rpc {
+std::unique_ptr<CatalogTarget> MakeRemoteTargetOnChannel(std::shared_ptr<::grpc::Channel> channel,
+                                                         const std::string& name,
+                                                         const RemoteTargetOptions& options) {
+  return std::make_unique<RemoteTarget>(EvitaClient(std::move(channel), name, options.call_timeout_seconds),
+                                        options);
+}
+}  // namespace rpc
 
 }  // namespace warmup

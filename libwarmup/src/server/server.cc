@@ -22,6 +22,7 @@
 #include "codec/schema_convert.h"
 #include "common/names.h"
 #include "server/evitaql.h"
+#include "server/in_process_channel.h"
 #include "warmup/version.h"
 
 namespace warmup {
@@ -581,6 +582,11 @@ class ServerImpl : public Server {
     return OkStatus();
   }
   int port() const override { return port_; }
+  std::shared_ptr<::grpc::Channel> InProcessChannel() {
+    ::grpc::ChannelArguments args;
+    args.SetMaxReceiveMessageSize(-1);
+    return server_->InProcessChannel(args);
+  }
   void Configure(const ServerOptions& options) {
     state_.golive_delay_ms = options.golive_delay_ms;
     state_.session_idle_seconds = options.session_idle_seconds;
@@ -609,6 +615,13 @@ class ServerImpl : public Server {
 };
 
 }  // namespace
+
+namespace server {
+// Every Server is a ServerImpl: Server::Start makes no other.
+std::shared_ptr<::grpc::Channel> InProcessChannel(Server& server) {
+  return static_cast<ServerImpl&>(server).InProcessChannel();
+}
+}  // namespace server
 
 const std::vector<std::string>& InjectableMethods() {
   static const std::vector<std::string> kMethods = {"UpsertEntity", "GetEntityCollectionSize",
