@@ -66,7 +66,9 @@ StatusOr<std::pair<std::string, std::string>> ParseGrpcUrl(const std::string& ur
       slash + 1 == url.size() || url.find(':', scheme.size()) > slash) {
     return InvalidArgumentError(option + " must look like grpc://HOST:PORT/CATALOG, not '" + url + "'");
   }
-  return std::make_pair(url.substr(scheme.size(), slash - scheme.size()), url.substr(slash + 1));
+  std::string address = url.substr(scheme.size(), slash - scheme.size());
+  if (auto s = CheckHostPort(address, AddressUse::kDial); !s.ok()) return s.WithContext(option);
+  return std::make_pair(std::move(address), url.substr(slash + 1));
 }
 
 constexpr const char* kCompressHelp = "none | zstd (a bare --compress is zstd)";
@@ -216,14 +218,17 @@ StatusOr<LoadCommand> ParseLoadOrReindex(const std::vector<std::string>& args, b
     if (cmd.server.start_timeout_seconds < 1) {
       return InvalidArgumentError("--server-start-timeout must be at least 1");
     }
-    if (cmd.server.stop_grace_seconds < 0)
+    if (cmd.server.stop_grace_seconds < 0) {
       return InvalidArgumentError("--server-stop-grace must not be negative");
+    }
   } else if (cmd.target.kind != "embedded" && cmd.target.kind != "null" && cmd.target.kind != "remote") {
     return InvalidArgumentError("--target must be embedded, remote or null, not '" + cmd.target.kind + "'");
   }
   auto zstd = ParseCompression(compression);
   if (!zstd.ok()) return zstd.status();
   cmd.target.compress = *zstd;
+  if (auto s = CheckHostPort(cmd.target.address, AddressUse::kDial); !s.ok())
+    return s.WithContext("--address");
   cmd.copy.collections = collections | ranges::views::split(',') |
                          ranges::views::filter([](auto&& name) { return !ranges::empty(name); }) |
                          ranges::to<std::vector<std::string>>();
@@ -288,6 +293,8 @@ StatusOr<ExportCommand> ParseExport(const std::vector<std::string>& args) {
   } else if (cmd.address.empty() || cmd.catalog.empty()) {
     return InvalidArgumentError(cmd.address.empty() ? "--catalog needs --address HOST:PORT"
                                                     : "--address needs --catalog NAME");
+  } else if (auto s = CheckHostPort(cmd.address, AddressUse::kDial); !s.ok()) {
+    return s.WithContext("--address");
   }
   if (auto s = ParseCompression(compression, cmd.write); !s.ok()) return s;
   if (!zip.empty()) cmd.zip_path = zip;
@@ -304,7 +311,9 @@ StatusOr<ServeCommand> ParseServe(const std::vector<std::string>& args) {
   o.add_options()("help", "show this help")("data-dir", po::value(&cmd.data_dir)->required(),
                                             "the engine's data directory")(
       "listen", po::value(&cmd.listen)->default_value("127.0.0.1:5555"),
-      "host:port (loopback unless told otherwise)")(
+      "host:port; port 0 picks a free one")(
+      "allow-remote-clients", po::bool_switch(&cmd.allow_remote_clients),
+      "let --listen be an address other machines reach (no authentication: anyone can drop catalogs)")(
       "compress", po::value(&compression)->default_value("none"),
       (std::string("records (storage.compress): ") + kCompressHelp).c_str())(
       "reset-data", po::bool_switch(&cmd.reset_data),
@@ -326,6 +335,12 @@ StatusOr<ServeCommand> ParseServe(const std::vector<std::string>& args) {
   auto zstd = ParseCompression(compression);
   if (!zstd.ok()) return zstd.status();
   cmd.compress = *zstd;
+  if (auto s = CheckHostPort(cmd.listen, AddressUse::kListen); !s.ok()) return s.WithContext("--listen");
+  if (!IsLoopback(cmd.listen) && !cmd.allow_remote_clients) {
+    return InvalidArgumentError("--listen " + cmd.listen +
+                                " is reachable from other machines, and the server has no authentication; "
+                                "add --allow-remote-clients if that is meant");
+  }
   for (const std::string& fault : faults) {
     const size_t at = fault.find('@');
     ServerOptions::InjectedFault parsed{fault.substr(0, at), 0};

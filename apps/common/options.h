@@ -10,6 +10,7 @@
 #include "warmup/copy_engine.h"
 #include "warmup/generator.h"
 #include "warmup/grpc_source.h"
+#include "warmup/host_port.h"
 #include "warmup/server.h"
 #include "warmup/snapshot.h"
 #include "warmup/status.h"
@@ -98,6 +99,9 @@ struct ServeCommand {
   std::string help;  // set by --help: print it and exit 0, run nothing
   std::string data_dir;
   std::string listen = "127.0.0.1:5555";
+  // --listen beyond loopback (e.g. 0.0.0.0:5555) needs this: the server has
+  // no authentication, and anyone who reaches it can drop catalogs.
+  bool allow_remote_clients = false;
   bool compress = false;    // --compress zstd
   bool reset_data = false;  // wipe the data directory first (only if warmup's marker is there)
   int session_idle_seconds = 0;

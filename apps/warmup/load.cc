@@ -95,8 +95,9 @@ int Finish(const warmup::cli::LoadCommand& cmd, const warmup::RunResult& result)
     }
   }
   std::cout << warmup::RenderTextReport(result) << std::flush;
-  if (cmd.report.hold_open_seconds > 0)
+  if (cmd.report.hold_open_seconds > 0) {
     std::this_thread::sleep_for(std::chrono::seconds(cmd.report.hold_open_seconds));
+  }
   return exit_code;
 }
 

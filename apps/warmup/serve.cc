@@ -42,6 +42,10 @@ int Serve(const std::vector<std::string>& args) {
               cmd->compress ? ", compress" : "");
   std::printf("  host %s: %s, %d cores, memory limit %.1f GiB\n", env.hostname.c_str(), env.cpu_model.c_str(),
               env.cores, static_cast<double>(env.memory_limit_bytes) / (1 << 30));
+  if (!warmup::IsLoopback(cmd->listen)) {
+    std::printf("  WARNING: listening on %s, which other machines can reach; nothing authenticates them\n",
+                cmd->listen.c_str());
+  }
   for (const auto& leftover : (*server)->leftovers()) {
     std::printf("  leftover, not loaded: %s\n", leftover.c_str());
   }

@@ -110,8 +110,9 @@ class ServeProcess {
   CliResult Stop() {
     REQUIRE(::kill(pid_, SIGTERM) == 0);
     char buffer[512];
-    for (ssize_t n; (n = ::read(out_, buffer, sizeof(buffer))) > 0;)
+    for (ssize_t n; (n = ::read(out_, buffer, sizeof(buffer))) > 0;) {
       seen_.append(buffer, static_cast<size_t>(n));
+    }
     int status = 0;
     REQUIRE(::waitpid(pid_, &status, 0) == pid_);
     pid_ = -1;

@@ -106,6 +106,21 @@ TEST_CASE("warmup version, help, no command and an unknown command") {
   }
 }
 
+TEST_CASE("regression: warmup serve segfaulted when it could not listen, now exit 64 or 1 with the reason") {
+  TempDir dir;
+  const CliResult bad_port = RunCli({"serve", "--data-dir", dir / "a", "--listen", "127.0.0.1:abc"});
+  CHECK_MESSAGE(bad_port.exited, bad_port.output);
+  CHECK(bad_port.exit_code == 64);
+  CHECK(Contains(bad_port.output, "--listen: address '127.0.0.1:abc': the port 'abc' is not a number"));
+  ServeProcess first;
+  first.Start(dir / "first");
+  const CliResult in_use = RunCli({"serve", "--data-dir", dir / "b", "--listen", first.address()});
+  CHECK_MESSAGE(in_use.exited, in_use.output);
+  CHECK(in_use.exit_code == 1);
+  CHECK(Contains(in_use.output, "cannot listen on " + first.address() + ": the port is in use"));
+  CHECK(first.Stop().exit_code == 0);
+}
+
 TEST_CASE("load from a pristine directory of two snapshots without --catalog fails naming both, exit 1") {
   TempDir dir;
   const std::string pristine = GenerateTiny(dir);
@@ -392,8 +407,9 @@ TEST_CASE("warmup reindex: SIGTERM mid-run stops the server and still prints the
   REQUIRE(::kill(reindex, SIGTERM) == 0);
   std::string output;
   char buffer[4096];
-  for (ssize_t n; (n = ::read(out, buffer, sizeof(buffer))) > 0;)
+  for (ssize_t n; (n = ::read(out, buffer, sizeof(buffer))) > 0;) {
     output.append(buffer, static_cast<size_t>(n));
+  }
   ::close(out);
   int status = 0;
   REQUIRE(::waitpid(reindex, &status, 0) == reindex);

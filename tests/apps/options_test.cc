@@ -111,8 +111,9 @@ void CheckEveryFlag(Parser parse, const FlagTable<Command>& table) {
     REQUIRE_MESSAGE(cmd.ok(), cmd.status().ToString());
     CHECK_MESSAGE(row->second.second(*cmd), "--", flag, " did not reach the command");
   }
-  for (const auto& [flag, row] : table)
+  for (const auto& [flag, row] : table) {
     CHECK_MESSAGE(documented.contains(flag), "--", flag, " is not documented");
+  }
 }
 
 using Args = std::vector<std::string>;
@@ -277,6 +278,9 @@ TEST_CASE("generate, inspect, unpack, export and serve: every documented flag is
          [](const ServeCommand& c) { return c.listen == "127.0.0.1:0"; }}},
        {"compress", {serve({"--compress", "zstd"}), [](const ServeCommand& c) { return c.compress; }}},
        {"reset-data", {serve({"--reset-data"}), [](const ServeCommand& c) { return c.reset_data; }}},
+       {"allow-remote-clients",
+        {serve({"--listen", "0.0.0.0:5555", "--allow-remote-clients"}),
+         [](const ServeCommand& c) { return c.allow_remote_clients && c.listen == "0.0.0.0:5555"; }}},
        {"session-idle-seconds",
         {serve({"--session-idle-seconds", "30"}),
          [](const ServeCommand& c) { return c.session_idle_seconds == 30; }}},
@@ -296,6 +300,32 @@ TEST_CASE("generate, inspect, unpack, export and serve: every documented flag is
     CHECK(ParseServe(serve({"--inject-fault", bad})).status().message() ==
           std::string("--inject-fault must look like METHOD or METHOD@N, not '") + bad + "'");
   }
+}
+
+TEST_CASE("addresses are checked when parsed: --listen, --address, --source, export's --address") {
+  CHECK(ParseServe({"--data-dir", "/d", "--listen", "127.0.0.1:abc"})
+            .status()
+            .message()
+            .find("--listen: address '127.0.0.1:abc': the port 'abc' is not a number") == 0);
+  CHECK(ParseServe({"--data-dir", "/d", "--listen", "0.0.0.0:5555"}).status().message() ==
+        "--listen 0.0.0.0:5555 is reachable from other machines, and the server has no authentication; add "
+        "--allow-remote-clients if that is meant");
+  CHECK(ParseServe({"--data-dir", "/d", "--listen", "127.0.0.1:0"}).ok());
+  CHECK(ParseLoad({"--pristine-dir", "/d", "--address", "127.0.0.1:99999"})
+            .status()
+            .message()
+            .find("--address: address '127.0.0.1:99999': port 99999 is out of range") == 0);
+  CHECK(ParseReindex({"--pristine-dir", "/d", "--address", "127.0.0.1:0"})
+            .status()
+            .message()
+            .find("--address: address '127.0.0.1:0': port 0 is out of range") == 0);
+  CHECK(
+      ParseLoad({"--source", "grpc://db:70000/c"}).status().message().find("--source: address 'db:70000'") ==
+      0);
+  CHECK(ParseExport({"--address", "db", "--catalog", "c", "--out", "/x"})
+            .status()
+            .message()
+            .find("--address: address 'db': no port") == 0);
 }
 
 TEST_CASE("--compress means none|zstd in every command, and the bare older spelling is zstd") {

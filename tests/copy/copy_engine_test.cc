@@ -352,8 +352,9 @@ TEST_CASE("the per-entity CSV writer refuses a path it cannot write, naming it")
 TEST_CASE("every target is created with generated primary keys off: the source's keys are kept") {
   auto source = Tiny();
   bool any_generated = false;
-  for (const auto& [type, e] : source->schema().entities)
+  for (const auto& [type, e] : source->schema().entities) {
     any_generated = any_generated || e.with_generated_primary_key;
+  }
   REQUIRE(any_generated);  // else this test would check nothing
   class SchemaCatcher : public ScriptedTarget {
    public:

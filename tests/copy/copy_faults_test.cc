@@ -63,8 +63,9 @@ class FaultySource : public CatalogSource {
         : inner_(std::move(inner)), fail_at_(fail_at), delay_(delay) {}
     StatusOr<bool> Next(Entity* entity) override {
       if (delay_.count() > 0) std::this_thread::sleep_for(delay_);
-      if (fail_at_ > 0 && ++reads_ == fail_at_)
+      if (fail_at_ > 0 && ++reads_ == fail_at_) {
         return DataLossError("read " + std::to_string(reads_) + " failed");
+      }
       return inner_->Next(entity);
     }
 

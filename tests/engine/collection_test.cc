@@ -33,8 +33,9 @@ TEST_CASE("localized sorting follows Czech collation: ch after h, č after c") {
   auto engine = OpenEngine(dir.path());
   Catalog* catalog = *engine->CreateCatalog(WordsSchema());
   const std::vector<std::string> words = {"hrad", "chata", "cibule", "čaj", "Cesta", "ivan"};
-  for (size_t i = 0; i < words.size(); ++i)
+  for (size_t i = 0; i < words.size(); ++i) {
     REQUIRE_OK(catalog->Upsert(Named("Word", int32_t(i + 1), words[i])));
+  }
   auto sorted = catalog->SortBy("Word", "name", "cs", OrderDirection::kAsc);
   REQUIRE_OK(sorted);
   std::vector<std::string> order;

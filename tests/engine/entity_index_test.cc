@@ -83,16 +83,18 @@ TEST_CASE("index reads match a brute-force scan, globally and within reduced ind
     for (int32_t target = 1; target <= 20; ++target) {
       std::vector<int32_t> expected;
       for (const auto& e : products) {
-        if (e.scope == Scope::kLive && References(e, "parameterValues", target))
+        if (e.scope == Scope::kLive && References(e, "parameterValues", target)) {
           expected.push_back(e.primary_key);
+        }
       }
       CHECK(*catalog->FacetMembers("Product", "parameterValues", target) == expected);
 
       std::vector<int32_t> in_category;
       std::vector<int32_t> code_in_category;
       for (const auto& e : products) {
-        if (e.scope == Scope::kLive && References(e, "categories", target))
+        if (e.scope == Scope::kLive && References(e, "categories", target)) {
           in_category.push_back(e.primary_key);
+        }
       }
       const IndexScope reduced{"categories", target};
       auto sorted = catalog->SortBy("Product", "code", "", OrderDirection::kAsc, reduced);

@@ -146,8 +146,9 @@ TEST_CASE("distinct random entities have distinct digests") {
   const CatalogSchema schema = generator::RandomCatalogSchema(2);
   generator::Rng rng(5);
   std::set<Digest> seen;
-  for (int pk = 1; pk <= 300; ++pk)
+  for (int pk = 1; pk <= 300; ++pk) {
     seen.insert(EntityDigest(generator::RandomEntity(rng, schema, "Product", pk)));
+  }
   CHECK(seen.size() == 300);
 }
 

@@ -46,8 +46,9 @@ std::map<std::string, Digest> Digests(CatalogSource& source, bool strip) {
       if (!*more) break;
       const auto before = e.references.size();
       std::erase_if(e.references, [&](const Reference& r) { return reflected.contains(r.name); });
-      if (!strip)
+      if (!strip) {
         CHECK_MESSAGE(e.references.size() == before, EntityLabel(e), " carries a reflected reference");
+      }
       out[EntityLabel(e)] = EntityDigest(e);
     }
   }

@@ -244,5 +244,42 @@ TEST_CASE(
   CHECK((*target)->CreateCatalog(schema).code() == StatusCode::kUnavailable);
 }
 
+TEST_CASE("regression: Server::Start crashed when it could not listen, and every bad address is an error") {
+  testing::TempDir dir;
+  for (const char* listen : {"127.0.0.1:abc", "127.0.0.1:-1", "127.0.0.1:99999", "127.0.0.1", "[::1:5555"}) {
+    CAPTURE(listen);
+    ServerOptions options;
+    options.data_dir = dir / "data";
+    options.listen = listen;
+    auto server = Server::Start(options);
+    CHECK(server.status().code() == StatusCode::kInvalidArgument);
+    CHECK(server.status().message().find(std::string("address '") + listen + "'") == 0);
+  }
+  // Well formed, but no address of this machine: the bind fails, and the
+  // half-made server is destroyed without a crash.
+  ServerOptions options;
+  options.data_dir = dir / "data";
+  options.listen = "192.0.2.1:5555";  // TEST-NET-1, never assigned to a host
+  auto server = Server::Start(options);
+  CHECK(server.status().code() == StatusCode::kUnavailable);
+  CHECK(server.status().message().find("cannot listen on 192.0.2.1:5555") == 0);
+}
+
+TEST_CASE("regression: a second server on a port in use shared it (SO_REUSEPORT), now it is refused") {
+  testing::TempDir dir;
+  auto first = StartServer(dir / "first");
+  ServerOptions options;
+  options.data_dir = dir / "second";
+  options.listen = Address(*first);
+  auto second = Server::Start(options);
+  CHECK(second.status().code() == StatusCode::kUnavailable);
+  CHECK(second.status().message().find("cannot listen on " + Address(*first) + ": the port is in use") == 0);
+  // The first still serves.
+  auto target = MakeRemoteTarget(Address(*first));
+  CatalogSchema schema = Tiny()->schema();
+  schema.name = "still_served";
+  CHECK_OK((*target)->CreateCatalog(schema));
+}
+
 }  // namespace
 }  // namespace warmup

@@ -175,8 +175,9 @@ TEST_CASE("reading never modifies the snapshot and works on a read-only copy, al
   TempDir dir(OthersCanReach(tmp) ? tmp : fs::path("/tmp"));
   const std::string path = Generate(dir.path(), "tiny", 1.0, 3, SnapshotCompression::kZstd);
   std::map<std::string, std::pair<std::string, fs::file_time_type>> before;
-  for (const auto& [name, bytes] : FileContents(path))
+  for (const auto& [name, bytes] : FileContents(path)) {
     before[name] = {bytes, fs::last_write_time(path + "/" + name)};
+  }
   // Readable by everyone, writable by no one; the zip goes to a directory the
   // reader may write.
   fs::permissions(dir.path(), fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
@@ -205,8 +206,9 @@ TEST_CASE("reading never modifies the snapshot and works on a read-only copy, al
   CHECK_MESSAGE(code == 0, "the unprivileged reader failed with ", code);
   CHECK(fs::exists(out + "/export.zip"));
   std::map<std::string, std::pair<std::string, fs::file_time_type>> after;
-  for (const auto& [name, bytes] : FileContents(path))
+  for (const auto& [name, bytes] : FileContents(path)) {
     after[name] = {bytes, fs::last_write_time(path + "/" + name)};
+  }
   CHECK(after == before);
   fs::permissions(path, fs::perms::owner_all, fs::perm_options::add);
   for (const auto& e : fs::recursive_directory_iterator(path)) {

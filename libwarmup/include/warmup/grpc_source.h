@@ -22,7 +22,8 @@ struct GrpcSourceOptions {
 
 // Opens a read-only session on `catalog` at `address` (host:port) and reads
 // its schema and counts.
-// Errors: kNotFound for an unknown catalog; kUnavailable when nothing answers.
+// Errors: kInvalidArgument for an address CheckHostPort refuses; kNotFound for
+// an unknown catalog; kUnavailable when nothing answers.
 StatusOr<std::unique_ptr<CatalogSource>> OpenGrpcSource(const std::string& address,
                                                         const std::string& catalog,
                                                         const GrpcSourceOptions& options = {});

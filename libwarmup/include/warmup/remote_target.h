@@ -18,7 +18,8 @@ struct RemoteTargetOptions {
   int golive_timeout_seconds = 0;
 };
 
-// Connects to `address` (host:port). Calls fail later, not here, when nothing listens.
+// Connects to `address` (host:port). Calls fail later, not here, when nothing
+// listens. Errors: kInvalidArgument for an address CheckHostPort refuses.
 StatusOr<std::unique_ptr<CatalogTarget>> MakeRemoteTarget(const std::string& address,
                                                           const RemoteTargetOptions& options = {});
 

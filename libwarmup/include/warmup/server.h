@@ -49,9 +49,11 @@ const std::vector<std::string>& InjectableMethods();
 // Thread-safety: Shutdown may be called from any thread (e.g. a signal watcher).
 class Server {
  public:
-  // Opens the engine and starts listening.
-  // Errors: the engine's; kUnavailable when the address cannot be bound;
-  // kInvalidArgument for a fault on a method not in InjectableMethods().
+  // Opens the engine and starts listening; the port is this server's alone
+  // (no SO_REUSEPORT sharing).
+  // Errors: kInvalidArgument for a listen address CheckHostPort refuses, or a
+  // fault on a method not in InjectableMethods(); the engine's; kUnavailable
+  // when the address cannot be bound (the port is in use, the host is not ours).
   static StatusOr<std::unique_ptr<Server>> Start(const ServerOptions& options);
   virtual ~Server() = default;
   // The port actually bound.

@@ -165,8 +165,9 @@ StatusOr<Entity> EntityFromProto(const pb::GrpcSealedEntity& proto) {
     }
     for (const auto& [name, value] : data.associateddata()) {
       auto parsed = AssociatedDataValueFromProto(value);
-      if (!parsed.ok())
+      if (!parsed.ok()) {
         return fail(parsed.status().WithContext("associated data '" + name + "' (" + tag + ")"));
+      }
       entity.associated_data.localized[tag].emplace(name, std::move(parsed).value());
     }
   }
@@ -384,8 +385,9 @@ StatusOr<Entity> EntityFromUpsertMutation(const pb::GrpcEntityUpsertMutation& mu
         if (m.has_validity()) *view.mutable_validity() = m.validity();
         view.set_indexed(m.indexed() || m.sellable());
         auto price = PriceFromProto(view);
-        if (!price.ok())
+        if (!price.ok()) {
           return fail(price.status().WithContext(at + ": price " + std::to_string(m.priceid())));
+        }
         auto same_key = [&](const Price& p) {
           return p.price_id == price->price_id && p.price_list == price->price_list &&
                  p.currency == price->currency;

@@ -237,8 +237,9 @@ void ReferenceIndexingTo(const ReferenceSchema& r, Message* p) {
   for (const auto& scoped : r.indexed_components) {
     auto* item = p->add_scopedindexedcomponents();
     item->set_scope(static_cast<pb::GrpcEntityScope>(scoped.scope));
-    for (auto c : scoped.value)
+    for (auto c : scoped.value) {
       item->add_indexedcomponents(static_cast<pb::GrpcReferenceIndexedComponents>(c));
+    }
   }
   ScopesTo(r.faceted_in_scopes, p->mutable_facetedinscopes());
   for (const auto& scoped : r.faceted_partially) {
@@ -266,8 +267,9 @@ StatusOr<ReferenceSchema> ReferenceFrom(const pb::GrpcReferenceSchema& p) {
       WARMUP_ASSIGN_OR_RETURN(Scope scope, EnumFrom(s, Scope::kArchived, "indexedInScopes"));
       r.index_types.push_back({scope, ReferenceIndexType::kForFiltering});
     }
-    if (r.index_types.empty() && p.indexed())
+    if (r.index_types.empty() && p.indexed()) {
       r.index_types.push_back({Scope::kLive, ReferenceIndexType::kForFiltering});
+    }
   }
   if (r.faceted_in_scopes.empty() && p.faceted()) r.faceted_in_scopes.push_back(Scope::kLive);
   WARMUP_RETURN_IF_ERROR(AttributesFrom(p.attributes(), &r.attributes));
@@ -461,8 +463,9 @@ Status ApplyEntityMutation(const pb::GrpcEntitySchemaMutation& m, const CatalogS
     case M::kAllowLocaleInEntitySchemaMutation:
       for (const auto& l : m.allowlocaleinentityschemamutation().locales()) {
         WARMUP_ASSIGN_OR_RETURN(Locale locale, LocaleFromProto(l));
-        if (std::find(e->locales.begin(), e->locales.end(), locale) == e->locales.end())
+        if (std::find(e->locales.begin(), e->locales.end(), locale) == e->locales.end()) {
           e->locales.push_back(locale);
+        }
       }
       return OkStatus();
     case M::kDisallowEvolutionModeInEntitySchemaMutation:
@@ -561,8 +564,9 @@ Status ApplyEntityMutation(const pb::GrpcEntitySchemaMutation& m, const CatalogS
     case M::kModifyReferenceAttributeSchemaMutation: {
       const auto& mod = m.modifyreferenceattributeschemamutation();
       auto reference = e->references.find(mod.name());
-      if (reference == e->references.end())
+      if (reference == e->references.end()) {
         return InvalidArgumentError("reference '" + mod.name() + "' does not exist");
+      }
       if (!mod.attributeschemamutation().has_createattributeschemamutation()) {
         return UnimplementedError("reference '" + mod.name() + "': only attribute creation is supported");
       }
@@ -575,8 +579,9 @@ Status ApplyEntityMutation(const pb::GrpcEntitySchemaMutation& m, const CatalogS
     case M::kModifyReferenceSortableAttributeCompoundSchemaMutation: {
       const auto& mod = m.modifyreferencesortableattributecompoundschemamutation();
       auto reference = e->references.find(mod.name());
-      if (reference == e->references.end())
+      if (reference == e->references.end()) {
         return InvalidArgumentError("reference '" + mod.name() + "' does not exist");
+      }
       if (!mod.sortableattributecompoundschemamutation()
                .has_createsortableattributecompoundschemamutation()) {
         return UnimplementedError("reference '" + mod.name() + "': only compound creation is supported");
@@ -665,8 +670,9 @@ StatusOr<CatalogSchema> CatalogSchemaFromProto(const pb::GrpcCatalogSchema& cata
   }
   for (const auto& [name, proto] : catalog.attributes()) {
     auto a = AttributeFrom(proto, AttributeSchemaKind::kGlobal);
-    if (!a.ok())
+    if (!a.ok()) {
       return a.status().WithContext("catalog " + schema.name + ": global attribute '" + name + "'");
+    }
     schema.attributes.emplace(name, std::move(a).value());
   }
   for (const auto& proto : entities) {
@@ -734,9 +740,10 @@ std::vector<pb::GrpcLocalCatalogSchemaMutation> CatalogSchemaToMutations(const C
     auto* modify = out.emplace_back().mutable_modifyentityschemamutation();
     modify->set_entitytype(type);
     auto add = [&] { return modify->add_entityschemamutations(); };
-    if (e.description)
+    if (e.description) {
       add()->mutable_modifyentityschemadescriptionmutation()->mutable_description()->set_value(
           *e.description);
+    }
     if (e.deprecation_notice) {
       add()->mutable_modifyentityschemadeprecationnoticemutation()->mutable_deprecationnotice()->set_value(
           *e.deprecation_notice);
@@ -839,8 +846,9 @@ std::vector<pb::GrpcLocalCatalogSchemaMutation> CatalogSchemaToMutations(const C
                           ->mutable_createsortableattributecompoundschemamutation());
       }
     }
-    if (modify.entityschemamutations_size() > 0)
+    if (modify.entityschemamutations_size() > 0) {
       *out.emplace_back().mutable_modifyentityschemamutation() = modify;
+    }
   }
   // Evolution restrictions last, so that the load itself never trips over them.
   for (const auto& [type, e] : schema.entities) {
@@ -912,9 +920,10 @@ Status ApplyCatalogSchemaMutations(const std::vector<pb::GrpcLocalCatalogSchemaM
         }
         for (int k = 0; k < modify.entityschemamutations_size(); ++k) {
           Status s = ApplyEntityMutation(modify.entityschemamutations(k), *schema, &entity->second);
-          if (!s.ok())
+          if (!s.ok()) {
             return s.WithContext(at + ": entity type " + modify.entitytype() + " [" + std::to_string(k) +
                                  "]");
+          }
         }
         break;
       }

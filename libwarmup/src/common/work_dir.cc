@@ -12,8 +12,9 @@ Status PrepareWorkDir(const std::string& path) {
   const fs::path dir(path);
   if (!fs::exists(dir, ec)) {
     fs::create_directories(dir, ec);
-    if (ec)
+    if (ec) {
       return Status(StatusCode::kUnavailable, "cannot create work directory " + path + ": " + ec.message());
+    }
   } else if (!fs::is_directory(dir, ec)) {
     return FailedPreconditionError("work directory " + path + " is not a directory; refusing to use it");
   } else if (!fs::exists(dir / kWorkDirMarker, ec)) {
@@ -26,9 +27,10 @@ Status PrepareWorkDir(const std::string& path) {
   } else {
     for (const auto& entry : fs::directory_iterator(dir, ec)) {
       if (entry.path().filename() != kWorkDirMarker) fs::remove_all(entry.path(), ec);
-      if (ec)
+      if (ec) {
         return Status(StatusCode::kUnavailable,
                       "cannot clear " + entry.path().string() + ": " + ec.message());
+      }
     }
   }
   std::ofstream marker(dir / kWorkDirMarker);

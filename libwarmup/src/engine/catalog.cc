@@ -98,8 +98,9 @@ Status CatalogImpl::WriteGoLiveFiles() {
     if (Status s = collection->writer()->Sync(); !s.ok()) return s;
     const std::string offsets = EncodeOffsets(collection->writer()->size(), collection->offsets());
     if (Status s = env_->WriteFileAtomically(paths_[type] + ".offsets", offsets); !s.ok()) return s;
-    if (Status s = WriteIndexFile(env_, paths_[type] + ".index",
-                                  [&](IndexWriter& out) { collection->SaveSnapshot(out); });
+    const Collection* c = collection.get();  // (clang before 16 cannot capture a structured binding)
+    if (Status s =
+            WriteIndexFile(env_, paths_[type] + ".index", [&](IndexWriter& out) { c->SaveSnapshot(out); });
         !s.ok()) {
       return s;
     }
@@ -191,8 +192,9 @@ StatusOr<std::vector<int32_t>> CatalogImpl::Children(const std::string& entity_t
 
 StatusOr<Collection*> CatalogImpl::Find(const std::string& type) const {
   auto it = collections_.find(type);
-  if (it == collections_.end())
+  if (it == collections_.end()) {
     return NotFoundError("catalog " + schema_.name + " has no entity type " + type);
+  }
   return it->second.get();
 }
 

@@ -76,8 +76,9 @@ Status DecodeOffsets(const std::string& data, const std::string& name, uint64_t*
   if (data.size() < 20) return DataLossError(name + ": too short");
   const uint64_t count = get(8, 8);
   if (data.size() != 20 + count * 12) return DataLossError(name + ": size does not match its count");
-  if (get(data.size() - 4, 4) != Crc32c(data.data(), data.size() - 4))
+  if (get(data.size() - 4, 4) != Crc32c(data.data(), data.size() - 4)) {
     return DataLossError(name + ": bad checksum");
+  }
   *valid_end = get(0, 8);
   for (uint64_t i = 0; i < count; ++i) {
     (*offsets)[static_cast<int32_t>(get(16 + i * 12, 4))] = get(20 + i * 12, 8);

@@ -64,8 +64,9 @@ Status Collection::Replay(uint64_t from, CatalogIndexes* catalog) {
                              ": record does not parse");
       }
       auto parsed = codec::EntityFromProto(*message_);
-      if (!parsed.ok())
+      if (!parsed.ok()) {
         return parsed.status().WithContext(records_path_ + ": offset " + std::to_string(offset));
+      }
       entity = std::move(parsed).value();
       auto existing = offsets_.find(entity.primary_key);
       if (existing != offsets_.end()) {
@@ -126,8 +127,9 @@ void Collection::LoadSnapshot(std::map<int32_t, uint64_t> offsets, IndexReader& 
   children_.clear();
   for (uint64_t n = in.U64(); n > 0 && in.status().ok(); --n) {
     auto& children = children_[static_cast<int32_t>(in.I64())];
-    for (uint64_t k = in.U64(); k > 0 && in.status().ok(); --k)
+    for (uint64_t k = in.U64(); k > 0 && in.status().ok(); --k) {
       children.insert(static_cast<int32_t>(in.I64()));
+    }
   }
 }
 
@@ -145,8 +147,9 @@ void Collection::UpdateIndexes(const Entity& e, bool add, CatalogIndexes* catalo
   std::set<std::string> partitions;
   for (const Reference& r : e.references) {
     const ReferenceSchema* rs = schema_->FindReference(r.name);
-    if (rs == nullptr || rs->IndexTypeIn(e.scope) != ReferenceIndexType::kForFilteringAndPartitioning)
+    if (rs == nullptr || rs->IndexTypeIn(e.scope) != ReferenceIndexType::kForFilteringAndPartitioning) {
       continue;
+    }
     const std::string key = ReducedKey(e.scope, r.name, r.referenced.primary_key);
     if (!partitions.insert(key).second) continue;
     EntityIndex& reduced = reduced_[key];

@@ -65,8 +65,9 @@ class EngineImpl : public Engine {
       return InvalidArgumentError("catalog name '" + schema.name +
                                   "' is not allowed (letters, digits, '.', '_', '-'; not '.' or '..')");
     }
-    if (catalogs_.contains(schema.name))
+    if (catalogs_.contains(schema.name)) {
       return AlreadyExistsError("catalog " + schema.name + " already exists");
+    }
     const std::string path = dir_ + "/" + schema.name;
     if (env_->Exists(path)) {
       return AlreadyExistsError(path + " exists and is not a catalog of this engine; refusing to touch it");
@@ -74,8 +75,9 @@ class EngineImpl : public Engine {
     if (Status s = ValidateCatalogSchema(schema); !s.ok()) return s;
     if (Status s = env_->CreateDirectories(path + "/collections"); !s.ok()) return s;
     if (Status s = env_->WriteFileAtomically(path + "/" + kSchemaFile, engine::SerializeSchema(schema));
-        !s.ok())
+        !s.ok()) {
       return s;
+    }
     if (Status s = env_->WriteFileAtomically(path + "/" + kHeaderFile,
                                              engine::HeaderText(schema.name, CatalogState::kWarmingUp));
         !s.ok()) {

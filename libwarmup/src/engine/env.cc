@@ -168,8 +168,9 @@ class PosixEnv : public Env {
   StatusOr<std::vector<std::string>> ListDirectory(const std::string& path) override {
     std::error_code ec;
     std::vector<std::string> names;
-    for (const auto& entry : fs::directory_iterator(path, ec))
+    for (const auto& entry : fs::directory_iterator(path, ec)) {
       names.push_back(entry.path().filename().string());
+    }
     if (ec) return Status(StatusCode::kUnavailable, path + ": cannot list: " + ec.message());
     std::sort(names.begin(), names.end());
     return names;

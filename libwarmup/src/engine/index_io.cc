@@ -60,8 +60,9 @@ IndexReader::IndexReader(std::string data, std::string name)
   }
   end_ = data_.size() - 4;
   uint32_t stored = 0;
-  for (int i = 0; i < 4; ++i)
+  for (int i = 0; i < 4; ++i) {
     stored |= static_cast<uint32_t>(static_cast<uint8_t>(data_[end_ + i])) << (8 * i);
+  }
   if (stored != Crc32c(data_.data(), end_)) status_ = DataLossError(name_ + ": checksum does not match");
 }
 

@@ -80,12 +80,14 @@ StatusOr<uint64_t> RecordWriter::Append(std::string_view payload) {
 Status ReadRecord(const ReadFile& file, const std::string& name, uint64_t offset, std::string* payload) {
   const std::string where = name + ": offset " + std::to_string(offset);
   std::string header;
-  if (Status s = file.ReadAt(offset, kHeader, &header); !s.ok())
+  if (Status s = file.ReadAt(offset, kHeader, &header); !s.ok()) {
     return DataLossError(where + ": torn record header");
+  }
   const uint32_t length = GetU32(header.data());
   std::string frame;
-  if (Status s = file.ReadAt(offset + 8, 1 + length, &frame); !s.ok())
+  if (Status s = file.ReadAt(offset + 8, 1 + length, &frame); !s.ok()) {
     return DataLossError(where + ": torn record");
+  }
   if (Crc32c(frame.data(), frame.size()) != GetU32(header.data() + 4)) {
     return DataLossError(where + ": record checksum does not match");
   }

@@ -123,8 +123,9 @@ Status ValidateUpsert(const Entity& e, const EntitySchema& schema, const UniqueV
   }
   auto check_associated_data = [&](const std::string& name, const AssociatedDataValue& value) -> Status {
     auto it = schema.associated_data.find(name);
-    if (it == schema.associated_data.end())
+    if (it == schema.associated_data.end()) {
       return fail("associated data '" + name + "' is not in the schema");
+    }
     if (it->second.type != value.type()) return fail("associated data '" + name + "' has the wrong type");
     return OkStatus();
   };

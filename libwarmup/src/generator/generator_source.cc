@@ -36,8 +36,9 @@ class GeneratorSource : public CatalogSource {
  public:
   GeneratorSource(GeneratorOptions options, std::unique_ptr<generator::Profile> profile)
       : options_(std::move(options)), profile_(std::move(profile)) {
-    for (const auto& plan : profile_->collections())
+    for (const auto& plan : profile_->collections()) {
       collections_.push_back({plan.entity_type, plan.count, 0});
+    }
   }
   const CatalogSchema& schema() const override { return profile_->schema(); }
   const std::vector<CollectionInfo>& collections() const override { return collections_; }

@@ -160,8 +160,9 @@ class SenesiProfile : public Profile {
       e->attributes.global.emplace("height", Value::Integer(static_cast<int32_t>(rng.Between(200, 4000))));
       e->attributes.global.emplace("mimeType", Value::String(rng.Coin() ? "image/jpeg" : "image/webp"));
       e->attributes.global.emplace("bytes", Value::Long(rng.Between(10'000, 5'000'000)));
-      for (const char* tag : {"cs", "sk"})
+      for (const char* tag : {"cs", "sk"}) {
         e->attributes.localized[tag].emplace("alt", Value::String(Text(rng, 2, 6)));
+      }
     } else if (type == "ParameterValue") {
       e->attributes.global.emplace("order", Value::Integer(static_cast<int32_t>(rng.Between(0, 100))));
       e->references.push_back({"parameter",
@@ -299,8 +300,9 @@ class SenesiProfile : public Profile {
     seo["noindex"] = DataItem{Value::Boolean(rng.Chance(0.02))};
     e->associated_data.global.emplace("seo", AssociatedDataValue{DataItem{std::move(seo)}});
     std::vector<Scalar> videos;
-    for (int64_t i = rng.Between(0, 2); i > 0; --i)
+    for (int64_t i = rng.Between(0, 2); i > 0; --i) {
       videos.push_back("https://video.example/" + std::to_string(pk * 10 + i));
+    }
     e->associated_data.global.emplace("videoUrls", AssociatedDataValue{StringArray(std::move(videos))});
 
     // Prices: every price list in CZK and EUR; "action" lists have validity.
@@ -386,8 +388,9 @@ class SenesiProfile : public Profile {
       schema_.entities.emplace(e.name, std::move(e));
     }
     auto& s = schema_.entities;
-    for (const char* type : {"Brand", "Category", "Group", "Tag", "Product"})
+    for (const char* type : {"Brand", "Category", "Group", "Tag", "Product"}) {
       s.at(type).attributes.emplace("url", url);
+    }
 
     EntitySchema& category = s.at("Category");
     category.with_hierarchy = true;
@@ -436,8 +439,9 @@ class SenesiProfile : public Profile {
     auto add = [&](AttributeSchema a) { product.attributes.emplace(a.name, std::move(a)); };
     add(Unique(Attr("ean", ValueType::kString)));
     add(Filterable(Attr("catalogNumber", ValueType::kString)));
-    for (const char* flag : {"visible", "saleable", "new", "recommended"})
+    for (const char* flag : {"visible", "saleable", "new", "recommended"}) {
       add(Filterable(Attr(flag, ValueType::kBoolean)));
+    }
     add(Sortable(Attr("priority", ValueType::kLong)));
     add(Filterable(Attr("weight", ValueType::kBigDecimal)));
     product.attributes.at("weight").indexed_decimal_places = 3;

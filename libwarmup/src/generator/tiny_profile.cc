@@ -180,8 +180,9 @@ DataItem RandomDataItem(Rng& rng, int depth) {
     item.content = std::move(array);
   } else {
     DataItem::Map map;
-    for (int64_t i = rng.Between(0, 3); i > 0; --i)
+    for (int64_t i = rng.Between(0, 3); i > 0; --i) {
       map["k" + std::to_string(i)] = RandomDataItem(rng, depth - 1);
+    }
     item.content = std::move(map);
   }
   return item;
@@ -433,8 +434,9 @@ Entity RandomEntity(Rng& rng, const CatalogSchema& schema, const std::string& ty
       if (!duplicates && std::find(used.begin(), used.end(), target) != used.end()) continue;
       used.push_back(target);
       r.referenced = {rs.referenced_entity_type, target};
-      if (rs.group_type && rng.Coin())
+      if (rs.group_type && rng.Coin()) {
         r.group = EntityRef{*rs.group_type, static_cast<int32_t>(rng.Between(1, 5))};
+      }
       FillAttributes(rng, rs.attributes, es.locales, type + "/" + std::to_string(pk) + "/" + name, pk,
                      &r.attributes);
       e.references.push_back(std::move(r));
@@ -466,8 +468,9 @@ class TinyProfile : public Profile {
   explicit TinyProfile(const GeneratorOptions& options)
       : seed_(options.seed), schema_(RandomCatalogSchema(options.seed)) {
     schema_.name = options.catalog_name.empty() ? "tiny" : options.catalog_name;
-    for (const auto& plan : TinyCounts())
+    for (const auto& plan : TinyCounts()) {
       plans_.push_back({plan.entity_type, ScaleCount(plan.count, options.scale)});
+    }
   }
   const CatalogSchema& schema() const override { return schema_; }
   const std::vector<CollectionPlan>& collections() const override { return plans_; }

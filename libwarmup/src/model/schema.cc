@@ -75,8 +75,9 @@ Status ValidateCatalogSchema(const CatalogSchema& schema) {
   }
   for (const auto& [type, entity] : schema.entities) {
     const std::string where = "entity type " + type;
-    if (entity.indexed_price_places < 0)
+    if (entity.indexed_price_places < 0) {
       return InvalidArgumentError(where + ": negative indexed price places");
+    }
     for (const auto& [name, attribute] : entity.attributes) {
       if (Status s = CheckAttribute(attribute); !s.ok()) return s.WithContext(where);
       if (attribute.kind == AttributeSchemaKind::kGlobal) {

@@ -11,6 +11,7 @@
 #include "codec/schema_convert.h"
 #include "rpc/client.h"
 #include "rpc/paging.h"
+#include "warmup/host_port.h"
 
 namespace warmup {
 namespace {
@@ -209,6 +210,7 @@ StatusOr<std::unique_ptr<CatalogSource>> OpenGrpcSource(const std::string& addre
                                                         const std::string& catalog,
                                                         const GrpcSourceOptions& options) {
   if (options.page_size < 1) return InvalidArgumentError("page size must be positive");
+  if (Status s = CheckHostPort(address, AddressUse::kDial); !s.ok()) return s.WithContext("gRPC source");
   auto source = std::make_unique<GrpcSource>(address, catalog, options);
   if (Status s = source->Open(); !s.ok()) return s;
   return std::unique_ptr<CatalogSource>(std::move(source));

@@ -13,6 +13,7 @@
 #include "codec/schema_convert.h"
 #include "rpc/client.h"
 #include "rpc/remote_target_channel.h"
+#include "warmup/host_port.h"
 
 namespace warmup {
 namespace {
@@ -65,8 +66,9 @@ class RemoteTarget : public CatalogTarget {
     if (receipt == nullptr) receipt = &ignored;
     *receipt = {};
     const EntitySchema* schema = schema_.FindEntity(entity.type);
-    if (schema == nullptr)
+    if (schema == nullptr) {
       return InvalidArgumentError("entity " + EntityLabel(entity) + ": unknown entity type");
+    }
     auto mutation = codec::EntityToUpsertMutation(entity, *schema, codec::Existence::kMustNotExist);
     if (!mutation.ok()) return mutation.status();
     *request_.mutable_entitymutation() = std::move(mutation).value();
@@ -176,7 +178,7 @@ class RemoteTarget : public CatalogTarget {
 
 StatusOr<std::unique_ptr<CatalogTarget>> MakeRemoteTarget(const std::string& address,
                                                           const RemoteTargetOptions& options) {
-  if (address.empty()) return InvalidArgumentError("remote target: empty address");
+  if (Status s = CheckHostPort(address, AddressUse::kDial); !s.ok()) return s.WithContext("remote target");
   return std::unique_ptr<CatalogTarget>(
       new RemoteTarget(rpc::EvitaClient(address, options.call_timeout_seconds), options));
 }

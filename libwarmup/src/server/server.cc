@@ -23,6 +23,7 @@
 #include "common/names.h"
 #include "server/evitaql.h"
 #include "server/in_process_channel.h"
+#include "warmup/host_port.h"
 #include "warmup/version.h"
 
 namespace warmup {
@@ -568,6 +569,9 @@ class ServerImpl : public Server {
 
   Status Listen(const std::string& address) {
     ::grpc::ServerBuilder builder;
+    // gRPC shares a port with any other process that asks (SO_REUSEPORT), so
+    // a second server would take half of a load's calls: a port in use is an error.
+    builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
     builder.AddListeningPort(address, ::grpc::InsecureServerCredentials(), &port_);
     builder.RegisterService(&evita_);
     builder.RegisterService(&session_);
@@ -578,7 +582,11 @@ class ServerImpl : public Server {
     interceptors.push_back(std::make_unique<ClientVersionInterceptorFactory>(&client_versions_));
     builder.experimental().SetInterceptorCreators(std::move(interceptors));
     server_ = builder.BuildAndStart();
-    if (!server_ || port_ == 0) return UnavailableError("cannot listen on " + address);
+    if (!server_ || port_ == 0) {
+      server_.reset();
+      return UnavailableError("cannot listen on " + address +
+                              ": the port is in use, or the host is not an address of this machine");
+    }
     return OkStatus();
   }
   int port() const override { return port_; }
@@ -593,9 +601,13 @@ class ServerImpl : public Server {
     for (const auto& fault : options.faults) state_.faults[fault.method] = fault.after_calls;
   }
   void Shutdown() override {
-    std::call_once(shutdown_once_, [this] { server_->Shutdown(); });
+    std::call_once(shutdown_once_, [this] {
+      if (server_) server_->Shutdown();  // null when Listen failed
+    });
   }
-  void Wait() override { server_->Wait(); }
+  void Wait() override {
+    if (server_) server_->Wait();
+  }
   std::vector<std::string> leftovers() const override { return leftovers_; }
   std::map<std::string, std::set<std::string>> ClientVersions() const override {
     return client_versions_.Get();
@@ -637,9 +649,11 @@ StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& options) {
       for (const auto& m : known) list += (list.empty() ? "" : ", ") + m;
       return InvalidArgumentError("cannot inject a fault into '" + fault.method + "' (known: " + list + ")");
     }
-    if (fault.after_calls < 0)
+    if (fault.after_calls < 0) {
       return InvalidArgumentError("an injected fault's call count must not be negative");
+    }
   }
+  if (Status s = CheckHostPort(options.listen, AddressUse::kListen); !s.ok()) return s;
   auto engine = Engine::Open(options.data_dir, options.engine);
   if (!engine.ok()) return engine.status();
   auto server = std::make_unique<ServerImpl>(std::move(engine).value());

@@ -49,8 +49,9 @@ class ZstdReader : public ByteReader {
         auto n = inner_->Read(in_.data(), in_.size());
         if (!n.ok()) return n.status();
         if (*n == 0) {
-          if (!frame_done_)
+          if (!frame_done_) {
             return DataLossError(name_ + ": zstd stream ends in the middle of a frame (truncated)");
+          }
           return size_t{0};
         }
         input_ = ZSTD_inBuffer{in_.data(), *n, 0};

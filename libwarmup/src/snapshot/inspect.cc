@@ -40,8 +40,9 @@ StatusOr<SnapshotInfo> InspectSnapshot(const std::string& path) {
     if (!stream.ok()) return stream.status();
     double global = 0, localized = 0, prices = 0, ad_bytes = 0;
     std::map<std::string, double> references;
-    for (const auto& [name, r] : (*source)->schema().entities.at(c.entity_type).references)
+    for (const auto& [name, r] : (*source)->schema().entities.at(c.entity_type).references) {
       references[name] = 0;
+    }
     auto add_ad = [&](const AssociatedDataValue& value) {
       codec::AssociatedDataValueToProto(value, &ad);
       ad_bytes += static_cast<double>(ad.ByteSizeLong());
@@ -51,8 +52,9 @@ StatusOr<SnapshotInfo> InspectSnapshot(const std::string& path) {
       if (!more.ok()) return more.status();
       if (!*more) break;
       global += static_cast<double>(entity.attributes.global.size());
-      for (const auto& [tag, values] : entity.attributes.localized)
+      for (const auto& [tag, values] : entity.attributes.localized) {
         localized += static_cast<double>(values.size());
+      }
       prices += static_cast<double>(entity.prices.size());
       for (const auto& r : entity.references) references[r.name] += 1;
       for (const auto& [name, value] : entity.associated_data.global) add_ad(value);
@@ -97,8 +99,9 @@ std::string SnapshotInfoToText(const SnapshotInfo& info) {
          pad("AD bytes", 10, true) + "  references/entity\n";
   for (const auto& c : info.collections) {
     std::string refs;
-    for (const auto& [name, avg] : c.references)
+    for (const auto& [name, avg] : c.references) {
       refs += (refs.empty() ? "" : ", ") + name + " " + fixed(avg, 2);
+    }
     out += pad(c.entity_type, 22, false) + pad(std::to_string(c.count), 10, true) +
            pad(fixed(static_cast<double>(c.stored_bytes) / 1e6, 2), 10, true) +
            pad(fixed(c.global_attributes, 1), 8, true) + pad(fixed(c.localized_attributes, 1), 10, true) +

@@ -123,8 +123,9 @@ StatusOr<Manifest> ParseManifest(std::string_view text, const std::string& name)
       if (value.is_string()) m.provenance[key] = value.get<std::string>();
     }
   }
-  if (const json* schema = r.Field(doc, "schema", json::value_t::object, ""))
+  if (const json* schema = r.Field(doc, "schema", json::value_t::object, "")) {
     m.schema = r.File(*schema, "schema.");
+  }
   if (const json* collections = r.Field(doc, "collections", json::value_t::array, "")) {
     for (size_t i = 0; i < collections->size() && r.error().ok(); ++i) {
       const json& c = (*collections)[i];
@@ -150,8 +151,9 @@ StatusOr<Manifest> ParseManifest(std::string_view text, const std::string& name)
     }
   }
   if (!r.error().ok()) return r.error();
-  if (!IsSafeName(m.catalog))
+  if (!IsSafeName(m.catalog)) {
     return InvalidArgumentError(name + ": catalog: '" + m.catalog + "' is not a plain name");
+  }
   return m;
 }
 

@@ -108,9 +108,10 @@ class SnapshotWriterImpl : public SnapshotWriter {
     if (Status s = snapshot::SyncDirectory(temp_dir_); !s.ok()) return s;
     std::error_code ec;
     fs::rename(temp_dir_, final_dir_, ec);
-    if (ec)
+    if (ec) {
       return Status(StatusCode::kUnavailable,
                     "cannot rename " + temp_dir_ + " to " + final_dir_ + ": " + ec.message());
+    }
     finished_ = true;
     return snapshot::SyncDirectory(fs::path(final_dir_).parent_path().string());
   }
@@ -127,8 +128,9 @@ class SnapshotWriterImpl : public SnapshotWriter {
     for (size_t i = 0; i < manifest_.collections.size(); ++i) {
       if (manifest_.collections[i].entity_type == type) index = static_cast<int>(i);
     }
-    if (index < 0)
+    if (index < 0) {
       return InvalidArgumentError("entity type " + type + " is not in the schema of " + schema_.name);
+    }
     if (started_[type]) {
       return InvalidArgumentError("entity type " + type +
                                   ": its collection was already written; entities of one "

@@ -20,8 +20,9 @@ std::string ZipError(zip_t* archive) { return zip_strerror(archive); }
 Status ZipSnapshot(const std::string& snapshot_dir, const std::string& zip_path) {
   auto source = snapshot::SnapshotSource::Open(snapshot_dir);
   if (!source.ok()) return source.status();
-  if (!fs::is_directory(snapshot_dir))
+  if (!fs::is_directory(snapshot_dir)) {
     return InvalidArgumentError(snapshot_dir + ": not a snapshot directory");
+  }
   const snapshot::Manifest& manifest = (*source)->manifest();
   int error = 0;
   zip_t* archive = zip_open(zip_path.c_str(), ZIP_CREATE | ZIP_EXCL, &error);
@@ -31,8 +32,9 @@ Status ZipSnapshot(const std::string& snapshot_dir, const std::string& zip_path)
   }
   std::vector<std::pair<std::string, bool>> files = {{snapshot::kManifestFile, true},
                                                      {manifest.schema.file, true}};
-  for (const auto& c : manifest.collections)
+  for (const auto& c : manifest.collections) {
     files.emplace_back(c.data.file, c.compression == SnapshotCompression::kNone);
+  }
   zip_dir_add(archive, (manifest.catalog + "/").c_str(), ZIP_FL_ENC_UTF_8);
   zip_dir_add(archive, (manifest.catalog + "/collections/").c_str(), ZIP_FL_ENC_UTF_8);
   for (const auto& [relative, deflate] : files) {
@@ -139,9 +141,10 @@ StatusOr<std::string> UnpackSnapshot(const std::string& zip_path, const std::str
   // Inspection reads every entity, verifying every checksum and count.
   if (Status s = InspectSnapshot((temp_root / catalog).string()).status(); !s.ok()) return fail(s);
   fs::rename(temp_root / catalog, final_dir, ec);
-  if (ec)
+  if (ec) {
     return fail(
         Status(StatusCode::kUnavailable, "cannot move the unpacked snapshot to " + final_dir.string()));
+  }
   fs::remove_all(temp_root, ec);
   return final_dir.string();
 }
