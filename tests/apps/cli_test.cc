@@ -121,6 +121,23 @@ TEST_CASE("regression: warmup serve segfaulted when it could not listen, now exi
   CHECK(first.Stop().exit_code == 0);
 }
 
+TEST_CASE("warmup load on a --work-dir a running warmup uses stops with exit 1 naming it, touching nothing") {
+  TempDir dir;
+  const std::string pristine = GenerateTiny(dir);
+  const std::string work = dir / "work";
+  REQUIRE(RunCli({"load", "--pristine-dir", pristine, "--work-dir", work, "--target-catalog", "first"})
+              .exit_code == 0);
+  ServeProcess server;  // the work directory becomes this server's data directory
+  server.Start(work);
+  const CliResult second = RunCli({"load", "--pristine-dir", pristine, "--work-dir", work});
+  CHECK(second.exit_code == 1);
+  CHECK_MESSAGE(Contains(second.output, work + " is in use by pid " + std::to_string(server.pid())),
+                second.output);
+  CHECK(std::filesystem::exists(work + "/first/catalog.header"));
+  CHECK(server.Stop().exit_code == 0);
+  CHECK(RunCli({"load", "--pristine-dir", pristine, "--work-dir", work}).exit_code == 0);  // free again
+}
+
 TEST_CASE("load from a pristine directory of two snapshots without --catalog fails naming both, exit 1") {
   TempDir dir;
   const std::string pristine = GenerateTiny(dir);

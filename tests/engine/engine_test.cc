@@ -209,7 +209,27 @@ TEST_CASE("DeleteCatalog removes the catalog and its directory, and an unknown o
   CHECK(engine->CatalogNames().empty());
   CHECK(engine->GetCatalog("tiny").status().code() == StatusCode::kNotFound);
   CHECK(engine->DeleteCatalog("tiny").code() == StatusCode::kNotFound);
+  engine.reset();  // the data directory is one engine's at a time
   CHECK(OpenEngine(dir.path())->CatalogNames().empty());
+}
+
+TEST_CASE("an engine holds its data directory: a second open, here or in another process, names the holder") {
+  testing::TempDir dir;
+  auto first = OpenEngine(dir.path());
+  auto second = Engine::Open(dir.path());
+  CHECK(second.status().code() == StatusCode::kFailedPrecondition);
+  CHECK_MESSAGE(second.status().message().find(dir.path() + " is in use by pid " + std::to_string(getpid()) +
+                                               " (") == 0,
+                second.status().message());
+  const pid_t child = fork();
+  if (child == 0) _exit(Engine::Open(dir.path()).status().code() == StatusCode::kFailedPrecondition ? 0 : 1);
+  int status = 0;
+  REQUIRE(waitpid(child, &status, 0) == child);
+  CHECK(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);
+  first.reset();
+  CHECK_OK(Engine::Open(dir.path()));                  // released with the engine
+  CHECK(OpenEngine(dir.path())->leftovers().empty());  // the lock file is not a leftover
 }
 
 }  // namespace

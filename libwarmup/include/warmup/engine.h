@@ -102,7 +102,11 @@ class Engine {
   // Opens (creating if absent) the data directory `data_dir` and loads every
   // catalog in it: ALIVE ones with all their entities, WARM_UP ones (a load that
   // never went live) with whatever was written. Entries without a valid catalog
-  // header are reported by leftovers(), never loaded.
+  // header are reported by leftovers(), never loaded. The directory is locked
+  // (.warmup-lock, flock) until the engine is destroyed: one engine at a time,
+  // in this process or any other.
+  // Errors: kFailedPrecondition "DIR is in use by pid N (COMMAND)" when
+  // another holds it; kDataLoss naming a damaged file.
   static StatusOr<std::unique_ptr<Engine>> Open(const std::string& data_dir,
                                                 const EngineOptions& options = {});
   virtual ~Engine() = default;

@@ -3,10 +3,12 @@
 
 #include <map>
 
+#include "common/dir_lock.h"
 #include "common/names.h"
 #include "engine/catalog.h"
 #include "engine/catalog_files.h"
 #include "engine/env.h"
+#include "warmup/work_dir.h"
 
 namespace warmup {
 namespace {
@@ -18,8 +20,8 @@ using engine::kSchemaFile;
 
 class EngineImpl : public Engine {
  public:
-  EngineImpl(Env* env, std::string dir, EngineOptions options)
-      : env_(env), dir_(std::move(dir)), options_(options) {}
+  EngineImpl(Env* env, std::string dir, EngineOptions options, std::unique_ptr<DirectoryLock> lock)
+      : env_(env), dir_(std::move(dir)), options_(options), lock_(std::move(lock)) {}
 
   Status LoadAll() {
     auto names = env_->ListDirectory(dir_);
@@ -28,7 +30,7 @@ class EngineImpl : public Engine {
       const std::string path = dir_ + "/" + name;
       auto leftover = [&](const std::string& why) { leftovers_.push_back(path + ": " + why); };
       if (!env_->IsDirectory(path)) {
-        if (name != ".warmup-workdir") leftover("not a directory");
+        if (name != kWorkDirMarker && name != kLockFile) leftover("not a directory");
         continue;
       }
       auto header = env_->ReadWholeFile(path + "/" + kHeaderFile);
@@ -108,6 +110,7 @@ class EngineImpl : public Engine {
   Env* env_;
   std::string dir_;
   EngineOptions options_;
+  std::unique_ptr<DirectoryLock> lock_;  // the data directory is ours while the engine lives
   std::map<std::string, std::unique_ptr<CatalogImpl>> catalogs_;
   std::vector<std::string> leftovers_;
 };
@@ -119,7 +122,9 @@ namespace engine {
 StatusOr<std::unique_ptr<Engine>> OpenEngineWithEnv(Env* env, const std::string& data_dir,
                                                     const EngineOptions& options) {
   if (Status s = env->CreateDirectories(data_dir); !s.ok()) return s;
-  auto engine = std::make_unique<EngineImpl>(env, data_dir, options);
+  auto lock = env->LockDirectory(data_dir);
+  if (!lock.ok()) return lock.status();
+  auto engine = std::make_unique<EngineImpl>(env, data_dir, options, std::move(lock).value());
   if (Status s = engine->LoadAll(); !s.ok()) return s;
   return std::unique_ptr<Engine>(std::move(engine));
 }

@@ -302,6 +302,9 @@ class MemEnv : public Env {
     files_.erase(from);
     return OkStatus();
   }
+  StatusOr<std::unique_ptr<DirectoryLock>> LockDirectory(const std::string&) override {
+    return DirectoryLock::None();  // no other process sees these files
+  }
 
  private:
   static std::string Parent(const std::string& path) {

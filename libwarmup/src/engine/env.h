@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "common/dir_lock.h"
 #include "warmup/status.h"
 
 namespace warmup::engine {
@@ -53,6 +54,11 @@ class Env {
   virtual Status SyncDirectory(const std::string& path) = 0;
   // Renames `from` to `to`, replacing `to`; atomic on one file system.
   virtual Status Rename(const std::string& from, const std::string& to) = 0;
+  // Holds `dir` (which exists) for this process until the lock is destroyed
+  // (see DirectoryLock; an in-memory Env has nothing to lock).
+  virtual StatusOr<std::unique_ptr<DirectoryLock>> LockDirectory(const std::string& dir) {
+    return DirectoryLock::Acquire(dir);
+  }
 };
 
 // The real file system.
@@ -83,6 +89,9 @@ class FaultInjectingEnv : public Env {
   Status RemoveAll(const std::string& path) override { return base_->RemoveAll(path); }
   Status SyncDirectory(const std::string& path) override { return base_->SyncDirectory(path); }
   Status Rename(const std::string& from, const std::string& to) override;
+  StatusOr<std::unique_ptr<DirectoryLock>> LockDirectory(const std::string& dir) override {
+    return base_->LockDirectory(dir);
+  }
 
   // Counts a data-changing call on `path`; returns the injected error once due.
   Status Tick(const std::string& path);
