@@ -55,7 +55,7 @@ std::map<std::string, std::string> Files(const std::string& dir) {
 
 // `warmup generate --profile tiny` into DIR/pristine; returns DIR/pristine.
 std::string GenerateTiny(const TempDir& dir, const std::string& seed = "1") {
-  const std::string pristine = dir / "pristine";
+  std::string pristine = dir / "pristine";
   const CliResult run = RunCli({"generate", "--profile", "tiny", "--seed", seed, "--out", pristine});
   REQUIRE_MESSAGE(run.exit_code == 0, run.output);
   return pristine;

@@ -111,8 +111,8 @@ void CheckEveryFlag(Parser parse, const FlagTable<Command>& table) {
     REQUIRE_MESSAGE(cmd.ok(), cmd.status().ToString());
     CHECK_MESSAGE(row->second.second(*cmd), "--", flag, " did not reach the command");
   }
-  for (const auto& [flag, row] : table) {
-    CHECK_MESSAGE(documented.contains(flag), "--", flag, " is not documented");
+  for (const auto& row : table) {
+    CHECK_MESSAGE(documented.contains(row.first), "--", row.first, " is not documented");
   }
 }
 
@@ -371,8 +371,9 @@ TEST_CASE("--compress means none|zstd in every command, and the bare older spell
          return c->write.compression == SnapshotCompression::kZstd;
        }},
   };
-  for (const auto& [name, parse] : commands) {
-    CAPTURE(name);
+  for (const auto& command : commands) {
+    const auto& parse = command.second;
+    CAPTURE(command.first);
     CHECK(*parse({}) == false);
     CHECK(*parse({"--compress", "none"}) == false);
     CHECK(*parse({"--compress", "zstd"}) == true);

@@ -65,7 +65,7 @@ CopyOptions With(Edit edit) {
   return options;
 }
 
-RunResult Run(CatalogTarget& target, CopyOptions options = {}) {
+RunResult Run(CatalogTarget& target, const CopyOptions& options = {}) {
   auto source = Tiny();
   auto result = RunCopy(*source, target, options);
   REQUIRE_MESSAGE(result.ok(), result.status().ToString());
@@ -367,7 +367,8 @@ TEST_CASE("every target is created with generated primary keys off: the source's
   auto result = RunCopy(*source, target, With([](CopyOptions& o) { o.target_catalog = "keys"; }));
   REQUIRE_OK(result);
   CHECK(target.received.name == "keys");
-  for (const auto& [type, e] : target.received.entities) {
+  for (const auto& [entity_type, e] : target.received.entities) {
+    const std::string& type = entity_type;  // (clang before 16 cannot capture a structured binding)
     CAPTURE(type);
     CHECK_FALSE(e.with_generated_primary_key);
     CatalogSchema original = source->schema();

@@ -49,7 +49,7 @@ TEST_CASE("bad input gives clear errors and loses nothing") {
   auto engine = OpenEngine(dir / "data");
   Catalog* catalog = *engine->CreateCatalog(WordsSchema());
   REQUIRE_OK(catalog->Upsert(Named("Word", 1, "hrad")));
-  auto expect = [&](Entity e, const std::string& message) {
+  auto expect = [&](const Entity& e, const std::string& message) {
     Status s = catalog->Upsert(e);
     CHECK(s.code() == StatusCode::kInvalidArgument);
     CHECK_MESSAGE(s.message().find(message) != std::string::npos, s.message());
@@ -177,7 +177,7 @@ TEST_CASE("validation: primary key, currency, prices, hierarchy and catalog-wide
     REQUIRE_OK(catalog->Upsert(first[c.entity_type]));
     REQUIRE(*(*stream)->Next(&next[c.entity_type]));
   }
-  auto rejected = [&](Entity entity, const std::string& message) {
+  auto rejected = [&](const Entity& entity, const std::string& message) {
     CAPTURE(message);
     const Status s = catalog->Upsert(entity);
     CHECK(s.code() == StatusCode::kInvalidArgument);

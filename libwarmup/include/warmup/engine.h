@@ -39,6 +39,8 @@ struct IndexScope {
   Scope scope = Scope::kLive;
 };
 
+// The read calls default to the global index of live entities; the one
+// implementation takes the same defaults (hence the NOLINTs below).
 // One catalog. Borrowed from the Engine; valid until it is deleted or the
 // engine is destroyed. Thread-safety: one thread at a time.
 class Catalog {
@@ -69,29 +71,28 @@ class Catalog {
   virtual StatusOr<std::optional<Entity>> Get(const std::string& entity_type, int32_t pk) const = 0;
   // Primary keys (ascending) of every entity the index holds: the scope's
   // entities for the global index, the partition for a reduced one.
-  virtual StatusOr<std::vector<int32_t>> Members(const std::string& entity_type,
-                                                 const IndexScope& scope = {}) const = 0;
+  virtual StatusOr<std::vector<int32_t>> Members(const std::string& entity_type, const IndexScope& scope = {})
+      const = 0;  // NOLINT(google-default-arguments)
   // Primary keys (ascending) whose attribute equals `value`; `locale` empty
   // for a global attribute. Only filterable or unique attributes are indexed.
-  virtual StatusOr<std::vector<int32_t>> FilterEquals(const std::string& entity_type,
-                                                      const std::string& attribute, const std::string& locale,
-                                                      const Value& value,
-                                                      const IndexScope& scope = {}) const = 0;
+  virtual StatusOr<std::vector<int32_t>> FilterEquals(
+      const std::string& entity_type, const std::string& attribute, const std::string& locale,
+      const Value& value, const IndexScope& scope = {}) const = 0;  // NOLINT(google-default-arguments)
   // Primary keys of entities having a sortable attribute, in its order (localized
   // strings by the locale's collation), ties by primary key.
-  virtual StatusOr<std::vector<int32_t>> SortBy(const std::string& entity_type, const std::string& attribute,
-                                                const std::string& locale, OrderDirection direction,
-                                                const IndexScope& scope = {}) const = 0;
+  virtual StatusOr<std::vector<int32_t>> SortBy(
+      const std::string& entity_type, const std::string& attribute, const std::string& locale,
+      OrderDirection direction, const IndexScope& scope = {}) const = 0;  // NOLINT(google-default-arguments)
   // Primary keys whose price for sale in `price_list` and `currency` lies in
   // [from, to] (inclusive; compared at the schema's indexed price places).
-  virtual StatusOr<std::vector<int32_t>> PriceBetween(const std::string& entity_type,
-                                                      const std::string& price_list, const Currency& currency,
-                                                      const BigDecimal& from, const BigDecimal& to,
-                                                      const IndexScope& scope = {}) const = 0;
+  virtual StatusOr<std::vector<int32_t>> PriceBetween(
+      const std::string& entity_type, const std::string& price_list, const Currency& currency,
+      const BigDecimal& from, const BigDecimal& to,
+      const IndexScope& scope = {}) const = 0;  // NOLINT(google-default-arguments)
   // Primary keys of entities with a faceted `reference` to `referenced_pk`.
-  virtual StatusOr<std::vector<int32_t>> FacetMembers(const std::string& entity_type,
-                                                      const std::string& reference, int32_t referenced_pk,
-                                                      const IndexScope& scope = {}) const = 0;
+  virtual StatusOr<std::vector<int32_t>> FacetMembers(
+      const std::string& entity_type, const std::string& reference, int32_t referenced_pk,
+      const IndexScope& scope = {}) const = 0;  // NOLINT(google-default-arguments)
   // Primary keys whose hierarchy parent is `parent_pk`.
   virtual StatusOr<std::vector<int32_t>> Children(const std::string& entity_type,
                                                   int32_t parent_pk) const = 0;

@@ -61,7 +61,7 @@ StatusOr<Scalar> ScalarFrom(ValueType, const pb::GrpcBigDecimal& m) {
 template <>
 StatusOr<Scalar> ScalarFrom(ValueType, const pb::GrpcDateTimeRange& m) {
   WARMUP_ASSIGN_OR_RETURN(DateTimeRange r, DateTimeRangeFromProto(m));
-  return Scalar(std::move(r));
+  return Scalar(r);
 }
 template <>
 StatusOr<Scalar> ScalarFrom(ValueType, const pb::GrpcBigDecimalNumberRange& m) {

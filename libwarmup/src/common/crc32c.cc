@@ -41,8 +41,8 @@ __attribute__((target("sse4.2"))) uint32_t ExtendHardware(uint32_t crc, const ui
 }
 
 bool HasHardwareCrc() {
-  static const bool has = __builtin_cpu_supports("sse4.2");
-  return has;
+  static const bool kHas = __builtin_cpu_supports("sse4.2");
+  return kHas;
 }
 #endif
 

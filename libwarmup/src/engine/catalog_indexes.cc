@@ -26,8 +26,9 @@ void ReflectedReferences::Update(const Entity& holder, bool add) {
 void ReflectedReferences::Attach(Entity* entity) const {
   auto schema = schema_->entities.find(entity->type);
   if (schema == schema_->entities.end()) return;
-  for (const auto& [name, rs] : schema->second.references) {
+  for (const auto& [reference_name, rs] : schema->second.references) {
     if (!rs.is_reflected()) continue;
+    const std::string& name = reference_name;  // (clang before 16 cannot capture a structured binding)
     std::erase_if(entity->references, [&](const Reference& r) { return r.name == name; });
     auto by_name = links_.find({entity->type, name});
     if (by_name == links_.end()) continue;

@@ -28,7 +28,7 @@ Status Decode(std::string_view flags_and_payload, std::string* payload, const st
     payload->assign(body);
     return OkStatus();
   }
-  const unsigned long long size = ZSTD_getFrameContentSize(body.data(), body.size());
+  const uint64_t size = ZSTD_getFrameContentSize(body.data(), body.size());
   if (size == ZSTD_CONTENTSIZE_ERROR || size == ZSTD_CONTENTSIZE_UNKNOWN) {
     return DataLossError(where + ": compressed record has no valid zstd frame");
   }

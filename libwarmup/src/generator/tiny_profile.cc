@@ -392,8 +392,9 @@ Entity RandomEntity(Rng& rng, const CatalogSchema& schema, const std::string& ty
   e.scope = rng.Between(0, 9) == 0 ? Scope::kArchived : Scope::kLive;
   if (es.with_hierarchy && pk > 1 && rng.Coin()) e.parent = static_cast<int32_t>(rng.Between(1, pk - 1));
   FillAttributes(rng, es.attributes, es.locales, type + "/" + std::to_string(pk), pk, &e.attributes);
-  for (const auto& [name, d] : es.associated_data) {
+  for (const auto& [name, data_schema] : es.associated_data) {
     if (rng.Between(0, 2) == 0) continue;
+    const AssociatedDataSchema& d = data_schema;  // (clang before 16 cannot capture a structured binding)
     auto make = [&] {
       return d.type == ValueType::kComplexDataObject ? AssociatedDataValue{RandomDataItem(rng, 3)}
                                                      : AssociatedDataValue{RandomValue(rng, d.type)};

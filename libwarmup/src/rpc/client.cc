@@ -20,10 +20,10 @@ std::shared_ptr<::grpc::Channel> OpenChannel(const std::string& address) {
 
 }  // namespace
 
-EvitaClient::EvitaClient(std::string address, int call_timeout_seconds)
+EvitaClient::EvitaClient(const std::string& address, int call_timeout_seconds)
     : EvitaClient(OpenChannel(address), address, call_timeout_seconds) {}
 
-EvitaClient::EvitaClient(std::shared_ptr<::grpc::Channel> channel, std::string address,
+EvitaClient::EvitaClient(const std::shared_ptr<::grpc::Channel>& channel, std::string address,
                          int call_timeout_seconds)
     : address_(std::move(address)),
       call_timeout_seconds_(call_timeout_seconds),

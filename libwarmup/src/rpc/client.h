@@ -33,10 +33,10 @@ class EvitaClient {
   // size (pages of full entities are large) and never goes through a proxy
   // (benchmarks run on loopback, and a proxy would be in every figure). Each
   // unary call gets `call_timeout_seconds`.
-  EvitaClient(std::string address, int call_timeout_seconds);
+  EvitaClient(const std::string& address, int call_timeout_seconds);
   // Over a channel made elsewhere (an in-process one, for tests); `address`
   // only names it in messages.
-  EvitaClient(std::shared_ptr<::grpc::Channel> channel, std::string address, int call_timeout_seconds);
+  EvitaClient(const std::shared_ptr<::grpc::Channel>& channel, std::string address, int call_timeout_seconds);
 
   const std::string& address() const { return address_; }
   pb::EvitaService::Stub& evita() const { return *evita_; }

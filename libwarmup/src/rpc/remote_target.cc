@@ -93,7 +93,7 @@ class RemoteTarget : public CatalogTarget {
     while (stream->Read(&progress)) {
     }
     write_session_.clear();  // goLive closes the session
-    const Status status = FromGrpc(stream->Finish(), "GoLiveAndCloseWithProgress");
+    Status status = FromGrpc(stream->Finish(), "GoLiveAndCloseWithProgress");
     if (status.ok()) return status;
     // The client gave up; the server may still finish. Say what it did.
     return Status(status.code(), status.message() + "; " +
