@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <thread>
@@ -22,6 +23,26 @@
 int FailWith(const warmup::Status& status) {
   std::cerr << "warmup: " << status.ToString() << "\n";
   return kExitFailed;
+}
+
+warmup::Status CheckOutputFile(const std::string& flag, const std::string& path, bool may_exist) {
+  namespace fs = std::filesystem;
+  if (path.empty()) return warmup::OkStatus();
+  auto fail = [&](const std::string& why) {
+    return warmup::FailedPreconditionError(flag + " " + path + ": " + why + "; nothing was run");
+  };
+  std::error_code ec;
+  if (fs::exists(path, ec)) {
+    if (fs::is_directory(path, ec)) return fail("is a directory");
+    if (!may_exist) return fail("exists already");
+    if (::access(path.c_str(), W_OK) != 0) return fail("cannot be written");
+    return warmup::OkStatus();
+  }
+  const fs::path parent = fs::path(path).has_parent_path() ? fs::path(path).parent_path() : fs::path(".");
+  if (!fs::is_directory(parent, ec)) return fail("the directory " + parent.string() + " does not exist");
+  if (::access(parent.c_str(), W_OK) != 0)
+    return fail("the directory " + parent.string() + " cannot be written");
+  return warmup::OkStatus();
 }
 
 namespace {
@@ -41,8 +62,14 @@ class ProgressLines : public warmup::RunObserver {
 
 }  // namespace
 
+warmup::Status CheckOutputs(const warmup::cli::LoadCommand& cmd) {
+  if (auto s = CheckOutputFile("--report-json", cmd.report.report_json, true); !s.ok()) return s;
+  return CheckOutputFile("--per-entity-csv", cmd.report.per_entity_csv, true);
+}
+
 warmup::StatusOr<warmup::RunResult> RunLoad(const warmup::cli::LoadCommand& cmd,
                                             const std::vector<warmup::RunObserver*>& observers) {
+  if (auto s = CheckOutputs(cmd); !s.ok()) return s;
   warmup::StatusOr<std::unique_ptr<warmup::CatalogSource>> source = warmup::InvalidArgumentError("no source");
   if (!cmd.source.grpc_address.empty()) {
     source = warmup::OpenGrpcSource(cmd.source.grpc_address, cmd.source.grpc_catalog);

@@ -24,6 +24,14 @@ inline constexpr int kExitUsage = 64;  // EX_USAGE: the command line is wrong
 // Prints a failure ("warmup: ...") to stderr and returns kExitFailed.
 int FailWith(const warmup::Status& status);
 
+// Checked before a run starts, so that a run's figures never end up with
+// nowhere to go: OK when `path` is empty (no such output) or a file that can
+// be written (replacing one only when `may_exist`). Errors:
+// kFailedPrecondition naming `flag` and the path, and why not.
+warmup::Status CheckOutputFile(const std::string& flag, const std::string& path, bool may_exist);
+// CheckOutputFile for every file a load writes (--report-json, --per-entity-csv).
+warmup::Status CheckOutputs(const warmup::cli::LoadCommand& cmd);
+
 // After parsing: the exit status when the command must not run (kExitUsage
 // with the error for a bad command line, 0 after printing --help's text), or
 // nullopt when it should run.

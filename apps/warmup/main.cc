@@ -45,6 +45,9 @@ int FinishSnapshot(const warmup::StatusOr<std::string>& path, const std::optiona
 int Generate(const std::vector<std::string>& args) {
   auto cmd = warmup::cli::ParseGenerate(args);
   if (auto stop = StopAfterParse(cmd)) return *stop;
+  if (cmd->zip_path) {
+    if (auto s = CheckOutputFile("--zip", *cmd->zip_path, false); !s.ok()) return FailWith(s);
+  }
   ShowProgress(cmd->write, "generated");
   return FinishSnapshot(warmup::GenerateSnapshot(cmd->generator, cmd->out_dir, cmd->write), cmd->zip_path);
 }
@@ -52,6 +55,9 @@ int Generate(const std::vector<std::string>& args) {
 int Export(const std::vector<std::string>& args) {
   auto cmd = warmup::cli::ParseExport(args);
   if (auto stop = StopAfterParse(cmd)) return *stop;
+  if (cmd->zip_path) {
+    if (auto s = CheckOutputFile("--zip", *cmd->zip_path, false); !s.ok()) return FailWith(s);
+  }
   auto source = warmup::OpenGrpcSource(cmd->address, cmd->catalog, cmd->source);
   if (!source.ok()) return FailWith(source.status());
   cmd->write.provenance = {{"exported_from", "grpc://" + cmd->address + "/" + cmd->catalog},

@@ -40,6 +40,7 @@ int Reindex(const std::vector<std::string>& args) {
     return Finish(*cmd, *result);
   }
 
+  if (auto s = CheckOutputs(*cmd); !s.ok()) return FailWith(s);  // before a server is started for nothing
   if (auto s = warmup::PrepareWorkDir(cmd->target.work_dir); !s.ok()) return FailWith(s);
   warmup::ServerProcessOptions options;
   options.binary = cmd->server.binary.empty() ? std::filesystem::read_symlink("/proc/self/exe").string()

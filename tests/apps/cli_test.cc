@@ -138,6 +138,38 @@ TEST_CASE("warmup load on a --work-dir a running warmup uses stops with exit 1 n
   CHECK(RunCli({"load", "--pristine-dir", pristine, "--work-dir", work}).exit_code == 0);  // free again
 }
 
+TEST_CASE(
+    "regression: --report-json to an unwritable path exited 0 and wrote nothing, now every output path is "
+    "checked before the run") {
+  TempDir dir;
+  const std::string pristine = GenerateTiny(dir);
+  const std::string missing = dir / "no-such-dir/run.json";
+  for (const auto& row : std::vector<std::pair<std::string, std::string>>{
+           {"load", "--report-json"}, {"reindex", "--report-json"}, {"load", "--per-entity-csv"}}) {
+    const std::string& command = row.first;
+    const std::string& flag = row.second;
+    CAPTURE(command);
+    CAPTURE(flag);
+    const CliResult run =
+        RunCli({command, "--pristine-dir", pristine, "--work-dir", dir / "work", flag, missing});
+    CHECK(run.exit_code == 1);
+    CHECK_MESSAGE(Contains(run.output, flag + " " + missing + ": the directory " + dir / "no-such-dir" +
+                                           " does not exist; nothing was run"),
+                  run.output);
+    CHECK_FALSE(Contains(run.output, "RUN_STATUS"));
+  }
+  const CliResult into_dir =
+      RunCli({"load", "--pristine-dir", pristine, "--target", "null", "--report-json", dir.path()});
+  CHECK(into_dir.exit_code == 1);
+  CHECK(Contains(into_dir.output, "--report-json " + dir.path() + ": is a directory"));
+  std::ofstream(dir / "taken.zip") << "x";
+  const CliResult zip_taken =
+      RunCli({"generate", "--profile", "tiny", "--out", dir / "gen", "--zip", dir / "taken.zip"});
+  CHECK(zip_taken.exit_code == 1);
+  CHECK(Contains(zip_taken.output, "--zip " + dir / "taken.zip" + ": exists already; nothing was run"));
+  CHECK_FALSE(std::filesystem::exists(dir / "gen"));
+}
+
 TEST_CASE("load from a pristine directory of two snapshots without --catalog fails naming both, exit 1") {
   TempDir dir;
   const std::string pristine = GenerateTiny(dir);
@@ -228,13 +260,14 @@ TEST_CASE("warmup load: exit 1 when the snapshot ends early, naming the file, wi
                                 dir / "run.json", "--run", "short"});
   CHECK(run.exited);
   CHECK(run.exit_code == 1);
-  CHECK(Contains(run.output, "ABORTED: "));
+  CHECK(Contains(run.output, "ABORTED (the source failed): "));
   CHECK(Contains(run.output, product));
   CHECK(Contains(run.output, "FAILED"));
   CHECK(run.output.substr(run.output.rfind("RUN_STATUS")) == "RUN_STATUS=MEASUREMENT-DONE-short\n");
   auto json = nlohmann::json::parse(ReadText(dir / "run.json"));
   CHECK(json["exit_code"] == 1);
   CHECK(json["abort_error"].get<std::string>().find(product) != std::string::npos);
+  CHECK(json["abort_reason"] == "source_failed");
 }
 
 TEST_CASE("warmup load --target remote: exit 2 when the counts cannot be read after goLive") {
@@ -281,7 +314,10 @@ TEST_CASE("warmup load --target remote: exit 1 when goLive fails, and the catalo
   CHECK(server.Stop().exit_code == 0);
 }
 
-TEST_CASE("warmup load --target remote: exit 1 when the server fails mid-load, with the figures so far") {
+TEST_CASE(
+    "warmup load --target remote: exit 1 when the server fails mid-load, with the figures so far "
+    "(regression: "
+    "a transport failure was reported as a rejected entity)") {
   TempDir dir;
   const std::string pristine = GenerateTiny(dir);
   ServeProcess server;
@@ -289,12 +325,16 @@ TEST_CASE("warmup load --target remote: exit 1 when the server fails mid-load, w
   const CliResult run = RunCli({"load", "--pristine-dir", pristine, "--target", "remote", "--address",
                                 server.address(), "--report-json", dir / "run.json"});
   CHECK_MESSAGE(run.exit_code == 1, run.output);
-  CHECK(Contains(run.output, "ABORTED: "));
+  CHECK(Contains(run.output,
+                 "ABORTED (the target failed, not the entity): the target failed while taking entity "));
+  CHECK_FALSE(Contains(run.output, "was rejected"));
   CHECK(Contains(run.output, "injected fault: UpsertEntity"));
   auto json = nlohmann::json::parse(ReadText(dir / "run.json"));
   CHECK(json["copied"] == 50);
+  CHECK(json["abort_reason"] == "target_failed");
+  for (const auto& c : json["collections"]) CHECK(c["failed"] == 0);  // no entity was refused
   CHECK(json["golive"]["outcome"] == "not_attempted");
-  CHECK(json["target_dropped"] == true);
+  CHECK(json["target_drop"]["outcome"] == "dropped");
   CHECK(server.Stop().exit_code == 0);
 }
 

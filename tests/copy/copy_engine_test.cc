@@ -22,6 +22,8 @@ class ScriptedTarget : public CatalogTarget {
  public:
   int drop_every = 0;        // silently lose every n-th upsert
   int reject_at = 0;         // reject the n-th upsert with an error
+  int lose_at = 0;           // the n-th upsert and every later one fail UNAVAILABLE (a lost server)
+  bool fail_drop = false;    // DropCatalog() fails
   bool fail_count = false;   // Count() answers UNAVAILABLE
   bool fail_golive = false;  // GoLive() fails client-side
   int drops = 0;
@@ -34,6 +36,7 @@ class ScriptedTarget : public CatalogTarget {
   Status Upsert(const Entity& entity, UpsertReceipt* receipt) override {
     ++upserts_;
     if (reject_at > 0 && upserts_ == reject_at) return InvalidArgumentError("attribute 'code' is unique");
+    if (lose_at > 0 && upserts_ >= lose_at) return UnavailableError("connection refused");
     if (drop_every > 0 && upserts_ % drop_every == 0) return OkStatus();
     return inner_->Upsert(entity, receipt);
   }
@@ -46,6 +49,7 @@ class ScriptedTarget : public CatalogTarget {
   }
   Status DropCatalog() override {
     ++drops;
+    if (fail_drop) return UnavailableError("connection refused");
     return inner_->DropCatalog();
   }
   std::string created;
@@ -83,6 +87,11 @@ TEST_CASE("a null-target copy of tiny is complete, verified, and its figures add
   CHECK(r.upsert.count == 300);
   CHECK(r.target_catalog.rfind("tiny_", 0) == 0);
   CHECK(r.target_catalog.size() == 9);
+  CHECK_FALSE(r.collection_subset);
+  CHECK(r.target_drop == TargetDrop::kNotNeeded);
+  CHECK(
+      RenderTextReport(r).find("verdict: OK: the figures stand; every collection's count matches the source "
+                               "(exit 0)") != std::string::npos);
   double read = 0, upsert = 0, walls = 0;
   int64_t counted = 0;
   for (const auto& c : r.collections) {
@@ -146,6 +155,9 @@ TEST_CASE("skip verify: exit 0 and the report says verification was declined") {
   CHECK(r.ExitCode() == 0);
   CHECK(r.verification == Verification::kSkipped);
   CHECK(RenderTextReport(r).find("DECLINED") != std::string::npos);
+  CHECK(
+      RenderTextReport(r).find("verdict: OK: the figures stand; the counts were not checked (skip verify)") !=
+      std::string::npos);
 }
 
 TEST_CASE("a target that silently drops one upsert in 100 fails the run with the per-collection diff") {
@@ -182,7 +194,7 @@ TEST_CASE("a goLive that fails: failure marker with time to failure, no TOTAL") 
   CHECK(r.ExitCode() == 1);
   CHECK(r.golive_error == "DEADLINE_EXCEEDED: deadline exceeded after 15 s");
   CHECK(target.drops == 1);  // a failed goLive is a failed run: its catalog is dropped
-  CHECK(r.target_dropped);
+  CHECK(r.target_drop == TargetDrop::kDropped);
   const std::string report = RenderTextReport(r);
   CHECK(report.find("*** CLIENT-SIDE FAILURE ***") != std::string::npos);
   CHECK(report.find("TOTAL                not stated") != std::string::npos);
@@ -197,13 +209,36 @@ TEST_CASE("a rejected upsert aborts the load and the partial catalog is dropped 
   const RunResult r = Run(target);
   CHECK(r.ExitCode() == 1);
   CHECK(r.abort_error.find("was rejected") != std::string::npos);
+  CHECK(r.abort_reason == AbortReason::kEntityRejected);
   CHECK(r.golive == GoLiveOutcome::kNotAttempted);
   CHECK(r.copied() == 16);
+  CHECK(r.collections.back().failed == 1);
   CHECK(target.drops == 1);
   ScriptedTarget kept;
   kept.reject_at = 17;
-  CHECK(Run(kept, With([](CopyOptions& o) { o.keep_target = true; })).target_dropped == false);
+  CHECK(Run(kept, With([](CopyOptions& o) { o.keep_target = true; })).target_drop == TargetDrop::kKept);
   CHECK(kept.drops == 0);
+}
+
+TEST_CASE(
+    "regression: a lost target was reported as a rejected entity, now the report says the target failed and "
+    "whether the drop worked") {
+  ScriptedTarget target;
+  target.lose_at = 30;
+  target.fail_drop = true;
+  const RunResult r = Run(target);
+  CHECK(r.ExitCode() == 1);
+  CHECK(r.abort_reason == AbortReason::kTargetFailed);
+  CHECK(r.abort_error.find("the target failed while taking entity ") == 0);
+  CHECK(r.abort_error.find("UNAVAILABLE: connection refused") != std::string::npos);
+  CHECK(r.abort_error.find("rejected") == std::string::npos);
+  for (const auto& c : r.collections) CHECK(c.failed == 0);
+  CHECK(r.target_drop == TargetDrop::kFailed);
+  CHECK(r.target_drop_error == "UNAVAILABLE: connection refused");
+  const std::string report = RenderTextReport(r);
+  CHECK(report.find("ABORTED (the target failed, not the entity): ") != std::string::npos);
+  CHECK(report.find("; the partial target catalog could NOT be dropped (UNAVAILABLE: connection refused)") !=
+        std::string::npos);
 }
 
 TEST_CASE("max per collection and a subset of collections") {
@@ -220,6 +255,14 @@ TEST_CASE("max per collection and a subset of collections") {
     CHECK(c.copied == 7);
     CHECK(c.expected_count == 7);
   }
+  // regression: the verdict said "the copy is complete" for a capped subset
+  CHECK(r.collection_subset);
+  CHECK(RenderTextReport(r).find(
+            "verdict: OK: the figures stand; the counts match what was asked (a subset of "
+            "the collections, capped per collection), not the whole source") != std::string::npos);
+  const RunResult capped = Run(*MakeNullTarget(), With([](CopyOptions& o) { o.max_per_collection = 7; }));
+  CHECK_FALSE(capped.collection_subset);
+  CHECK(RenderTextReport(capped).find("(capped per collection), not the whole source") != std::string::npos);
 }
 
 TEST_CASE("an unknown collection is refused before anything is written, listing the known ones") {
@@ -258,7 +301,7 @@ TEST_CASE("the JSON report of a real run states its figures (every field: json_r
   auto target = MakeNullTarget();
   const RunResult r = Run(*target, With([](CopyOptions& o) { o.run_label = "json"; }));
   auto json = nlohmann::json::parse(RenderJsonReport(r));
-  CHECK(json["schema"] == "warmup-run/2");
+  CHECK(json["schema"] == "warmup-run/3");
   CHECK(json["server_process"].is_null());
   CHECK(json["exit_code"] == 0);
   CHECK(json["copied"] == 300);

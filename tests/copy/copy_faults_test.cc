@@ -129,9 +129,10 @@ TEST_CASE("a source failing mid-stream aborts the load through RunCopy: exit 1, 
   CHECK(CopiedOf(*result, "Category") == 6);
   CHECK(result->collections.size() == 2);  // nothing after the failing collection
   CHECK(target.drops == 1);
-  CHECK(result->target_dropped);
+  CHECK(result->target_drop == TargetDrop::kDropped);
   const std::string report = RenderTextReport(*result);
-  CHECK(report.find("ABORTED: DATA_LOSS: read 7 failed") != std::string::npos);
+  CHECK(report.find("ABORTED (the source failed): DATA_LOSS: read 7 failed") != std::string::npos);
+  CHECK(result->abort_reason == AbortReason::kSourceFailed);
   CHECK(report.find("FAILED") != std::string::npos);
 }
 

@@ -88,7 +88,10 @@ RunResult Example() {
   r.verification = Verification::kMismatch;
   r.verification_error = "";
   r.abort_error = "entity Brand/4 was rejected";
-  r.target_dropped = true;
+  r.abort_reason = AbortReason::kEntityRejected;
+  r.collection_subset = true;
+  r.target_drop = TargetDrop::kFailed;
+  r.target_drop_error = "UNAVAILABLE: gone";
   r.loader = {3.5, 0.75, 123456789, 11, 2, 33, 44};
   ServerFigures server;
   server.binary = "/opt/warmup";
@@ -127,13 +130,15 @@ TEST_CASE("the JSON report carries every documented figure with its value") {
                                          "total_seconds",
                                          "verification",
                                          "abort_error",
-                                         "target_dropped",
+                                         "abort_reason",
+                                         "collection_subset",
+                                         "target_drop",
                                          "loader",
                                          "server_process",
                                          "copied",
                                          "expected",
                                          "exit_code"});
-  CHECK(j["schema"] == "warmup-run/2");
+  CHECK(j["schema"] == "warmup-run/3");
   CHECK(j["run_label"] == "label");
   CHECK(j["started_at"] == "2026-12-01T08:00:00Z");
   CHECK(j["source"] == "snapshot /s");
@@ -175,7 +180,9 @@ TEST_CASE("the JSON report carries every documented figure with its value") {
   CHECK(j["total_seconds"] == 10.0);
   CHECK(j["verification"] == json{{"outcome", "mismatch"}, {"error", ""}});
   CHECK(j["abort_error"] == "entity Brand/4 was rejected");
-  CHECK(j["target_dropped"] == true);
+  CHECK(j["abort_reason"] == "entity_rejected");
+  CHECK(j["collection_subset"] == true);
+  CHECK(j["target_drop"] == json{{"outcome", "failed"}, {"error", "UNAVAILABLE: gone"}});
   CHECK(j["loader"] == json{{"user_seconds", 3.5},
                             {"system_seconds", 0.75},
                             {"peak_rss_bytes", 123456789},

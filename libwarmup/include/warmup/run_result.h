@@ -94,6 +94,27 @@ struct Environment {
 // memory.max, else physical memory), kernel, warmup build.
 Environment DescribeEnvironment();
 
+// Why a load stopped before its end. A rejected entity is the data's fault
+// (the target said no to it); a failed target is the target's (the server
+// went away, a deadline passed, a session was lost): different repairs.
+enum class AbortReason {
+  kNone,
+  kEntityRejected,  // the target refused one entity (invalid, duplicate, too large)
+  kTargetFailed,    // the target could not take the call (transport, deadline, server error)
+  kSourceFailed,    // the source could not deliver (damaged snapshot, lost connection)
+  kOutputFailed,    // an observer could not write what it records (per-entity CSV)
+};
+const char* AbortReasonName(AbortReason reason);
+
+// What became of the target catalog of a failed run.
+enum class TargetDrop {
+  kNotNeeded,  // the run did not fail
+  kKept,       // kept on purpose (keep target)
+  kDropped,
+  kFailed,  // the drop itself failed (see target_drop_error)
+};
+const char* TargetDropName(TargetDrop drop);
+
 struct RunResult {
   std::string run_label;
   std::string source;  // CatalogSource::Describe()
@@ -119,7 +140,12 @@ struct RunResult {
   std::string verification_error;  // why counts are unknown, when they are
 
   std::string abort_error;  // set when the load stopped before the end
-  bool target_dropped = false;
+  AbortReason abort_reason = AbortReason::kNone;
+  // What was asked, so the verdict can say what a verified run proved.
+  bool collection_subset = false;  // only some of the source's collections
+  // After a failed run: dropped (unless kept), and why a drop failed.
+  TargetDrop target_drop = TargetDrop::kNotNeeded;
+  std::string target_drop_error;
   ProcessUsage loader;
   // Set when the run started its own server (warmup reindex).
   std::optional<ServerFigures> server_process;

@@ -28,6 +28,23 @@ std::string RandomSuffix() {
   return buf;
 }
 
+// True when the target refused the entity itself (its data is the problem);
+// false when the target could not take the call at all (a lost server, a
+// passed deadline, a lost session): the entity may be fine.
+bool IsRejection(const Status& s) {
+  switch (s.code()) {
+    case StatusCode::kInvalidArgument:
+    case StatusCode::kAlreadyExists:
+    case StatusCode::kFailedPrecondition:
+    case StatusCode::kOutOfRange:
+    case StatusCode::kResourceExhausted:  // over the request size limit
+    case StatusCode::kNotFound:
+      return true;
+    default:
+      return false;
+  }
+}
+
 // The collections to copy, in the source's order, or why the request is wrong.
 StatusOr<std::vector<const CollectionInfo*>> SelectCollections(const CatalogSource& source,
                                                                const CopyOptions& options) {
@@ -76,6 +93,11 @@ class Load {
   }
 
  private:
+  void Abort(AbortReason reason, std::string error) {
+    r_.abort_reason = reason;
+    r_.abort_error = std::move(error);
+  }
+
   void CopyCollection(const CollectionInfo& info) {
     CollectionResult c;
     c.entity_type = info.entity_type;
@@ -92,7 +114,7 @@ class Load {
     auto stream = source_.OpenCollection(c.entity_type);
     Clock::time_point t = Clock::now();
     read_ns += Nanos(t - collection_start);
-    if (!stream.ok()) r_.abort_error = stream.status().ToString();
+    if (!stream.ok()) Abort(AbortReason::kSourceFailed, stream.status().ToString());
     while (r_.abort_error.empty() &&
            (options_.max_per_collection == 0 || c.copied < options_.max_per_collection)) {
       const Clock::time_point read_start = Clock::now();
@@ -101,7 +123,7 @@ class Load {
       read_ns += Nanos(read_end - read_start);
       t = read_end;
       if (!more.ok()) {
-        r_.abort_error = more.status().ToString();
+        Abort(AbortReason::kSourceFailed, more.status().ToString());
         break;
       }
       if (!*more) break;
@@ -113,9 +135,13 @@ class Load {
       if (upserted.ok()) {
         ++c.copied;
         if (receipt.server_nanos) server.push_back(*receipt.server_nanos);
-      } else {
+      } else if (IsRejection(upserted)) {
         ++c.failed;
-        r_.abort_error = "entity " + EntityLabel(entity_) + " was rejected: " + upserted.ToString();
+        Abort(AbortReason::kEntityRejected,
+              "entity " + EntityLabel(entity_) + " was rejected: " + upserted.ToString());
+      } else {
+        Abort(AbortReason::kTargetFailed,
+              "the target failed while taking entity " + EntityLabel(entity_) + ": " + upserted.ToString());
       }
       if (!options_.observers.empty()) {
         const UpsertSample sample{index,
@@ -212,6 +238,7 @@ StatusOr<RunResult> RunCopy(CatalogSource& source, CatalogTarget& target, const 
 
   RunResult r;
   r.run_label = options.run_label;
+  r.collection_subset = selected->size() < source.collections().size();
   r.source = source.Describe();
   r.dataset_fingerprint = source.Fingerprint();
   r.target = target.Describe();
@@ -236,10 +263,22 @@ StatusOr<RunResult> RunCopy(CatalogSource& source, CatalogTarget& target, const 
 
   Load(source, target, options, r).Run(*selected);
   for (RunObserver* o : options.observers) {
-    if (Status s = o->OnLoadEnd(r); !s.ok() && r.abort_error.empty()) r.abort_error = s.ToString();
+    if (Status s = o->OnLoadEnd(r); !s.ok() && r.abort_error.empty()) {
+      r.abort_reason = AbortReason::kOutputFailed;
+      r.abort_error = s.ToString();
+    }
   }
   if (r.abort_error.empty()) GoLiveAndVerify(target, options, r);
-  if (r.ExitCode() == 1 && !options.keep_target) r.target_dropped = target.DropCatalog().ok();
+  if (r.ExitCode() == 1) {
+    if (options.keep_target) {
+      r.target_drop = TargetDrop::kKept;
+    } else if (Status dropped = target.DropCatalog(); dropped.ok()) {
+      r.target_drop = TargetDrop::kDropped;
+    } else {
+      r.target_drop = TargetDrop::kFailed;
+      r.target_drop_error = dropped.ToString();
+    }
+  }
   r.loader = report::CollectResourceUsage();
   for (RunObserver* o : options.observers) o->OnRunEnd(r);
   return r;

@@ -1,4 +1,4 @@
-// RunResult as JSON, schema "warmup-run/2" (docs/measurement.md).
+// RunResult as JSON, schema "warmup-run/3" (docs/measurement.md).
 #include <nlohmann/json.hpp>
 
 #include "warmup/report.h"
@@ -95,7 +95,7 @@ std::string RenderJsonReport(const RunResult& r) {
   }
   const auto& e = r.environment;
   json doc = {
-      {"schema", "warmup-run/2"},
+      {"schema", "warmup-run/3"},
       {"run_label", r.run_label},
       {"started_at", r.started_at},
       {"source", r.source},
@@ -120,7 +120,11 @@ std::string RenderJsonReport(const RunResult& r) {
       {"total_seconds", r.total_seconds() ? json(*r.total_seconds()) : json(nullptr)},
       {"verification", {{"outcome", Name(r.verification)}, {"error", r.verification_error}}},
       {"abort_error", r.abort_error.empty() ? json(nullptr) : json(r.abort_error)},
-      {"target_dropped", r.target_dropped},
+      {"abort_reason", AbortReasonName(r.abort_reason)},
+      {"collection_subset", r.collection_subset},
+      {"target_drop",
+       {{"outcome", TargetDropName(r.target_drop)},
+        {"error", r.target_drop_error.empty() ? json(nullptr) : json(r.target_drop_error)}}},
       {"loader", Usage(r.loader)},
       {"server_process", Server(r.server_process)},
       {"copied", r.copied()},

@@ -36,6 +36,36 @@ LatencyStats ComputeLatencyStats(std::vector<int64_t>& samples_ns) {
   return s;
 }
 
+const char* AbortReasonName(AbortReason reason) {
+  switch (reason) {
+    case AbortReason::kNone:
+      return "none";
+    case AbortReason::kEntityRejected:
+      return "entity_rejected";
+    case AbortReason::kTargetFailed:
+      return "target_failed";
+    case AbortReason::kSourceFailed:
+      return "source_failed";
+    case AbortReason::kOutputFailed:
+      return "output_failed";
+  }
+  return "?";
+}
+
+const char* TargetDropName(TargetDrop drop) {
+  switch (drop) {
+    case TargetDrop::kNotNeeded:
+      return "not_needed";
+    case TargetDrop::kKept:
+      return "kept";
+    case TargetDrop::kDropped:
+      return "dropped";
+    case TargetDrop::kFailed:
+      return "failed";
+  }
+  return "?";
+}
+
 int64_t RunResult::copied() const {
   return ranges::accumulate(collections, int64_t{0}, std::plus<>(), &CollectionResult::copied);
 }

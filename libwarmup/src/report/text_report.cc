@@ -51,6 +51,39 @@ const char* VerificationName(Verification v) {
   return "?";
 }
 
+// What the exit status means for this run, saying exactly what was checked.
+std::string Verdict(const RunResult& r) {
+  const int exit_code = r.ExitCode();
+  if (exit_code == 2) return "FIGURES STAND, COMPLETENESS UNPROVEN: counts unknown";
+  if (exit_code != 0) return "FAILED: do not quote these figures";
+  if (r.verification == Verification::kSkipped)
+    return "OK: the figures stand; the counts were not checked (skip verify)";
+  const bool capped = std::any_of(r.collections.begin(), r.collections.end(), [](const CollectionResult& c) {
+    return c.expected_count < c.source_count;
+  });
+  if (!capped && !r.collection_subset)
+    return "OK: the figures stand; every collection's count matches the source";
+  std::string what = "OK: the figures stand; the counts match what was asked (";
+  if (r.collection_subset) what += "a subset of the collections";
+  if (r.collection_subset && capped) what += ", ";
+  if (capped) what += "capped per collection";
+  return what + "), not the whole source";
+}
+
+std::string DropNote(const RunResult& r) {
+  switch (r.target_drop) {
+    case TargetDrop::kDropped:
+      return "; the partial target catalog was dropped";
+    case TargetDrop::kKept:
+      return "; the partial target catalog was kept (keep target)";
+    case TargetDrop::kFailed:
+      return "; the partial target catalog could NOT be dropped (" + r.target_drop_error + ")";
+    case TargetDrop::kNotNeeded:
+      break;
+  }
+  return "";
+}
+
 }  // namespace
 
 std::string RenderTextReport(const RunResult& r) {
@@ -147,7 +180,13 @@ std::string RenderTextReport(const RunResult& r) {
   if (r.target.rfind("null", 0) == 0) {
     out += "  - null target: nothing is stored; the figures measure the harness itself.\n";
   }
-  if (!r.abort_error.empty()) out += "\nABORTED: " + r.abort_error + "\n";
+  if (!r.abort_error.empty()) {
+    const char* why = r.abort_reason == AbortReason::kEntityRejected ? "an entity was rejected"
+                      : r.abort_reason == AbortReason::kTargetFailed ? "the target failed, not the entity"
+                      : r.abort_reason == AbortReason::kSourceFailed ? "the source failed"
+                                                                     : "an output could not be written";
+    out += "\nABORTED (" + std::string(why) + "): " + r.abort_error + "\n";
+  }
 
   out += "\nverification: " + std::string(VerificationName(r.verification)) + "\n";
   if (r.verification != Verification::kSkipped && r.verification != Verification::kNotReached) {
@@ -162,11 +201,7 @@ std::string RenderTextReport(const RunResult& r) {
     if (!r.verification_error.empty()) out += "  " + r.verification_error + "\n";
   }
   const int exit_code = r.ExitCode();
-  const char* verdict = exit_code == 0   ? "OK: the figures stand and the copy is complete"
-                        : exit_code == 2 ? "FIGURES STAND, COMPLETENESS UNPROVEN: counts unknown"
-                                         : "FAILED: do not quote these figures";
-  out += Format("\nverdict: %s (exit %d)%s\n", verdict, exit_code,
-                r.target_dropped ? "; the partial target catalog was dropped" : "");
+  out += Format("\nverdict: %s (exit %d)%s\n", Verdict(r).c_str(), exit_code, DropNote(r).c_str());
   out += "RUN_STATUS=MEASUREMENT-DONE-" + r.run_label + "\n";
   return out;
 }
