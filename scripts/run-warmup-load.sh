@@ -8,6 +8,8 @@ set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 source "$here/warmup-env.sh"
 
-args=(load --target "${TARGET_MODE:-remote}" --address "${ADDRESS:-127.0.0.1:5555}")
-warmup_common_args args
+mode=${TARGET_MODE:-remote}
+args=(load --target "$mode")
+[ "$mode" = remote ] && args+=(--address "${ADDRESS:-127.0.0.1:5555}")
+if [ "$mode" = embedded ]; then warmup_common_args args storage; else warmup_common_args args; fi
 exec "$WARMUP" "${args[@]}"

@@ -18,8 +18,13 @@ set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 source "$here/warmup-env.sh"
 
-args=(reindex --target "${TARGET_MODE:-remote}")
-warmup_common_args args
-[ -n "${SERVER_BINARY:-}" ] && args+=(--server-binary "$SERVER_BINARY")
-[ -n "${ADDRESS:-}" ] && args+=(--address "$ADDRESS")
+mode=${TARGET_MODE:-remote}
+args=(reindex --target "$mode")
+if [ "$mode" = remote ] && [ -n "${ADDRESS:-}" ]; then  # a running server: none of ours to start
+  warmup_common_args args
+  args+=(--address "$ADDRESS")
+else
+  warmup_common_args args storage
+  [ "$mode" = remote ] && [ -n "${SERVER_BINARY:-}" ] && args+=(--server-binary "$SERVER_BINARY")
+fi
 exec "$WARMUP" "${args[@]}"

@@ -8,7 +8,9 @@ if [ -z "${WARMUP:-}" ]; then
 fi
 [ -n "${WARMUP:-}" ] || { echo "no warmup binary: run ./scripts/demo.sh or ./scripts/test.sh first, or set WARMUP" >&2; exit 1; }
 
-# Appends the flags every load takes to the array named $1.
+# Appends the flags every load takes to the array named $1; with $2 = storage,
+# also the target's storage flags (work dir, compression), which warmup refuses
+# where they would have no effect (a null target, a server already running).
 warmup_common_args() {
   local -n out=$1
   if [ -n "${SOURCE:-}" ]; then
@@ -19,12 +21,15 @@ warmup_common_args() {
     echo "PRISTINE_DIR (the parent of <catalog>/) or SOURCE (grpc://HOST:PORT/CATALOG) is required" >&2
     exit 1
   fi
-  out+=(--run "${RUN:-run}" --work-dir "${WORK_DIR:-warmup-work}")
+  out+=(--run "${RUN:-run}")
+  if [ "${2:-}" = storage ]; then
+    out+=(--work-dir "${WORK_DIR:-warmup-work}")
+    [ "${COMPRESS:-true}" = true ] && out+=(--compress zstd)
+  fi
   out+=(--max-per-collection "${MAX_PER_COLL:-0}")
   [ -n "${CATALOG:-}" ] && out+=(--catalog "$CATALOG")
   [ -n "${COLLECTIONS:-}" ] && out+=(--collections "$COLLECTIONS")
   [ "${SKIP_VERIFY:-false}" = true ] && out+=(--skip-verify)
-  [ "${COMPRESS:-true}" = true ] && out+=(--compress zstd)
   [ -n "${PER_ENTITY_CSV:-}" ] && out+=(--per-entity-csv "$PER_ENTITY_CSV")
   [ -n "${REPORT_JSON:-}" ] && out+=(--report-json "$REPORT_JSON")
   [ -n "${HOLD_OPEN_SECONDS:-}" ] && out+=(--hold-open-seconds "$HOLD_OPEN_SECONDS")

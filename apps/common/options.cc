@@ -54,7 +54,34 @@ StatusOr<po::variables_map> Parse(const std::vector<std::string>& args,
   } catch (const po::error& e) {
     return InvalidArgumentError(std::string(e.what()) + " (see --help)");
   }
+  // An empty value is a mistake (an unset shell variable), never "the default".
+  for (const auto& [name, value] : vm) {
+    if (value.defaulted()) continue;
+    if (const auto* text = boost::any_cast<std::string>(&value.value()); text != nullptr && text->empty()) {
+      return InvalidArgumentError("--" + name + " needs a value, not an empty one");
+    }
+  }
   return vm;
+}
+
+// kInvalidArgument for the first of `flags` given on the command line: in
+// this mode it would change nothing, and a flag that silently does nothing
+// makes a run mean something else than its user thinks.
+Status RefuseIgnored(const po::variables_map& vm, std::initializer_list<const char*> flags,
+                     const std::string& mode) {
+  for (const char* flag : flags) {
+    if (vm.count(flag) > 0 && !vm[flag].defaulted()) {
+      return InvalidArgumentError(std::string("--") + flag + " has no effect " + mode + "; leave it out");
+    }
+  }
+  return OkStatus();
+}
+
+// kInvalidArgument naming `flag` unless `low` <= `value` <= `high`.
+Status CheckRange(const char* flag, int64_t value, int64_t low, int64_t high) {
+  if (value >= low && value <= high) return OkStatus();
+  return InvalidArgumentError(std::string("--") + flag + " must be from " + std::to_string(low) + " to " +
+                              std::to_string(high) + ", not " + std::to_string(value));
 }
 
 // Splits grpc://HOST:PORT/CATALOG into {HOST:PORT, CATALOG}.
@@ -109,6 +136,13 @@ StatusOr<GenerateCommand> ParseGenerate(const std::vector<std::string>& args) {
             &cmd.help);
   if (!vm.ok()) return vm.status();
   if (!cmd.help.empty()) return cmd;
+  if (!(cmd.generator.scale > 0 && cmd.generator.scale <= 1000)) {  // also false for NaN
+    return InvalidArgumentError("--scale must be more than 0 and at most 1000, not " +
+                                std::to_string(cmd.generator.scale));
+  }
+  if (!cmd.generator.catalog_name.empty()) {
+    if (auto s = CheckName(cmd.generator.catalog_name, "--catalog"); !s.ok()) return s;
+  }
   if (auto s = ParseCompression(compression, cmd.write); !s.ok()) return s;
   if (!zip.empty()) cmd.zip_path = zip;
   return cmd;
@@ -215,14 +249,43 @@ StatusOr<LoadCommand> ParseLoadOrReindex(const std::vector<std::string>& args, b
       return InvalidArgumentError("--target must be remote or embedded, not '" + cmd.target.kind + "'");
     }
     cmd.server.start = cmd.target.kind == "remote" && (*vm)["address"].defaulted();
-    if (cmd.server.start_timeout_seconds < 1) {
-      return InvalidArgumentError("--server-start-timeout must be at least 1");
-    }
-    if (cmd.server.stop_grace_seconds < 0) {
-      return InvalidArgumentError("--server-stop-grace must not be negative");
-    }
+    if (auto s = CheckRange("server-start-timeout", cmd.server.start_timeout_seconds, 1, 3600); !s.ok())
+      return s;
+    if (auto s = CheckRange("server-stop-grace", cmd.server.stop_grace_seconds, 0, 3600); !s.ok()) return s;
   } else if (cmd.target.kind != "embedded" && cmd.target.kind != "null" && cmd.target.kind != "remote") {
     return InvalidArgumentError("--target must be embedded, remote or null, not '" + cmd.target.kind + "'");
+  }
+  const std::string kind = "with --target " + cmd.target.kind;
+  if (cmd.target.kind == "null") {
+    if (auto s = RefuseIgnored(*vm, {"work-dir", "compress", "address", "golive-timeout"}, kind); !s.ok())
+      return s;
+  } else if (cmd.target.kind == "embedded") {
+    if (auto s = RefuseIgnored(*vm, {"address", "golive-timeout"}, kind); !s.ok()) return s;
+    if (auto s = RefuseIgnored(*vm, {"server-binary", "server-start-timeout", "server-stop-grace"}, kind);
+        !s.ok()) {
+      return s;
+    }
+  } else if (!reindex || !cmd.server.start) {  // remote, a server that is not ours
+    if (auto s = RefuseIgnored(*vm, {"work-dir", "compress"}, "with a remote target that is already running");
+        !s.ok()) {
+      return s;
+    }
+    if (auto s = RefuseIgnored(*vm, {"server-binary", "server-start-timeout", "server-stop-grace"},
+                               "with --address: reindex starts no server");
+        !s.ok()) {
+      return s;
+    }
+  }
+  if (auto s = CheckRange("max-per-collection", cmd.copy.max_per_collection, 0, INT64_MAX); !s.ok()) return s;
+  if (auto s = CheckRange("golive-timeout", cmd.target.golive_timeout_seconds, 0, 7 * 24 * 3600); !s.ok())
+    return s;
+  if (auto s = CheckRange("hold-open-seconds", cmd.report.hold_open_seconds, 0, 24 * 3600); !s.ok()) return s;
+  if (auto s = CheckName(cmd.copy.run_label, "--run"); !s.ok()) return s;
+  if (!cmd.copy.target_catalog.empty()) {
+    if (auto s = CheckName(cmd.copy.target_catalog, "--target-catalog"); !s.ok()) return s;
+  }
+  if (!cmd.source.catalog.empty()) {
+    if (auto s = CheckName(cmd.source.catalog, "--catalog"); !s.ok()) return s;
   }
   auto zstd = ParseCompression(compression);
   if (!zstd.ok()) return zstd.status();
@@ -298,8 +361,9 @@ StatusOr<ExportCommand> ParseExport(const std::vector<std::string>& args) {
   }
   if (auto s = ParseCompression(compression, cmd.write); !s.ok()) return s;
   if (!zip.empty()) cmd.zip_path = zip;
-  if (cmd.source.page_size < 1) return InvalidArgumentError("--page-size must be at least 1");
-  if (cmd.source.call_timeout_seconds < 1) return InvalidArgumentError("--call-timeout must be at least 1");
+  if (auto s = CheckRange("page-size", cmd.source.page_size, 1, 100000); !s.ok()) return s;
+  if (auto s = CheckRange("call-timeout", cmd.source.call_timeout_seconds, 1, 24 * 3600); !s.ok()) return s;
+  if (auto s = CheckName(cmd.catalog, "--catalog"); !s.ok()) return s;
   return cmd;
 }
 
@@ -360,7 +424,9 @@ StatusOr<ServeCommand> ParseServe(const std::vector<std::string>& args) {
     }
     cmd.faults.push_back(parsed);
   }
-  if (cmd.golive_delay_ms < 0) return InvalidArgumentError("--golive-delay-ms must not be negative");
+  if (auto s = CheckRange("golive-delay-ms", cmd.golive_delay_ms, 0, 600000); !s.ok()) return s;
+  if (auto s = CheckRange("session-idle-seconds", cmd.session_idle_seconds, 0, 7 * 24 * 3600); !s.ok())
+    return s;
   return cmd;
 }
 

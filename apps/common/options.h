@@ -11,6 +11,7 @@
 #include "warmup/generator.h"
 #include "warmup/grpc_source.h"
 #include "warmup/host_port.h"
+#include "warmup/names.h"
 #include "warmup/server.h"
 #include "warmup/snapshot.h"
 #include "warmup/status.h"

@@ -60,7 +60,7 @@ TEST_CASE("--source and export take grpc://HOST:PORT/CATALOG") {
   CHECK(exp->source.page_size == 50);
   CHECK(exp->write.compression == SnapshotCompression::kZstd);
   CHECK(ParseExport({"--source", "grpc://h:1/c", "--out", "/x", "--page-size", "0"}).status().message() ==
-        "--page-size must be at least 1");
+        "--page-size must be from 1 to 100000, not 0");
   auto spelled_out = ParseExport({"--address", "db:5555", "--catalog", "senesi", "--out", "/x"});
   REQUIRE_OK(spelled_out);
   CHECK(spelled_out->address == "db:5555");
@@ -163,10 +163,10 @@ TEST_CASE(
        {with({"--work-dir", "/w"}), [](const LoadCommand& c) { return c.target.work_dir == "/w"; }}},
       {"compress", {with({"--compress", "zstd"}), [](const LoadCommand& c) { return c.target.compress; }}},
       {"address",
-       {with({"--address", "10.0.0.9:7777"}),
+       {with({"--target", "remote", "--address", "10.0.0.9:7777"}),
         [](const LoadCommand& c) { return c.target.address == "10.0.0.9:7777"; }}},
       {"golive-timeout",
-       {with({"--golive-timeout", "42"}),
+       {with({"--target", "remote", "--golive-timeout", "42"}),
         [](const LoadCommand& c) { return c.target.golive_timeout_seconds == 42; }}},
   };
   FlagTable<LoadCommand> load = common;
@@ -262,7 +262,8 @@ TEST_CASE("generate, inspect, unpack, export and serve: every documented flag is
        {"call-timeout", {exp({"--call-timeout", "17"}), [](const ExportCommand& c) {
                            return c.source.call_timeout_seconds == 17;
                          }}}});
-  CHECK(ParseExport(exp({"--call-timeout", "0"})).status().message() == "--call-timeout must be at least 1");
+  CHECK(ParseExport(exp({"--call-timeout", "0"})).status().message() ==
+        "--call-timeout must be from 1 to 86400, not 0");
 
   const Args data = {"--data-dir", "/d"};
   auto serve = [&](Args extra) {
@@ -311,7 +312,7 @@ TEST_CASE("addresses are checked when parsed: --listen, --address, --source, exp
         "--listen 0.0.0.0:5555 is reachable from other machines, and the server has no authentication; add "
         "--allow-remote-clients if that is meant");
   CHECK(ParseServe({"--data-dir", "/d", "--listen", "127.0.0.1:0"}).ok());
-  CHECK(ParseLoad({"--pristine-dir", "/d", "--address", "127.0.0.1:99999"})
+  CHECK(ParseLoad({"--pristine-dir", "/d", "--target", "remote", "--address", "127.0.0.1:99999"})
             .status()
             .message()
             .find("--address: address '127.0.0.1:99999': port 99999 is out of range") == 0);
@@ -326,6 +327,71 @@ TEST_CASE("addresses are checked when parsed: --listen, --address, --source, exp
             .status()
             .message()
             .find("--address: address 'db': no port") == 0);
+}
+
+TEST_CASE("numbers are checked for range and overflow, names for what a name may be, empty values refused") {
+  const Args base = {"--pristine-dir", "/d"};
+  auto load = [&](Args extra) {
+    Args args = base;
+    args.insert(args.end(), extra.begin(), extra.end());
+    return ParseLoad(args).status().message();
+  };
+  CHECK(load({"--max-per-collection", "-1"}) ==
+        "--max-per-collection must be from 0 to 9223372036854775807, not -1");
+  CHECK(load({"--hold-open-seconds", "-5"}) == "--hold-open-seconds must be from 0 to 86400, not -5");
+  CHECK(load({"--target", "remote", "--golive-timeout", "-1"}) ==
+        "--golive-timeout must be from 0 to 604800, not -1");
+  CHECK(load({"--max-per-collection", "99999999999999999999"}).find("max-per-collection") !=
+        std::string::npos);
+  CHECK(load({"--hold-open-seconds", "99999999999"}).find("hold-open-seconds") != std::string::npos);
+  CHECK(load({"--work-dir", ""}) == "--work-dir needs a value, not an empty one");
+  CHECK(load({"--report-json", ""}) == "--report-json needs a value, not an empty one");
+  CHECK(load({"--report-json="}).find("--report-json") != std::string::npos);  // Boost's own words
+  CHECK(ParseLoad({"--pristine-dir", ""}).status().message() ==
+        "--pristine-dir needs a value, not an empty one");
+  CHECK(load({"--target-catalog", "a/b"})
+            .find("--target-catalog 'a/b' has a character that is not allowed ('/')") == 0);
+  CHECK(load({"--target-catalog", ".."}).find("--target-catalog '..' is not a name") == 0);
+  CHECK(load({"--target-catalog", std::string(300, 'x')})
+            .find("--target-catalog is 300 characters long, longer than allowed") == 0);
+  CHECK(load({"--run", "my run"}).find("--run 'my run' has a character that is not allowed (byte 0x20)") ==
+        0);
+  CHECK(load({"--catalog", "../etc"}).find("--catalog '../etc' has a character") == 0);
+  CHECK(ParseGenerate({"--out", "/x", "--scale", "0"}).status().message() ==
+        "--scale must be more than 0 and at most 1000, not 0.000000");
+  CHECK(ParseGenerate({"--out", "/x", "--scale", "nan"}).status().message().find("--scale must be") == 0);
+  CHECK(ParseServe({"--data-dir", "/d", "--session-idle-seconds", "-1"}).status().message() ==
+        "--session-idle-seconds must be from 0 to 604800, not -1");
+  CHECK(ParseServe({"--data-dir", ""}).status().message() == "--data-dir needs a value, not an empty one");
+}
+
+TEST_CASE("an option that would have no effect in its mode is refused, naming the mode") {
+  const Args base = {"--pristine-dir", "/d"};
+  auto with = [&](Args extra) {
+    Args args = base;
+    args.insert(args.end(), extra.begin(), extra.end());
+    return args;
+  };
+  CHECK(ParseLoad(with({"--target", "null", "--work-dir", "/w"})).status().message() ==
+        "--work-dir has no effect with --target null; leave it out");
+  CHECK(ParseLoad(with({"--target", "null", "--compress", "zstd"})).status().message() ==
+        "--compress has no effect with --target null; leave it out");
+  CHECK(ParseLoad(with({"--address", "127.0.0.1:7777"})).status().message() ==
+        "--address has no effect with --target embedded; leave it out");
+  CHECK(ParseLoad(with({"--golive-timeout", "5"})).status().message() ==
+        "--golive-timeout has no effect with --target embedded; leave it out");
+  CHECK(ParseLoad(with({"--target", "remote", "--compress"})).status().message() ==
+        "--compress has no effect with a remote target that is already running; leave it out");
+  CHECK(ParseReindex(with({"--address", "127.0.0.1:7777", "--server-binary", "/b"})).status().message() ==
+        "--server-binary has no effect with --address: reindex starts no server; leave it out");
+  CHECK(ParseReindex(with({"--address", "127.0.0.1:7777", "--work-dir", "/w"})).status().message() ==
+        "--work-dir has no effect with a remote target that is already running; leave it out");
+  CHECK(ParseReindex(with({"--target", "embedded", "--server-stop-grace", "3"})).status().message() ==
+        "--server-stop-grace has no effect with --target embedded; leave it out");
+  // What each mode uses is accepted.
+  CHECK(ParseLoad(with({"--target", "null"})).ok());
+  CHECK(ParseLoad(with({"--work-dir", "/w", "--compress", "zstd"})).ok());
+  CHECK(ParseReindex(with({"--work-dir", "/w", "--compress", "zstd", "--server-binary", "/b"})).ok());
 }
 
 TEST_CASE("--compress means none|zstd in every command, and the bare older spelling is zstd") {

@@ -4,11 +4,10 @@
 
 #include <string_view>
 
+#include "warmup/names.h"
+
 namespace warmup {
 
-// True for a name usable as one directory component: [A-Za-z0-9._-]+, not "."
-// or "..", at most 255 characters (catalog names, snapshot file names).
-bool IsSafeName(std::string_view name);
 // True for a relative path of such components separated by '/'.
 bool IsSafeRelativePath(std::string_view path);
 
