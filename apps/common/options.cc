@@ -384,6 +384,8 @@ StatusOr<ServeCommand> ParseServe(const std::vector<std::string>& args) {
       "wipe the data directory first; only a marker-owned one")(
       "session-idle-seconds", po::value(&cmd.session_idle_seconds)->default_value(0),
       "close sessions idle this long (evitaDB's closeSessionsAfterSecondsOfInactivity; 0 = never)")(
+      "upsert-delay-ms", po::value(&cmd.upsert_delay_ms)->default_value(0),
+      "testing aid: wait this long before each upsert")(
       "golive-delay-ms", po::value(&cmd.golive_delay_ms)->default_value(0),
       "testing aid: wait this long before each goLive starts")(
       "ready-fd", po::value(&cmd.ready_fd)->default_value(-1),
@@ -425,8 +427,29 @@ StatusOr<ServeCommand> ParseServe(const std::vector<std::string>& args) {
     cmd.faults.push_back(parsed);
   }
   if (auto s = CheckRange("golive-delay-ms", cmd.golive_delay_ms, 0, 600000); !s.ok()) return s;
+  if (auto s = CheckRange("upsert-delay-ms", cmd.upsert_delay_ms, 0, 60000); !s.ok()) return s;
   if (auto s = CheckRange("session-idle-seconds", cmd.session_idle_seconds, 0, 7 * 24 * 3600); !s.ok())
     return s;
+  return cmd;
+}
+
+StatusOr<CatalogsCommand> ParseCatalogs(const std::vector<std::string>& args) {
+  CatalogsCommand cmd;
+  po::options_description o("options");
+  o.add_options()("help", "show this help")("address", po::value(&cmd.address)->default_value(cmd.address),
+                                            "the server, HOST:PORT")(
+      "delete", po::value(&cmd.delete_names)->composing(),
+      "delete this catalog and every session open on it; repeatable")(
+      "call-timeout", po::value(&cmd.call_timeout_seconds)->default_value(cmd.call_timeout_seconds),
+      "deadline of each call, seconds");
+  auto vm = Parse(args, o, {}, "usage: warmup catalogs [--address HOST:PORT] [--delete NAME ...]", &cmd.help);
+  if (!vm.ok()) return vm.status();
+  if (!cmd.help.empty()) return cmd;
+  if (auto s = CheckHostPort(cmd.address, AddressUse::kDial); !s.ok()) return s.WithContext("--address");
+  if (auto s = CheckRange("call-timeout", cmd.call_timeout_seconds, 1, 24 * 3600); !s.ok()) return s;
+  for (const std::string& name : cmd.delete_names) {
+    if (auto s = CheckName(name, "--delete"); !s.ok()) return s;
+  }
   return cmd;
 }
 

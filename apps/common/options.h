@@ -108,10 +108,19 @@ struct ServeCommand {
   int session_idle_seconds = 0;
   // Testing aids for clients' failure paths (see ServerOptions).
   int golive_delay_ms = 0;
+  int upsert_delay_ms = 0;
   std::vector<ServerOptions::InjectedFault> faults;  // --inject-fault METHOD[@N]
   // Write {"pid": P, "port": N} and a newline to this descriptor once
   // listening, then close it: how a supervisor learns the server is ready.
   int ready_fd = -1;
+};
+
+// `warmup catalogs`: list the catalogs of a server, or delete some.
+struct CatalogsCommand {
+  std::string help;  // set by --help: print it and exit 0, run nothing
+  std::string address = "127.0.0.1:5555";
+  std::vector<std::string> delete_names;  // --delete NAME, repeatable; empty = list
+  int call_timeout_seconds = 60;
 };
 
 // Each parser reads the arguments after the command name and touches nothing
@@ -129,6 +138,7 @@ StatusOr<LoadCommand> ParseLoad(const std::vector<std::string>& args);
 // its older spelling), and the server-start group.
 StatusOr<LoadCommand> ParseReindex(const std::vector<std::string>& args);
 StatusOr<ServeCommand> ParseServe(const std::vector<std::string>& args);
+StatusOr<CatalogsCommand> ParseCatalogs(const std::vector<std::string>& args);
 StatusOr<ExportCommand> ParseExport(const std::vector<std::string>& args);
 
 }  // namespace warmup::cli

@@ -2,6 +2,8 @@
 // server, or nothing (the null target).
 #include "load.h"
 
+#include <signal.h>
+#include <string.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -10,6 +12,11 @@
 #include <fstream>
 #include <iostream>
 #include <thread>
+#include <utility>  // before Asio: Boost 1.74's awaitable.hpp needs std::exchange
+// clang-format off
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/signal_set.hpp>
+// clang-format on
 
 #include "warmup/copy_engine.h"
 #include "warmup/engine.h"
@@ -68,7 +75,8 @@ warmup::Status CheckOutputs(const warmup::cli::LoadCommand& cmd) {
 }
 
 warmup::StatusOr<warmup::RunResult> RunLoad(const warmup::cli::LoadCommand& cmd,
-                                            const std::vector<warmup::RunObserver*>& observers) {
+                                            const std::vector<warmup::RunObserver*>& observers,
+                                            const std::atomic<bool>* stop) {
   if (auto s = CheckOutputs(cmd); !s.ok()) return s;
   warmup::StatusOr<std::unique_ptr<warmup::CatalogSource>> source = warmup::InvalidArgumentError("no source");
   if (!cmd.source.grpc_address.empty()) {
@@ -80,6 +88,7 @@ warmup::StatusOr<warmup::RunResult> RunLoad(const warmup::cli::LoadCommand& cmd,
   }
   if (!source.ok()) return source.status();
   warmup::CopyOptions copy = cmd.copy;
+  copy.stop = stop;
   copy.observers.insert(copy.observers.end(), observers.begin(), observers.end());
   ProgressLines progress;
   if (isatty(STDERR_FILENO)) copy.observers.push_back(&progress);
@@ -128,10 +137,33 @@ int Finish(const warmup::cli::LoadCommand& cmd, const warmup::RunResult& result)
   return exit_code;
 }
 
+int RunLoadUntilInterrupted(const warmup::cli::LoadCommand& cmd, const char* command) {
+  std::atomic<bool> stop{false};
+  std::atomic<int> received{0};
+  // Asio turns the signals into a handler call on a thread of ours.
+  boost::asio::io_context signals_io;
+  boost::asio::signal_set signals(signals_io, SIGINT, SIGTERM);
+  signals.async_wait([&](const boost::system::error_code& ec, int signal) {
+    if (ec) return;
+    received = signal;
+    stop = true;
+    std::cerr << "warmup " << command << ": SIG" << ::sigabbrev_np(signal)
+              << " received; stopping after the current upsert\n";
+  });
+  std::thread watcher([&] { signals_io.run(); });
+  auto result = RunLoad(cmd, {}, &stop);
+  signals_io.stop();
+  watcher.join();
+  if (!result.ok()) return FailWith(result.status());
+  if (received != 0 && result->abort_reason != warmup::AbortReason::kInterrupted) {
+    std::cerr << "warmup " << command
+              << ": the signal came during goLive (or after the load), which was let finish\n";
+  }
+  return Finish(cmd, *result);
+}
+
 int Load(const std::vector<std::string>& args) {
   auto cmd = warmup::cli::ParseLoad(args);
   if (auto stop = StopAfterParse(cmd)) return *stop;
-  auto result = RunLoad(*cmd);
-  if (!result.ok()) return FailWith(result.status());
-  return Finish(*cmd, *result);
+  return RunLoadUntilInterrupted(*cmd, "load");
 }

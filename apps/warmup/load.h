@@ -2,6 +2,7 @@
 #ifndef WARMUP_APPS_WARMUP_LOAD_H_
 #define WARMUP_APPS_WARMUP_LOAD_H_
 
+#include <atomic>
 #include <iostream>
 #include <optional>
 
@@ -12,8 +13,15 @@
 
 // Opens the source, makes the target `cmd` names and runs the copy, with
 // progress lines on a terminal, the per-entity CSV if asked, and `observers`.
+// `stop`: see CopyOptions::stop.
 warmup::StatusOr<warmup::RunResult> RunLoad(const warmup::cli::LoadCommand& cmd,
-                                            const std::vector<warmup::RunObserver*>& observers = {});
+                                            const std::vector<warmup::RunObserver*>& observers = {},
+                                            const std::atomic<bool>* stop = nullptr);
+// RunLoad, then Finish, with SIGINT and SIGTERM turned into a clean stop: the
+// load ends after the current upsert, the partial target is dropped (unless
+// --keep-target), and the report of what was measured is printed, exit 1.
+// `command` names the command in the messages.
+int RunLoadUntilInterrupted(const warmup::cli::LoadCommand& cmd, const char* command);
 // Writes the JSON report where --report-json says (if it does), prints the
 // text report, stays alive --hold-open-seconds, and returns the exit status.
 int Finish(const warmup::cli::LoadCommand& cmd, const warmup::RunResult& result);

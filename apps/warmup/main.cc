@@ -11,6 +11,7 @@
 
 #include "common/options.h"
 #include "load.h"
+#include "warmup/catalog_admin.h"
 #include "warmup/generator.h"
 #include "warmup/grpc_source.h"
 #include "warmup/snapshot.h"
@@ -84,6 +85,23 @@ int Unpack(const std::vector<std::string>& args) {
   return 0;
 }
 
+int Catalogs(const std::vector<std::string>& args) {
+  auto cmd = warmup::cli::ParseCatalogs(args);
+  if (auto stop = StopAfterParse(cmd)) return *stop;
+  for (const std::string& name : cmd->delete_names) {
+    if (auto s = warmup::DeleteServerCatalog(cmd->address, name, cmd->call_timeout_seconds); !s.ok()) {
+      return FailWith(s);
+    }
+    std::cout << "deleted " << name << "\n";
+  }
+  if (!cmd->delete_names.empty()) return 0;
+  auto catalogs = warmup::ListServerCatalogs(cmd->address, cmd->call_timeout_seconds);
+  if (!catalogs.ok()) return FailWith(catalogs.status());
+  for (const auto& c : *catalogs) std::printf("%-40s %s\n", c.name.c_str(), c.state.c_str());
+  if (catalogs->empty()) std::cout << "no catalogs on " << cmd->address << "\n";
+  return 0;
+}
+
 int Version(const std::vector<std::string>&) {
   std::cout << "warmup " << warmup::Version() << "\n"
             << "evitaDB gRPC protocol: " << warmup::ProtocolDescription() << "\n";
@@ -111,6 +129,8 @@ constexpr Command kCommands[] = {
     {"inspect", "verify a snapshot or export and show its collections, sizes and per-entity averages",
      Inspect},
     {"unpack", "unzip an export into a pristine snapshot directory, verifying every checksum", Unpack},
+    {"catalogs", "list a server's catalogs and their states, or --delete some (e.g. a killed load's)",
+     Catalogs},
     {"version", "print the version and the evitaDB protocol this build speaks", Version},
 };
 

@@ -34,11 +34,7 @@ int64_t DirectoryBytes(const std::string& dir) {
 int Reindex(const std::vector<std::string>& args) {
   auto cmd = warmup::cli::ParseReindex(args);
   if (auto stop = StopAfterParse(cmd)) return *stop;
-  if (!cmd->server.start) {
-    auto result = RunLoad(*cmd);
-    if (!result.ok()) return FailWith(result.status());
-    return Finish(*cmd, *result);
-  }
+  if (!cmd->server.start) return RunLoadUntilInterrupted(*cmd, "reindex");
 
   if (auto s = CheckOutputs(*cmd); !s.ok()) return FailWith(s);  // before a server is started for nothing
   if (auto s = warmup::PrepareWorkDir(cmd->target.work_dir); !s.ok()) return FailWith(s);

@@ -33,6 +33,7 @@ int Serve(const std::vector<std::string>& args) {
   options.engine.compress = cmd->compress;
   options.session_idle_seconds = cmd->session_idle_seconds;
   options.golive_delay_ms = cmd->golive_delay_ms;
+  options.upsert_delay_ms = cmd->upsert_delay_ms;
   options.faults = cmd->faults;
   auto server = warmup::Server::Start(options);
   if (!server.ok()) return FailWith(server.status());
@@ -53,6 +54,9 @@ int Serve(const std::vector<std::string>& args) {
   for (const auto& fault : cmd->faults) {
     std::printf("  testing aid: %s fails after %lld calls\n", fault.method.c_str(),
                 static_cast<long long>(fault.after_calls));
+  }
+  if (cmd->upsert_delay_ms > 0) {
+    std::printf("  testing aid: every upsert waits %d ms first\n", cmd->upsert_delay_ms);
   }
   if (cmd->golive_delay_ms > 0) {
     std::printf("  testing aid: goLive waits %d ms first\n", cmd->golive_delay_ms);

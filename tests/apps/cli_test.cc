@@ -84,7 +84,7 @@ TEST_CASE("warmup version, help, no command and an unknown command") {
     CHECK(run.exit_code == 0);
     CHECK(Contains(run.output, "usage: warmup <command>"));
     for (const char* command :
-         {"reindex", "serve", "load", "export", "generate", "inspect", "unpack", "version"}) {
+         {"reindex", "serve", "load", "export", "generate", "inspect", "unpack", "catalogs", "version"}) {
       CHECK_MESSAGE(Contains(run.output, std::string("\n  ") + command + " "), command);
     }
   }
@@ -95,7 +95,8 @@ TEST_CASE("warmup version, help, no command and an unknown command") {
   const CliResult unknown = RunCli({"publish"});
   CHECK(unknown.exit_code == 64);
   CHECK(Contains(unknown.output, "warmup: unknown command 'publish'"));
-  for (const char* command : {"reindex", "serve", "load", "export", "generate", "inspect", "unpack"}) {
+  for (const char* command :
+       {"reindex", "serve", "load", "export", "generate", "inspect", "unpack", "catalogs"}) {
     CAPTURE(command);
     const CliResult sub_help = RunCli({command, "--help"});
     CHECK(sub_help.exit_code == 0);
@@ -481,6 +482,81 @@ TEST_CASE("warmup reindex: SIGTERM mid-run stops the server and still prints the
   const std::string ended = json["server_process"]["ended"];
   CHECK_MESSAGE(
       (ended == "exited 0" || ended.find("SIGKILL after a grace period of 2 s") != std::string::npos), ended);
+}
+
+// Starts `load` (a pid), waits until `catalog` is WARMING_UP on `address`,
+// interrupts it with `signal` and returns how it ended, with its output.
+CliResult InterruptLoad(const std::vector<std::string>& args, const std::string& address,
+                        const std::string& catalog, int signal) {
+  int out = -1;
+  const pid_t load = testing::SpawnCli(args, &out);
+  for (int i = 0; i < 300 && CatalogState(address, catalog) != "WARMING_UP"; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));  // some upserts in
+  REQUIRE(::kill(load, signal) == 0);
+  std::string output;
+  char buffer[4096];
+  for (ssize_t n; (n = ::read(out, buffer, sizeof(buffer))) > 0;)
+    output.append(buffer, static_cast<size_t>(n));
+  ::close(out);
+  int status = 0;
+  REQUIRE(::waitpid(load, &status, 0) == load);
+  return testing::Ended(status, output);
+}
+
+TEST_CASE(
+    "regression: an interrupted remote load left its WARMING_UP catalog on the server forever, now it drops "
+    "it "
+    "and reports") {
+  TempDir dir;
+  const std::string pristine = GenerateTiny(dir);
+  ServeProcess server;
+  server.Start(dir / "data", {"--upsert-delay-ms", "20"});  // 300 upserts: about 6 s
+  const CliResult run =
+      InterruptLoad({"load", "--pristine-dir", pristine, "--target", "remote", "--address", server.address(),
+                     "--target-catalog", "cut", "--report-json", dir / "run.json"},
+                    server.address(), "cut", SIGINT);
+  REQUIRE_MESSAGE(run.exited, run.output);
+  CHECK(run.exit_code == 1);
+  CHECK(Contains(run.output, "warmup load: SIGINT received; stopping after the current upsert"));
+  CHECK(Contains(run.output, "ABORTED (interrupted): interrupted after "));
+  CHECK(Contains(run.output, "the partial target catalog was dropped"));
+  CHECK(run.output.substr(run.output.rfind("RUN_STATUS")) == "RUN_STATUS=MEASUREMENT-DONE-run\n");
+  CHECK(CatalogState(server.address(), "cut") == "MISSING");
+  auto json = nlohmann::json::parse(ReadText(dir / "run.json"));
+  CHECK(json["abort_reason"] == "interrupted");
+  CHECK(json["copied"].get<int>() > 0);
+  CHECK(json["copied"].get<int>() < 300);
+  // The name is free again.
+  CHECK(RunCli({"load", "--pristine-dir", pristine, "--target", "remote", "--address", server.address(),
+                "--target-catalog", "cut", "--max-per-collection", "2"})
+            .exit_code == 0);
+  CHECK(server.Stop().exit_code == 0);
+}
+
+TEST_CASE("warmup catalogs lists a server's catalogs and deletes a kept one, its session with it") {
+  TempDir dir;
+  const std::string pristine = GenerateTiny(dir);
+  ServeProcess server;
+  server.Start(dir / "data", {"--upsert-delay-ms", "20"});
+  const CliResult run = InterruptLoad({"load", "--pristine-dir", pristine, "--target", "remote", "--address",
+                                       server.address(), "--target-catalog", "kept", "--keep-target"},
+                                      server.address(), "kept", SIGTERM);
+  CHECK(run.exit_code == 1);
+  CHECK(Contains(run.output, "the partial target catalog was kept"));
+  const CliResult listed = RunCli({"catalogs", "--address", server.address()});
+  CHECK(listed.exit_code == 0);
+  CHECK_MESSAGE((Contains(listed.output, "kept") && Contains(listed.output, "WARMING_UP")), listed.output);
+  const CliResult deleted = RunCli({"catalogs", "--address", server.address(), "--delete", "kept"});
+  CHECK(deleted.exit_code == 0);
+  CHECK(Contains(deleted.output, "deleted kept"));
+  CHECK(CatalogState(server.address(), "kept") == "MISSING");
+  CHECK(Contains(RunCli({"catalogs", "--address", server.address()}).output, "no catalogs on "));
+  const CliResult again = RunCli({"catalogs", "--address", server.address(), "--delete", "kept"});
+  CHECK(again.exit_code == 1);
+  CHECK(Contains(again.output, "no catalog kept on " + server.address()));
+  CHECK(server.Stop().exit_code == 0);
 }
 
 TEST_CASE("warmup reindex killed with SIGKILL leaves no server behind") {

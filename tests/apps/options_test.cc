@@ -286,6 +286,8 @@ TEST_CASE("generate, inspect, unpack, export and serve: every documented flag is
         {serve({"--session-idle-seconds", "30"}),
          [](const ServeCommand& c) { return c.session_idle_seconds == 30; }}},
        {"ready-fd", {serve({"--ready-fd", "5"}), [](const ServeCommand& c) { return c.ready_fd == 5; }}},
+       {"upsert-delay-ms",
+        {serve({"--upsert-delay-ms", "20"}), [](const ServeCommand& c) { return c.upsert_delay_ms == 20; }}},
        {"golive-delay-ms",
         {serve({"--golive-delay-ms", "250"}),
          [](const ServeCommand& c) { return c.golive_delay_ms == 250; }}},
@@ -296,6 +298,17 @@ TEST_CASE("generate, inspect, unpack, export and serve: every documented flag is
                   c.faults[0].after_calls == 5 && c.faults[1].method == "GoLiveAndClose" &&
                   c.faults[1].after_calls == 0;
          }}}});
+  CheckEveryFlag<CatalogsCommand>(
+      ParseCatalogs,
+      {{"address", {{"--address", "h:9"}, [](const CatalogsCommand& c) { return c.address == "h:9"; }}},
+       {"delete",
+        {{"--delete", "a", "--delete", "b"},
+         [](const CatalogsCommand& c) {
+           return c.delete_names == std::vector<std::string>{"a", "b"};
+         }}},
+       {"call-timeout",
+        {{"--call-timeout", "5"}, [](const CatalogsCommand& c) { return c.call_timeout_seconds == 5; }}}});
+  CHECK(ParseCatalogs({"--delete", "../x"}).status().message().find("--delete '../x' has a character") == 0);
   for (const char* bad : {"UpsertEntity@", "UpsertEntity@x", "UpsertEntity@-1"}) {
     CAPTURE(bad);
     CHECK(ParseServe(serve({"--inject-fault", bad})).status().message() ==

@@ -3,6 +3,7 @@
 #ifndef WARMUP_COPY_ENGINE_H_
 #define WARMUP_COPY_ENGINE_H_
 
+#include <atomic>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -33,6 +34,11 @@ struct CopyOptions {
   // Told about the run as it goes (see run_observer.h), in this order; not
   // owned, and must outlive the call.
   std::vector<RunObserver*> observers;
+  // When set, read before each entity: once true, the load stops there as an
+  // aborted run (AbortReason::kInterrupted; the partial target is dropped
+  // unless kept), so that an interrupted load leaves nothing behind. A goLive
+  // already under way is let finish. Not owned; set it from any thread.
+  const std::atomic<bool>* stop = nullptr;
 };
 
 // Runs one copy: reconstructs the schema in the target (untimed; every target

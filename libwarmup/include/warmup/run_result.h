@@ -103,6 +103,7 @@ enum class AbortReason {
   kTargetFailed,    // the target could not take the call (transport, deadline, server error)
   kSourceFailed,    // the source could not deliver (damaged snapshot, lost connection)
   kOutputFailed,    // an observer could not write what it records (per-entity CSV)
+  kInterrupted,     // told to stop (CopyOptions::stop: SIGINT, SIGTERM)
 };
 const char* AbortReasonName(AbortReason reason);
 

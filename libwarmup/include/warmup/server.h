@@ -30,6 +30,9 @@ struct ServerOptions {
   // Testing aid: goLive waits this long before it starts, so that client-side
   // timeouts can be tried against a slow transition.
   int golive_delay_ms = 0;
+  // Testing aid: every UpsertEntity waits this long first (outside the
+  // measured server time), so that a test can interrupt a load mid-way.
+  int upsert_delay_ms = 0;
   // Testing aid: the calls of the RPC `method` that come after its first
   // `after_calls` fail with UNAVAILABLE ("injected fault"), so that a client's
   // failure paths can be exercised against a real server. `method` is one of

@@ -117,6 +117,12 @@ class Load {
     if (!stream.ok()) Abort(AbortReason::kSourceFailed, stream.status().ToString());
     while (r_.abort_error.empty() &&
            (options_.max_per_collection == 0 || c.copied < options_.max_per_collection)) {
+      if (options_.stop != nullptr && options_.stop->load()) {
+        Abort(AbortReason::kInterrupted, "interrupted after " + std::to_string(c.copied) + " entities of " +
+                                             c.entity_type + " (" + std::to_string(copied_ + c.copied) +
+                                             " in all)");
+        break;
+      }
       const Clock::time_point read_start = Clock::now();
       auto more = (*stream)->Next(&entity_);
       const Clock::time_point read_end = Clock::now();

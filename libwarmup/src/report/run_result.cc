@@ -48,6 +48,8 @@ const char* AbortReasonName(AbortReason reason) {
       return "source_failed";
     case AbortReason::kOutputFailed:
       return "output_failed";
+    case AbortReason::kInterrupted:
+      return "interrupted";
   }
   return "?";
 }

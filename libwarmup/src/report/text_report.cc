@@ -184,6 +184,7 @@ std::string RenderTextReport(const RunResult& r) {
     const char* why = r.abort_reason == AbortReason::kEntityRejected ? "an entity was rejected"
                       : r.abort_reason == AbortReason::kTargetFailed ? "the target failed, not the entity"
                       : r.abort_reason == AbortReason::kSourceFailed ? "the source failed"
+                      : r.abort_reason == AbortReason::kInterrupted  ? "interrupted"
                                                                      : "an output could not be written";
     out += "\nABORTED (" + std::string(why) + "): " + r.abort_error + "\n";
   }

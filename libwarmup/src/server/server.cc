@@ -76,6 +76,7 @@ class State {
     }
   }
   int golive_delay_ms = 0;
+  int upsert_delay_ms = 0;
   int session_idle_seconds = 0;
   std::map<std::string, int64_t> faults;  // method -> calls that still succeed
 
@@ -332,6 +333,9 @@ class EvitaSessionServiceImpl final : public pb::EvitaSessionService::Service {
   }
   ::grpc::Status UpsertEntity(::grpc::ServerContext* context, const pb::GrpcUpsertEntityRequest* in,
                               pb::GrpcUpsertEntityResponse* out) override {
+    if (state_->upsert_delay_ms > 0) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(state_->upsert_delay_ms));
+    }
     const auto start = std::chrono::steady_clock::now();
     std::lock_guard lock(state_->mu);
     if (Status s = state_->Call("UpsertEntity"); !s.ok()) return ToGrpc(s);
@@ -597,6 +601,7 @@ class ServerImpl : public Server {
   }
   void Configure(const ServerOptions& options) {
     state_.golive_delay_ms = options.golive_delay_ms;
+    state_.upsert_delay_ms = options.upsert_delay_ms;
     state_.session_idle_seconds = options.session_idle_seconds;
     for (const auto& fault : options.faults) state_.faults[fault.method] = fault.after_calls;
   }

@@ -1,0 +1,32 @@
+// Catalogs on a running server (warmup serve or evitaDB), over evitaDB's
+// protocol: what `warmup catalogs` lists and deletes, e.g. the WARMING_UP
+// catalog of a load that was killed before it could drop it.
+#ifndef WARMUP_CATALOG_ADMIN_H_
+#define WARMUP_CATALOG_ADMIN_H_
+
+#include <string>
+#include <vector>
+
+#include "warmup/status.h"
+
+namespace warmup {
+
+struct ServerCatalog {
+  std::string name;
+  std::string state;  // WARMING_UP, GOING_ALIVE, ALIVE, ... as the server names it; "?" when it did not say
+};
+
+// Every catalog on the server at `address`, by name.
+// Errors: kInvalidArgument for an address CheckHostPort refuses; kUnavailable
+// (or the server's error) naming the call that failed.
+StatusOr<std::vector<ServerCatalog>> ListServerCatalogs(const std::string& address,
+                                                        int call_timeout_seconds = 60);
+
+// Deletes the catalog `name` and with it every session open on it.
+// Errors: as ListServerCatalogs; kNotFound when there is no such catalog.
+Status DeleteServerCatalog(const std::string& address, const std::string& name,
+                           int call_timeout_seconds = 60);
+
+}  // namespace warmup
+
+#endif  // WARMUP_CATALOG_ADMIN_H_

@@ -1,0 +1,54 @@
+#include "warmup/catalog_admin.h"
+
+#include "rpc/client.h"
+#include "warmup/host_port.h"
+
+namespace warmup {
+
+StatusOr<std::vector<ServerCatalog>> ListServerCatalogs(const std::string& address,
+                                                        int call_timeout_seconds) {
+  if (Status s = CheckHostPort(address, AddressUse::kDial); !s.ok()) return s;
+  const rpc::EvitaClient client(address, call_timeout_seconds);
+  pb::GrpcCatalogNamesResponse names;
+  if (Status s = client.Call("GetCatalogNames on " + address, "",
+                             [&](auto* context) {
+                               return client.evita().GetCatalogNames(context, google::protobuf::Empty(),
+                                                                     &names);
+                             });
+      !s.ok()) {
+    return s;
+  }
+  std::vector<ServerCatalog> catalogs;
+  for (const std::string& name : names.catalognames()) {
+    pb::GrpcGetCatalogStateRequest request;
+    request.set_catalogname(name);
+    pb::GrpcGetCatalogStateResponse state;
+    if (Status s = client.Call(
+            "GetCatalogState of " + name, "",
+            [&](auto* context) { return client.evita().GetCatalogState(context, request, &state); });
+        !s.ok()) {
+      return s;
+    }
+    catalogs.push_back(
+        {name, state.has_catalogstate() ? pb::GrpcCatalogState_Name(state.catalogstate()) : "?"});
+  }
+  return catalogs;
+}
+
+Status DeleteServerCatalog(const std::string& address, const std::string& name, int call_timeout_seconds) {
+  if (Status s = CheckHostPort(address, AddressUse::kDial); !s.ok()) return s;
+  const rpc::EvitaClient client(address, call_timeout_seconds);
+  pb::GrpcDeleteCatalogIfExistsRequest request;
+  request.set_catalogname(name);
+  pb::GrpcDeleteCatalogIfExistsResponse response;
+  if (Status s = client.Call(
+          "DeleteCatalogIfExists of " + name, "",
+          [&](auto* context) { return client.evita().DeleteCatalogIfExists(context, request, &response); });
+      !s.ok()) {
+    return s;
+  }
+  if (!response.success()) return NotFoundError("no catalog " + name + " on " + address);
+  return OkStatus();
+}
+
+}  // namespace warmup
