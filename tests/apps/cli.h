@@ -57,11 +57,10 @@ inline pid_t SpawnCli(const std::vector<std::string>& args, int* out_fd) {
   return child;
 }
 
-// Runs WARMUP_CLI_PATH with `args` to its end. A run that outlives
-// `timeout_seconds` is killed, so a hang fails the test instead of the suite.
-inline CliResult RunCli(const std::vector<std::string>& args, int timeout_seconds = 120) {
-  int out = -1;
-  const pid_t child = SpawnCli(args, &out);
+// Reads what the spawned `child` writes to `out` until it ends, closes `out`
+// and returns how the child ended. A child that outlives `timeout_seconds` is
+// killed, so a hang fails the test instead of the suite.
+inline CliResult AwaitCli(pid_t child, int out, int timeout_seconds = 120) {
   std::string output;
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(timeout_seconds);
   ::fcntl(out, F_SETFL, O_NONBLOCK);
@@ -83,6 +82,13 @@ inline CliResult RunCli(const std::vector<std::string>& args, int timeout_second
   int status = 0;
   REQUIRE(::waitpid(child, &status, 0) == child);
   return Ended(status, std::move(output));
+}
+
+// Runs WARMUP_CLI_PATH with `args` to its end (see AwaitCli).
+inline CliResult RunCli(const std::vector<std::string>& args, int timeout_seconds = 120) {
+  int out = -1;
+  const pid_t child = SpawnCli(args, &out);
+  return AwaitCli(child, out, timeout_seconds);
 }
 
 // `warmup serve` on a free port of 127.0.0.1, its output read through a pipe.

@@ -463,16 +463,10 @@ TEST_CASE("warmup reindex: SIGTERM mid-run stops the server and still prints the
   AwaitCatalogIn(dir / "work");
   std::this_thread::sleep_for(std::chrono::milliseconds(500));
   REQUIRE(::kill(reindex, SIGTERM) == 0);
-  std::string output;
-  char buffer[4096];
-  for (ssize_t n; (n = ::read(out, buffer, sizeof(buffer))) > 0;) {
-    output.append(buffer, static_cast<size_t>(n));
-  }
-  ::close(out);
-  int status = 0;
-  REQUIRE(::waitpid(reindex, &status, 0) == reindex);
-  REQUIRE(WIFEXITED(status));
-  CHECK_MESSAGE(WEXITSTATUS(status) == 1, output);
+  const CliResult run = testing::AwaitCli(reindex, out);
+  const std::string& output = run.output;
+  REQUIRE(run.exited);
+  CHECK_MESSAGE(run.exit_code == 1, output);
   CHECK(Contains(output, "warmup reindex: interrupted by SIGTERM; the server was stopped"));
   CHECK(output.substr(output.rfind("RUN_STATUS")) == "RUN_STATUS=MEASUREMENT-DONE-cut\n");
   CHECK(Gone(std::stoi(ReadText(dir / "pid"))));
@@ -495,14 +489,7 @@ CliResult InterruptLoad(const std::vector<std::string>& args, const std::string&
   }
   std::this_thread::sleep_for(std::chrono::milliseconds(300));  // some upserts in
   REQUIRE(::kill(load, signal) == 0);
-  std::string output;
-  char buffer[4096];
-  for (ssize_t n; (n = ::read(out, buffer, sizeof(buffer))) > 0;)
-    output.append(buffer, static_cast<size_t>(n));
-  ::close(out);
-  int status = 0;
-  REQUIRE(::waitpid(load, &status, 0) == load);
-  return testing::Ended(status, output);
+  return testing::AwaitCli(load, out);
 }
 
 TEST_CASE(
