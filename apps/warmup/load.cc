@@ -78,14 +78,15 @@ warmup::StatusOr<warmup::RunResult> RunLoad(const warmup::cli::LoadCommand& cmd,
                                             const std::vector<warmup::RunObserver*>& observers,
                                             const std::atomic<bool>* stop) {
   if (auto s = CheckOutputs(cmd); !s.ok()) return s;
-  warmup::StatusOr<std::unique_ptr<warmup::CatalogSource>> source = warmup::InvalidArgumentError("no source");
-  if (!cmd.source.grpc_address.empty()) {
-    source = warmup::OpenGrpcSource(cmd.source.grpc_address, cmd.source.grpc_catalog);
-  } else {
+  auto open_source = [&]() -> warmup::StatusOr<std::unique_ptr<warmup::CatalogSource>> {
+    if (!cmd.source.grpc_address.empty()) {
+      return warmup::OpenGrpcSource(cmd.source.grpc_address, cmd.source.grpc_catalog);
+    }
     auto path = warmup::FindSnapshot(cmd.source.pristine_dir, cmd.source.catalog);
     if (!path.ok()) return path.status().WithContext("--pristine-dir without --catalog");
-    source = warmup::OpenSnapshotSource(*path);
-  }
+    return warmup::OpenSnapshotSource(*path);
+  };
+  auto source = open_source();
   if (!source.ok()) return source.status();
   warmup::CopyOptions copy = cmd.copy;
   copy.stop = stop;

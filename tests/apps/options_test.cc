@@ -407,48 +407,30 @@ TEST_CASE("an option that would have no effect in its mode is refused, naming th
   CHECK(ParseReindex(with({"--work-dir", "/w", "--compress", "zstd", "--server-binary", "/b"})).ok());
 }
 
+// A parser of `base` plus extra arguments that answers with `get` of the
+// command: whether it compresses, here.
+template <typename Parse, typename Get>
+std::function<StatusOr<bool>(const Args&)> CompressionOf(Parse parse, Args base, Get get) {
+  return [=](const Args& extra) -> StatusOr<bool> {
+    Args args = base;
+    args.insert(args.end(), extra.begin(), extra.end());
+    auto c = parse(args);
+    if (!c.ok()) return c.status();
+    return get(*c);
+  };
+}
+
 TEST_CASE("--compress means none|zstd in every command, and the bare older spelling is zstd") {
+  auto zstd = [](const auto& c) { return c.write.compression == SnapshotCompression::kZstd; };
   const std::vector<std::pair<std::string, std::function<StatusOr<bool>(const Args&)>>> commands = {
-      {"load",
-       [](const Args& extra) -> StatusOr<bool> {
-         Args args = {"--pristine-dir", "/d"};
-         args.insert(args.end(), extra.begin(), extra.end());
-         auto c = ParseLoad(args);
-         if (!c.ok()) return c.status();
-         return c->target.compress;
-       }},
-      {"reindex",
-       [](const Args& extra) -> StatusOr<bool> {
-         Args args = {"--pristine-dir", "/d"};
-         args.insert(args.end(), extra.begin(), extra.end());
-         auto c = ParseReindex(args);
-         if (!c.ok()) return c.status();
-         return c->target.compress;
-       }},
+      {"load", CompressionOf(ParseLoad, {"--pristine-dir", "/d"},
+                             [](const LoadCommand& c) { return c.target.compress; })},
+      {"reindex", CompressionOf(ParseReindex, {"--pristine-dir", "/d"},
+                                [](const LoadCommand& c) { return c.target.compress; })},
       {"serve",
-       [](const Args& extra) -> StatusOr<bool> {
-         Args args = {"--data-dir", "/d"};
-         args.insert(args.end(), extra.begin(), extra.end());
-         auto c = ParseServe(args);
-         if (!c.ok()) return c.status();
-         return c->compress;
-       }},
-      {"generate",
-       [](const Args& extra) -> StatusOr<bool> {
-         Args args = {"--out", "/x"};
-         args.insert(args.end(), extra.begin(), extra.end());
-         auto c = ParseGenerate(args);
-         if (!c.ok()) return c.status();
-         return c->write.compression == SnapshotCompression::kZstd;
-       }},
-      {"export",
-       [](const Args& extra) -> StatusOr<bool> {
-         Args args = {"--source", "grpc://h:1/c", "--out", "/x"};
-         args.insert(args.end(), extra.begin(), extra.end());
-         auto c = ParseExport(args);
-         if (!c.ok()) return c.status();
-         return c->write.compression == SnapshotCompression::kZstd;
-       }},
+       CompressionOf(ParseServe, {"--data-dir", "/d"}, [](const ServeCommand& c) { return c.compress; })},
+      {"generate", CompressionOf(ParseGenerate, {"--out", "/x"}, zstd)},
+      {"export", CompressionOf(ParseExport, {"--source", "grpc://h:1/c", "--out", "/x"}, zstd)},
   };
   for (const auto& command : commands) {
     const auto& parse = command.second;
