@@ -11,6 +11,7 @@ packages=(
   librange-v3-dev doctest-dev nlohmann-json3-dev
   libssl-dev libicu-dev libroaring-dev libzstd-dev libzip-dev
   clang-format
+  openssl  # the TLS tests make their certificates with it
 )
 
 missing=()

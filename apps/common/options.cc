@@ -84,18 +84,58 @@ Status CheckRange(const char* flag, int64_t value, int64_t low, int64_t high) {
                               std::to_string(high) + ", not " + std::to_string(value));
 }
 
-// Splits grpc://HOST:PORT/CATALOG into {HOST:PORT, CATALOG}.
-StatusOr<std::pair<std::string, std::string>> ParseGrpcUrl(const std::string& url,
-                                                           const std::string& option) {
-  const std::string scheme = "grpc://";
+// A live catalog as --source names it.
+struct GrpcUrl {
+  std::string address;  // HOST:PORT
+  std::string catalog;
+  bool tls = false;  // grpcs://
+};
+
+// Parses grpc://HOST:PORT/CATALOG or grpcs://HOST:PORT/CATALOG.
+StatusOr<GrpcUrl> ParseGrpcUrl(const std::string& url, const std::string& option) {
+  GrpcUrl parsed;
+  parsed.tls = url.starts_with("grpcs://");
+  const std::string scheme = parsed.tls ? "grpcs://" : "grpc://";
   const size_t slash = url.find('/', scheme.size());
-  if (url.rfind(scheme, 0) != 0 || slash == std::string::npos || slash == scheme.size() ||
+  if (!url.starts_with(scheme) || slash == std::string::npos || slash == scheme.size() ||
       slash + 1 == url.size() || url.find(':', scheme.size()) > slash) {
-    return InvalidArgumentError(option + " must look like grpc://HOST:PORT/CATALOG, not '" + url + "'");
+    return InvalidArgumentError(
+        option + " must look like grpc://HOST:PORT/CATALOG (grpcs:// for TLS), not '" + url + "'");
   }
-  std::string address = url.substr(scheme.size(), slash - scheme.size());
-  if (auto s = CheckHostPort(address, AddressUse::kDial); !s.ok()) return s.WithContext(option);
-  return std::make_pair(std::move(address), url.substr(slash + 1));
+  parsed.address = url.substr(scheme.size(), slash - scheme.size());
+  if (auto s = CheckHostPort(parsed.address, AddressUse::kDial); !s.ok()) return s.WithContext(option);
+  parsed.catalog = url.substr(slash + 1);
+  return parsed;
+}
+
+// The TLS group of every command that dials a server: --tls turns it on for
+// the connection to --address (grpcs:// does for --source); the files apply
+// to every TLS connection the command makes.
+po::options_description ClientTlsGroup(ClientTlsOptions* tls, bool with_switch) {
+  po::options_description group("TLS (evitaDB serves gRPC over TLS only, unless configured otherwise)");
+  if (with_switch) {
+    group.add_options()("tls", po::bool_switch(&tls->enabled), "connect to --address over TLS");
+  }
+  group.add_options()(
+      "ca-cert", po::value(&tls->ca_cert_file),
+      "PEM: the CA (or the server's self-signed certificate) to trust; default: the system's")(
+      "fetch-server-cert", po::value(&tls->fetch_server_cert_from),
+      "HOST:PORT of evitaDB's system API (5557): trust the certificate it serves at /system/server.crt, "
+      "fetched over plain HTTP (trust on first use)")("client-cert", po::value(&tls->client_cert_file),
+                                                      "mTLS: this client's certificate (PEM)")(
+      "client-key", po::value(&tls->client_key_file), "mTLS: its private key (PEM)")(
+      "tls-server-name", po::value(&tls->server_name),
+      "the name the server's certificate must carry (default: the host dialled)");
+  return group;
+}
+
+// The TLS group's settings for one connection, on when `enabled`; off, they
+// are dropped unless `keep_settings` (for CheckClientTls to refuse them).
+ClientTlsOptions TlsFor(const ClientTlsOptions& tls, bool enabled, bool keep_settings = false) {
+  if (!enabled && !keep_settings) return {};
+  ClientTlsOptions out = tls;
+  out.enabled = enabled;
+  return out;
 }
 
 constexpr const char* kCompressHelp = "none | zstd (a bare --compress is zstd)";
@@ -182,13 +222,15 @@ StatusOr<LoadCommand> ParseLoadOrReindex(const std::vector<std::string>& args, b
   std::string collections;
   std::string compression;
   std::string target_mode;  // reindex's older spelling of --target
+  ClientTlsOptions tls;
   po::options_description general;
   general.add_options()("help", "show this help");
   po::options_description source("source: --pristine-dir [--catalog], or --source");
   source.add_options()("pristine-dir", po::value(&cmd.source.pristine_dir),
                        "parent of the <catalog>/ snapshot (or an export zip)")(
       "catalog", po::value(&cmd.source.catalog), "the snapshot (default: the only one in --pristine-dir)")(
-      "source", po::value(&source_url), "read a live catalog instead: grpc://HOST:PORT/CATALOG");
+      "source", po::value(&source_url),
+      "read a live catalog instead: grpc://HOST:PORT/CATALOG (grpcs:// over TLS)");
   po::options_description target("target");
   target.add_options()(
       "target", po::value(&cmd.target.kind)->default_value(reindex ? "remote" : "embedded"),
@@ -219,7 +261,7 @@ StatusOr<LoadCommand> ParseLoadOrReindex(const std::vector<std::string>& args, b
       "hold-open-seconds", po::value(&cmd.report.hold_open_seconds)->default_value(0),
       "stay alive after the report");
   po::options_description visible;
-  visible.add(general).add(source).add(target).add(copy).add(report);
+  visible.add(general).add(source).add(target).add(ClientTlsGroup(&tls, true)).add(copy).add(report);
   po::options_description hidden;
   if (reindex) {
     po::options_description server("started server");
@@ -257,10 +299,11 @@ StatusOr<LoadCommand> ParseLoadOrReindex(const std::vector<std::string>& args, b
   }
   const std::string kind = "with --target " + cmd.target.kind;
   if (cmd.target.kind == "null") {
-    if (auto s = RefuseIgnored(*vm, {"work-dir", "compress", "address", "golive-timeout"}, kind); !s.ok())
+    if (auto s = RefuseIgnored(*vm, {"work-dir", "compress", "address", "golive-timeout", "tls"}, kind);
+        !s.ok())
       return s;
   } else if (cmd.target.kind == "embedded") {
-    if (auto s = RefuseIgnored(*vm, {"address", "golive-timeout"}, kind); !s.ok()) return s;
+    if (auto s = RefuseIgnored(*vm, {"address", "golive-timeout", "tls"}, kind); !s.ok()) return s;
     if (auto s = RefuseIgnored(*vm, {"server-binary", "server-start-timeout", "server-stop-grace"}, kind);
         !s.ok()) {
       return s;
@@ -275,6 +318,11 @@ StatusOr<LoadCommand> ParseLoadOrReindex(const std::vector<std::string>& args, b
         !s.ok()) {
       return s;
     }
+  } else if (auto s = RefuseIgnored(*vm, {"tls"},
+                                    "with the server reindex starts (plaintext, on loopback); a TLS server "
+                                    "goes with --address");
+             !s.ok()) {
+    return s;
   }
   if (auto s = CheckRange("max-per-collection", cmd.copy.max_per_collection, 0, INT64_MAX); !s.ok()) return s;
   if (auto s = CheckRange("golive-timeout", cmd.target.golive_timeout_seconds, 0, 7 * 24 * 3600); !s.ok())
@@ -304,9 +352,14 @@ StatusOr<LoadCommand> ParseLoadOrReindex(const std::vector<std::string>& args, b
     }
     auto parsed = ParseGrpcUrl(source_url, "--source");
     if (!parsed.ok()) return parsed.status();
-    cmd.source.grpc_address = parsed->first;
-    cmd.source.grpc_catalog = parsed->second;
+    cmd.source.grpc_address = parsed->address;
+    cmd.source.grpc_catalog = parsed->catalog;
+    cmd.source.tls = TlsFor(tls, parsed->tls);
   }
+  if (auto s = CheckClientTls(TlsFor(tls, tls.enabled || cmd.source.tls.enabled, /*keep_settings=*/true));
+      !s.ok())
+    return s;
+  cmd.target.tls = TlsFor(tls, tls.enabled);
   return cmd;
 }
 
@@ -324,9 +377,10 @@ StatusOr<ExportCommand> ParseExport(const std::vector<std::string>& args) {
   std::string source;
   std::string compression;
   std::string zip;
+  ClientTlsOptions tls;
   po::options_description o("options");
   o.add_options()("help", "show this help")("source", po::value(&source),
-                                            "the live catalog: grpc://HOST:PORT/CATALOG")(
+                                            "the live catalog: grpc://HOST:PORT/CATALOG (grpcs:// over TLS)")(
       "address", po::value(&cmd.address), "or the server's HOST:PORT ...")("catalog", po::value(&cmd.catalog),
                                                                            "... and the catalog's name")(
       "out", po::value(&cmd.out_dir)->required(), "parent directory; the snapshot goes to OUT/<catalog>/")(
@@ -338,6 +392,7 @@ StatusOr<ExportCommand> ParseExport(const std::vector<std::string>& args) {
       "call-timeout",
       po::value(&cmd.source.call_timeout_seconds)->default_value(cmd.source.call_timeout_seconds),
       "deadline of each call, seconds");
+  o.add(ClientTlsGroup(&tls, true));
   auto vm =
       Parse(args, o, {},
             "usage: warmup export (--source grpc://HOST:PORT/CATALOG | --address HOST:PORT --catalog NAME) "
@@ -351,14 +406,18 @@ StatusOr<ExportCommand> ParseExport(const std::vector<std::string>& args) {
   if (!source.empty()) {
     auto parsed = ParseGrpcUrl(source, "--source");
     if (!parsed.ok()) return parsed.status();
-    cmd.address = parsed->first;
-    cmd.catalog = parsed->second;
+    if (tls.enabled) return InvalidArgumentError("--tls goes with --address; with --source write grpcs://");
+    cmd.address = parsed->address;
+    cmd.catalog = parsed->catalog;
+    tls.enabled = parsed->tls;
   } else if (cmd.address.empty() || cmd.catalog.empty()) {
     return InvalidArgumentError(cmd.address.empty() ? "--catalog needs --address HOST:PORT"
                                                     : "--address needs --catalog NAME");
   } else if (auto s = CheckHostPort(cmd.address, AddressUse::kDial); !s.ok()) {
     return s.WithContext("--address");
   }
+  cmd.source.tls = TlsFor(tls, tls.enabled, /*keep_settings=*/true);
+  if (auto s = CheckClientTls(cmd.source.tls); !s.ok()) return s;
   if (auto s = ParseCompression(compression, cmd.write); !s.ok()) return s;
   if (!zip.empty()) cmd.zip_path = zip;
   if (auto s = CheckRange("page-size", cmd.source.page_size, 1, 100000); !s.ok()) return s;
@@ -388,8 +447,15 @@ StatusOr<ServeCommand> ParseServe(const std::vector<std::string>& args) {
       "testing aid: wait this long before each upsert")(
       "golive-delay-ms", po::value(&cmd.golive_delay_ms)->default_value(0),
       "testing aid: wait this long before each goLive starts")(
+      "tls-cert", po::value(&cmd.tls.cert_file), "serve gRPC over TLS with this certificate chain (PEM)")(
+      "tls-key", po::value(&cmd.tls.key_file), "... and its private key (PEM)")(
+      "client-ca", po::value(&cmd.tls.client_ca_file),
+      "mTLS: clients must present a certificate this CA (PEM) signed")(
+      "system-listen", po::value(&cmd.system_listen),
+      "host:port of a plain-HTTP endpoint serving /system/server.crt, as evitaDB's system API does")(
       "ready-fd", po::value(&cmd.ready_fd)->default_value(-1),
-      "once listening, write {\"pid\": P, \"port\": N} to this file descriptor and close it")(
+      "once listening, write {\"pid\": P, \"port\": N, \"system_port\": S (0 = none)} to this file "
+      "descriptor and close it")(
       "inject-fault", po::value(&faults)->composing(),
       "testing aid: METHOD[@N] fails every call of the RPC METHOD after its first N (default 0) with "
       "UNAVAILABLE; repeatable");
@@ -426,6 +492,20 @@ StatusOr<ServeCommand> ParseServe(const std::vector<std::string>& args) {
     }
     cmd.faults.push_back(parsed);
   }
+  if (auto s = CheckServerTls(cmd.tls); !s.ok()) return s;
+  if (!cmd.system_listen.empty()) {
+    if (cmd.tls.cert_file.empty()) {
+      return InvalidArgumentError("--system-listen serves the server's certificate: it needs --tls-cert");
+    }
+    if (auto s = CheckHostPort(cmd.system_listen, AddressUse::kListen); !s.ok()) {
+      return s.WithContext("--system-listen");
+    }
+    if (!IsLoopback(cmd.system_listen) && !cmd.allow_remote_clients) {
+      return InvalidArgumentError(
+          "--system-listen " + cmd.system_listen +
+          " is reachable from other machines; add --allow-remote-clients if that is meant");
+    }
+  }
   if (auto s = CheckRange("golive-delay-ms", cmd.golive_delay_ms, 0, 600000); !s.ok()) return s;
   if (auto s = CheckRange("upsert-delay-ms", cmd.upsert_delay_ms, 0, 60000); !s.ok()) return s;
   if (auto s = CheckRange("session-idle-seconds", cmd.session_idle_seconds, 0, 7 * 24 * 3600); !s.ok())
@@ -440,13 +520,16 @@ StatusOr<CatalogsCommand> ParseCatalogs(const std::vector<std::string>& args) {
                                             "the server, HOST:PORT")(
       "delete", po::value(&cmd.delete_names)->composing(),
       "delete this catalog and every session open on it; repeatable")(
-      "call-timeout", po::value(&cmd.call_timeout_seconds)->default_value(cmd.call_timeout_seconds),
+      "call-timeout",
+      po::value(&cmd.admin.call_timeout_seconds)->default_value(cmd.admin.call_timeout_seconds),
       "deadline of each call, seconds");
+  o.add(ClientTlsGroup(&cmd.admin.tls, true));
   auto vm = Parse(args, o, {}, "usage: warmup catalogs [--address HOST:PORT] [--delete NAME ...]", &cmd.help);
   if (!vm.ok()) return vm.status();
   if (!cmd.help.empty()) return cmd;
   if (auto s = CheckHostPort(cmd.address, AddressUse::kDial); !s.ok()) return s.WithContext("--address");
-  if (auto s = CheckRange("call-timeout", cmd.call_timeout_seconds, 1, 24 * 3600); !s.ok()) return s;
+  if (auto s = CheckRange("call-timeout", cmd.admin.call_timeout_seconds, 1, 24 * 3600); !s.ok()) return s;
+  if (auto s = CheckClientTls(cmd.admin.tls); !s.ok()) return s;
   for (const std::string& name : cmd.delete_names) {
     if (auto s = CheckName(name, "--delete"); !s.ok()) return s;
   }

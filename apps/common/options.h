@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "warmup/catalog_admin.h"
 #include "warmup/copy_engine.h"
 #include "warmup/generator.h"
 #include "warmup/grpc_source.h"
@@ -15,6 +16,7 @@
 #include "warmup/server.h"
 #include "warmup/snapshot.h"
 #include "warmup/status.h"
+#include "warmup/tls.h"
 
 namespace warmup::cli {
 
@@ -48,6 +50,9 @@ struct SourceOptions {
   // Set instead of the two above by --source grpc://HOST:PORT/CATALOG.
   std::string grpc_address;
   std::string grpc_catalog;
+  // TLS for the gRPC source: enabled by grpcs:// in --source; the files are
+  // the TLS group's (--ca-cert, ...), shared with the target.
+  ClientTlsOptions tls;
 };
 
 // Where the copy writes.
@@ -55,6 +60,7 @@ struct TargetOptions {
   std::string kind = "embedded";           // embedded | remote | null (reindex: remote | embedded)
   std::string address = "127.0.0.1:5555";  // remote target
   int golive_timeout_seconds = 0;          // remote target; 0 = none
+  ClientTlsOptions tls;                    // remote target: enabled by --tls
   std::string work_dir = "warmup-work";    // the embedded target's (or started server's) data directory
   bool compress = false;                   // --compress zstd: zstd for the records (storage.compress)
 };
@@ -90,6 +96,7 @@ struct ExportCommand {
   std::string help;     // set by --help: print it and exit 0, run nothing
   std::string address;  // host:port
   std::string catalog;
+  // Plus source.tls: enabled by --tls with --address, or by grpcs:// in --source.
   std::string out_dir;                  // parent of the snapshot directory
   std::optional<std::string> zip_path;  // also write an export here
   SnapshotWriteOptions write;
@@ -110,7 +117,9 @@ struct ServeCommand {
   int golive_delay_ms = 0;
   int upsert_delay_ms = 0;
   std::vector<ServerOptions::InjectedFault> faults;  // --inject-fault METHOD[@N]
-  // Write {"pid": P, "port": N} and a newline to this descriptor once
+  ServerTlsOptions tls;                              // --tls-cert, --tls-key, --client-ca
+  std::string system_listen;                         // --system-listen: serve /system/server.crt here
+  // Write {"pid": P, "port": N, "system_port": S} and a newline to this descriptor once
   // listening, then close it: how a supervisor learns the server is ready.
   int ready_fd = -1;
 };
@@ -120,7 +129,7 @@ struct CatalogsCommand {
   std::string help;  // set by --help: print it and exit 0, run nothing
   std::string address = "127.0.0.1:5555";
   std::vector<std::string> delete_names;  // --delete NAME, repeatable; empty = list
-  int call_timeout_seconds = 60;
+  ServerAdminOptions admin;               // --call-timeout, --tls ...
 };
 
 // Each parser reads the arguments after the command name and touches nothing

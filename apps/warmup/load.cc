@@ -80,7 +80,9 @@ warmup::StatusOr<warmup::RunResult> RunLoad(const warmup::cli::LoadCommand& cmd,
   if (auto s = CheckOutputs(cmd); !s.ok()) return s;
   auto open_source = [&]() -> warmup::StatusOr<std::unique_ptr<warmup::CatalogSource>> {
     if (!cmd.source.grpc_address.empty()) {
-      return warmup::OpenGrpcSource(cmd.source.grpc_address, cmd.source.grpc_catalog);
+      warmup::GrpcSourceOptions options;
+      options.tls = cmd.source.tls;
+      return warmup::OpenGrpcSource(cmd.source.grpc_address, cmd.source.grpc_catalog, options);
     }
     auto path = warmup::FindSnapshot(cmd.source.pristine_dir, cmd.source.catalog);
     if (!path.ok()) return path.status().WithContext("--pristine-dir without --catalog");
@@ -111,6 +113,7 @@ warmup::StatusOr<warmup::RunResult> RunLoad(const warmup::cli::LoadCommand& cmd,
   } else if (cmd.target.kind == "remote") {
     warmup::RemoteTargetOptions options;
     options.golive_timeout_seconds = cmd.target.golive_timeout_seconds;
+    options.tls = cmd.target.tls;
     auto remote = warmup::MakeRemoteTarget(cmd.target.address, options);
     if (!remote.ok()) return remote.status();
     target = std::move(remote).value();

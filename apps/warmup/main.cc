@@ -61,7 +61,8 @@ int Export(const std::vector<std::string>& args) {
   }
   auto source = warmup::OpenGrpcSource(cmd->address, cmd->catalog, cmd->source);
   if (!source.ok()) return FailWith(source.status());
-  cmd->write.provenance = {{"exported_from", "grpc://" + cmd->address + "/" + cmd->catalog},
+  cmd->write.provenance = {{"exported_from", (cmd->source.tls.enabled ? "grpcs://" : "grpc://") +
+                                                 cmd->address + "/" + cmd->catalog},
                            {"source", (*source)->Describe()}};
   ShowProgress(cmd->write, "exported");
   return FinishSnapshot(warmup::WriteSnapshot(**source, cmd->out_dir, cmd->write), cmd->zip_path);
@@ -89,13 +90,13 @@ int Catalogs(const std::vector<std::string>& args) {
   auto cmd = warmup::cli::ParseCatalogs(args);
   if (auto stop = StopAfterParse(cmd)) return *stop;
   for (const std::string& name : cmd->delete_names) {
-    if (auto s = warmup::DeleteServerCatalog(cmd->address, name, cmd->call_timeout_seconds); !s.ok()) {
+    if (auto s = warmup::DeleteServerCatalog(cmd->address, name, cmd->admin); !s.ok()) {
       return FailWith(s);
     }
     std::cout << "deleted " << name << "\n";
   }
   if (!cmd->delete_names.empty()) return 0;
-  auto catalogs = warmup::ListServerCatalogs(cmd->address, cmd->call_timeout_seconds);
+  auto catalogs = warmup::ListServerCatalogs(cmd->address, cmd->admin);
   if (!catalogs.ok()) return FailWith(catalogs.status());
   for (const auto& c : *catalogs) std::printf("%-40s %s\n", c.name.c_str(), c.state.c_str());
   if (catalogs->empty()) std::cout << "no catalogs on " << cmd->address << "\n";

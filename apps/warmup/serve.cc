@@ -35,6 +35,8 @@ int Serve(const std::vector<std::string>& args) {
   options.golive_delay_ms = cmd->golive_delay_ms;
   options.upsert_delay_ms = cmd->upsert_delay_ms;
   options.faults = cmd->faults;
+  options.tls = cmd->tls;
+  options.system_listen = cmd->system_listen;
   auto server = warmup::Server::Start(options);
   if (!server.ok()) return FailWith(server.status());
   const warmup::Environment env = warmup::DescribeEnvironment();
@@ -43,6 +45,17 @@ int Serve(const std::vector<std::string>& args) {
               cmd->compress ? ", compress" : "");
   std::printf("  host %s: %s, %d cores, memory limit %.1f GiB\n", env.hostname.c_str(), env.cpu_model.c_str(),
               env.cores, static_cast<double>(env.memory_limit_bytes) / (1 << 30));
+  if (!cmd->tls.cert_file.empty()) {
+    std::printf("  gRPC over TLS, certificate %s%s%s\n", cmd->tls.cert_file.c_str(),
+                cmd->tls.client_ca_file.empty() ? "" : "; clients need a certificate signed by ",
+                cmd->tls.client_ca_file.c_str());
+  }
+  if ((*server)->system_port() != 0) {
+    const auto system =
+        warmup::SplitHostPort(cmd->system_listen, warmup::AddressUse::kListen);  // parsed already
+    std::printf("  system endpoint: http://%s:%d/system/server.crt\n", system->host.c_str(),
+                (*server)->system_port());
+  }
   if (!warmup::IsLoopback(cmd->listen)) {
     std::printf("  WARNING: listening on %s, which other machines can reach; nothing authenticates them\n",
                 cmd->listen.c_str());
@@ -63,8 +76,9 @@ int Serve(const std::vector<std::string>& args) {
   }
   std::fflush(stdout);
   if (cmd->ready_fd >= 0) {  // the supervisor's readiness channel: one JSON line, then closed
-    const std::string ready =
-        "{\"pid\": " + std::to_string(getpid()) + ", \"port\": " + std::to_string((*server)->port()) + "}\n";
+    const std::string ready = "{\"pid\": " + std::to_string(getpid()) +
+                              ", \"port\": " + std::to_string((*server)->port()) +
+                              ", \"system_port\": " + std::to_string((*server)->system_port()) + "}\n";
     (void)!write(cmd->ready_fd, ready.data(), ready.size());
     close(cmd->ready_fd);
   }

@@ -100,17 +100,22 @@ class ServeProcess {
     std::vector<std::string> args = {"serve", "--data-dir", data_dir, "--listen", "127.0.0.1:0"};
     args.insert(args.end(), extra_args.begin(), extra_args.end());
     pid_ = SpawnCli(args, &out_);
-    std::smatch header;
-    const std::regex pattern("pid (\\d+), listening on port (\\d+)");
+    const std::vector<std::string> header = AwaitOutput("pid (\\d+), listening on port (\\d+)");
+    reported_pid_ = std::stoi(header[1]);
+    address_ = "127.0.0.1:" + header[2];
+  }
+  // Reads the server's output until `pattern` matches in it (REQUIRE-d: the
+  // server's end of output fails the test) and returns the match and its groups.
+  std::vector<std::string> AwaitOutput(const std::string& pattern) {
+    const std::regex expression(pattern);
+    std::smatch match;
     char buffer[512];
-    while (!std::regex_search(seen_, header, pattern)) {
+    while (!std::regex_search(seen_, match, expression)) {
       const ssize_t n = ::read(out_, buffer, sizeof(buffer));
-      if (n <= 0) break;
+      REQUIRE_MESSAGE(n > 0, "the server's output ended without /", pattern, "/: ", seen_);
       seen_.append(buffer, static_cast<size_t>(n));
     }
-    REQUIRE_MESSAGE(header.size() == 3, seen_);
-    reported_pid_ = std::stoi(header[1]);
-    address_ = "127.0.0.1:" + header[2].str();
+    return {match.begin(), match.end()};
   }
   // SIGTERM; reads the output to its end, then returns how the process ended.
   CliResult Stop() {

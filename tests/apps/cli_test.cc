@@ -23,6 +23,7 @@
 #include "common/snapshot_paths.h"
 #include "common/status_matchers.h"
 #include "common/temp_dir.h"
+#include "common/test_certificates.h"
 #include "server/test_server.h"
 
 namespace warmup {
@@ -588,6 +589,75 @@ TEST_CASE("warmup reindex --report-json holds the server's usage, its RSS sample
   int golive_samples = 0;
   for (const auto& sample : server["samples"]) golive_samples += sample["golive"].get<bool>();
   CHECK(golive_samples >= 1);
+}
+
+TEST_CASE(
+    "warmup reindex --address over TLS and mTLS verifies with exit 0, and a wrong CA, no client certificate or "
+    "plaintext fails clearly") {
+  TempDir dir;
+  const std::string pristine = GenerateTiny(dir);
+  const testing::TestCertificates certs;
+  ServeProcess server;
+  server.Start(dir / "data", {"--tls-cert", certs.server_cert(), "--tls-key", certs.server_key(),
+                              "--client-ca", certs.ca(), "--system-listen", "127.0.0.1:0"});
+  CHECK(Contains(server.output(), "gRPC over TLS"));
+  const std::string address = server.address();
+  const std::vector<std::string> client = {"--client-cert", certs.client_cert(), "--client-key",
+                                           certs.client_key()};
+  auto with = [](std::vector<std::string> args, const std::vector<std::string>& more) {
+    args.insert(args.end(), more.begin(), more.end());
+    return args;
+  };
+  const CliResult mtls = RunCli(with({"reindex", "--pristine-dir", pristine, "--address", address, "--tls",
+                                      "--ca-cert", certs.ca(), "--target-catalog", "over_mtls"},
+                                     client));
+  CHECK_MESSAGE(mtls.exit_code == 0, mtls.output);
+  CHECK(Contains(mtls.output, "evitaDB gRPC protocol, mTLS"));
+
+  // The certificate to trust fetched from the system endpoint, the catalog
+  // exported over grpcs:// and loaded back from there.
+  const std::vector<std::string> system =
+      server.AwaitOutput("system endpoint: http://(127.0.0.1:\\d+)/system/server.crt");
+  const std::string system_api = system.at(1);
+  const CliResult exported = RunCli(with({"export", "--source", "grpcs://" + address + "/over_mtls", "--out",
+                                          dir / "exported", "--fetch-server-cert", system_api},
+                                         client));
+  CHECK_MESSAGE(exported.exit_code == 0, exported.output);
+  CHECK(Contains(ReadText(dir / "exported/over_mtls/manifest.json"), "grpcs://" + address + "/over_mtls"));
+  const CliResult from_live = RunCli(with(
+      {"load", "--source", "grpcs://" + address + "/over_mtls", "--target", "null", "--ca-cert", certs.ca()},
+      client));
+  CHECK_MESSAGE(from_live.exit_code == 0, from_live.output);
+
+  const CliResult wrong_ca =
+      RunCli(with({"catalogs", "--address", address, "--tls", "--ca-cert", certs.other_ca()}, client));
+  CHECK(wrong_ca.exit_code == 1);
+  CHECK_MESSAGE(Contains(wrong_ca.output, "certificate verify failed"), wrong_ca.output);
+  const CliResult no_client_cert = RunCli({"reindex", "--pristine-dir", pristine, "--address", address,
+                                           "--tls", "--ca-cert", certs.ca(), "--target-catalog", "no_cert"});
+  CHECK(no_client_cert.exit_code == 1);
+  CHECK_MESSAGE(Contains(no_client_cert.output, "wants client certificates (mTLS)"), no_client_cert.output);
+  const CliResult plaintext = RunCli({"catalogs", "--address", address});
+  CHECK(plaintext.exit_code == 1);
+  CHECK_MESSAGE(Contains(plaintext.output, "a server that accepts TLS only"), plaintext.output);
+  const CliResult listed =
+      RunCli(with({"catalogs", "--address", address, "--tls", "--ca-cert", certs.ca()}, client));
+  CHECK(Contains(listed.output, "over_mtls"));
+  CHECK_FALSE(Contains(listed.output, "no_cert"));
+  CHECK(server.Stop().exit_code == 0);
+}
+
+TEST_CASE("warmup reindex --address over TLS without client certificates verifies with exit 0") {
+  TempDir dir;
+  const std::string pristine = GenerateTiny(dir);
+  const testing::TestCertificates certs;
+  ServeProcess server;
+  server.Start(dir / "data", {"--tls-cert", certs.server_cert(), "--tls-key", certs.server_key()});
+  const CliResult tls = RunCli({"reindex", "--pristine-dir", pristine, "--address", server.address(), "--tls",
+                                "--ca-cert", certs.ca()});
+  CHECK_MESSAGE(tls.exit_code == 0, tls.output);
+  CHECK(Contains(tls.output, "evitaDB gRPC protocol, TLS)"));
+  CHECK(server.Stop().exit_code == 0);
 }
 
 TEST_CASE("warmup serve --session-idle-seconds closes an idle session: UNAUTHENTICATED") {

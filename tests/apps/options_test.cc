@@ -48,7 +48,8 @@ TEST_CASE("--source and export take grpc://HOST:PORT/CATALOG") {
   for (const char* bad : {"http://h:1/c", "grpc://h:1/", "grpc://h:1", "grpc:///c", "grpc://h/c"}) {
     CAPTURE(bad);
     CHECK(ParseReindex({"--source", bad}).status().message() ==
-          std::string("--source must look like grpc://HOST:PORT/CATALOG, not '") + bad + "'");
+          std::string("--source must look like grpc://HOST:PORT/CATALOG (grpcs:// for TLS), not '") + bad +
+              "'");
   }
   auto exp = ParseExport({"--source", "grpc://127.0.0.1:5555/senesi", "--out", "/x", "--zip", "/x.zip",
                           "--page-size", "50", "--compress", "zstd"});
@@ -118,6 +119,30 @@ void CheckEveryFlag(Parser parse, const FlagTable<Command>& table) {
 
 using Args = std::vector<std::string>;
 
+// The rows of the TLS group, shared by every command that dials a server:
+// `tls_on` is a command line with one TLS connection, `tls` reads that
+// connection's settings from the parsed command.
+template <typename Command>
+void AddTlsRows(FlagTable<Command>& table, const Args& tls_on,
+                std::function<const ClientTlsOptions&(const Command&)> tls) {
+  auto with = [&](Args extra) {
+    Args args = tls_on;
+    args.insert(args.end(), extra.begin(), extra.end());
+    return args;
+  };
+  table["ca-cert"] = {with({"--ca-cert", "ca.pem"}),
+                      [tls](const Command& c) { return tls(c).enabled && tls(c).ca_cert_file == "ca.pem"; }};
+  table["fetch-server-cert"] = {with({"--fetch-server-cert", "db:5557"}), [tls](const Command& c) {
+                                  return tls(c).fetch_server_cert_from == "db:5557";
+                                }};
+  table["client-cert"] = {with({"--client-cert", "c.pem", "--client-key", "k.pem"}),
+                          [tls](const Command& c) { return tls(c).client_cert_file == "c.pem"; }};
+  table["client-key"] = {with({"--client-cert", "c.pem", "--client-key", "k.pem"}),
+                         [tls](const Command& c) { return tls(c).client_key_file == "k.pem"; }};
+  table["tls-server-name"] = {with({"--tls-server-name", "db.example"}),
+                              [tls](const Command& c) { return tls(c).server_name == "db.example"; }};
+}
+
 TEST_CASE(
     "load and reindex: every documented flag is parsed into the command, table-driven (regression: "
     "--compress "
@@ -171,6 +196,10 @@ TEST_CASE(
   };
   FlagTable<LoadCommand> load = common;
   load["target"] = {with({"--target", "null"}), [](const LoadCommand& c) { return c.target.kind == "null"; }};
+  load["tls"] = {with({"--target", "remote", "--tls"}),
+                 [](const LoadCommand& c) { return c.target.tls.enabled && !c.source.tls.enabled; }};
+  AddTlsRows<LoadCommand>(load, with({"--target", "remote", "--tls"}),
+                          [](const LoadCommand& c) -> const ClientTlsOptions& { return c.target.tls; });
   CheckEveryFlag<LoadCommand>(ParseLoad, load);
 
   FlagTable<LoadCommand> reindex = common;
@@ -188,6 +217,10 @@ TEST_CASE(
   reindex["address"] = {with({"--address", "127.0.0.1:7777"}), [](const LoadCommand& c) {
                           return c.target.address == "127.0.0.1:7777" && !c.server.start;
                         }};
+  reindex["tls"] = {with({"--address", "127.0.0.1:7777", "--tls"}),
+                    [](const LoadCommand& c) { return c.target.tls.enabled; }};
+  AddTlsRows<LoadCommand>(reindex, with({"--address", "127.0.0.1:7777", "--tls"}),
+                          [](const LoadCommand& c) -> const ClientTlsOptions& { return c.target.tls; });
   CheckEveryFlag<LoadCommand>(ParseReindex, reindex);
   CHECK(ParseReindex(base)->server.start);
   CHECK(ParseReindex(with({"--target", "null"})).status().message() ==
@@ -243,25 +276,29 @@ TEST_CASE("generate, inspect, unpack, export and serve: every documented flag is
     args.insert(args.end(), extra.begin(), extra.end());
     return args;
   };
-  CheckEveryFlag<ExportCommand>(
-      ParseExport,
-      {{"source", {src, [](const ExportCommand& c) { return c.address == "h:1" && c.catalog == "c"; }}},
-       {"address",
-        {{"--address", "h:2", "--catalog", "d", "--out", "/x"},
-         [](const ExportCommand& c) { return c.address == "h:2"; }}},
-       {"catalog",
-        {{"--address", "h:2", "--catalog", "d", "--out", "/x"},
-         [](const ExportCommand& c) { return c.catalog == "d"; }}},
-       {"out", {src, [](const ExportCommand& c) { return c.out_dir == "/x"; }}},
-       {"compress",
-        {exp({"--compress", "zstd"}),
-         [](const ExportCommand& c) { return c.write.compression == SnapshotCompression::kZstd; }}},
-       {"zip", {exp({"--zip", "/x.zip"}), [](const ExportCommand& c) { return c.zip_path == "/x.zip"; }}},
-       {"page-size",
-        {exp({"--page-size", "9"}), [](const ExportCommand& c) { return c.source.page_size == 9; }}},
-       {"call-timeout", {exp({"--call-timeout", "17"}), [](const ExportCommand& c) {
-                           return c.source.call_timeout_seconds == 17;
-                         }}}});
+  FlagTable<ExportCommand> export_flags = {
+      {"source", {src, [](const ExportCommand& c) { return c.address == "h:1" && c.catalog == "c"; }}},
+      {"address",
+       {{"--address", "h:2", "--catalog", "d", "--out", "/x"},
+        [](const ExportCommand& c) { return c.address == "h:2"; }}},
+      {"catalog",
+       {{"--address", "h:2", "--catalog", "d", "--out", "/x"},
+        [](const ExportCommand& c) { return c.catalog == "d"; }}},
+      {"out", {src, [](const ExportCommand& c) { return c.out_dir == "/x"; }}},
+      {"compress",
+       {exp({"--compress", "zstd"}),
+        [](const ExportCommand& c) { return c.write.compression == SnapshotCompression::kZstd; }}},
+      {"zip", {exp({"--zip", "/x.zip"}), [](const ExportCommand& c) { return c.zip_path == "/x.zip"; }}},
+      {"page-size",
+       {exp({"--page-size", "9"}), [](const ExportCommand& c) { return c.source.page_size == 9; }}},
+      {"call-timeout", {exp({"--call-timeout", "17"}), [](const ExportCommand& c) {
+                          return c.source.call_timeout_seconds == 17;
+                        }}}};
+  const Args tls_export = {"--address", "h:2", "--catalog", "d", "--out", "/x", "--tls"};
+  export_flags["tls"] = {tls_export, [](const ExportCommand& c) { return c.source.tls.enabled; }};
+  AddTlsRows<ExportCommand>(export_flags, tls_export,
+                            [](const ExportCommand& c) -> const ClientTlsOptions& { return c.source.tls; });
+  CheckEveryFlag<ExportCommand>(ParseExport, export_flags);
   CHECK(ParseExport(exp({"--call-timeout", "0"})).status().message() ==
         "--call-timeout must be from 1 to 86400, not 0");
 
@@ -286,6 +323,18 @@ TEST_CASE("generate, inspect, unpack, export and serve: every documented flag is
         {serve({"--session-idle-seconds", "30"}),
          [](const ServeCommand& c) { return c.session_idle_seconds == 30; }}},
        {"ready-fd", {serve({"--ready-fd", "5"}), [](const ServeCommand& c) { return c.ready_fd == 5; }}},
+       {"tls-cert",
+        {serve({"--tls-cert", "s.pem", "--tls-key", "s.key"}),
+         [](const ServeCommand& c) { return c.tls.cert_file == "s.pem"; }}},
+       {"tls-key",
+        {serve({"--tls-cert", "s.pem", "--tls-key", "s.key"}),
+         [](const ServeCommand& c) { return c.tls.key_file == "s.key"; }}},
+       {"client-ca",
+        {serve({"--tls-cert", "s.pem", "--tls-key", "s.key", "--client-ca", "ca.pem"}),
+         [](const ServeCommand& c) { return c.tls.client_ca_file == "ca.pem"; }}},
+       {"system-listen",
+        {serve({"--tls-cert", "s.pem", "--tls-key", "s.key", "--system-listen", "127.0.0.1:0"}),
+         [](const ServeCommand& c) { return c.system_listen == "127.0.0.1:0"; }}},
        {"upsert-delay-ms",
         {serve({"--upsert-delay-ms", "20"}), [](const ServeCommand& c) { return c.upsert_delay_ms == 20; }}},
        {"golive-delay-ms",
@@ -298,22 +347,79 @@ TEST_CASE("generate, inspect, unpack, export and serve: every documented flag is
                   c.faults[0].after_calls == 5 && c.faults[1].method == "GoLiveAndClose" &&
                   c.faults[1].after_calls == 0;
          }}}});
-  CheckEveryFlag<CatalogsCommand>(
-      ParseCatalogs,
-      {{"address", {{"--address", "h:9"}, [](const CatalogsCommand& c) { return c.address == "h:9"; }}},
-       {"delete",
-        {{"--delete", "a", "--delete", "b"},
-         [](const CatalogsCommand& c) {
-           return c.delete_names == std::vector<std::string>{"a", "b"};
-         }}},
-       {"call-timeout",
-        {{"--call-timeout", "5"}, [](const CatalogsCommand& c) { return c.call_timeout_seconds == 5; }}}});
+  FlagTable<CatalogsCommand> catalogs = {
+      {"address", {{"--address", "h:9"}, [](const CatalogsCommand& c) { return c.address == "h:9"; }}},
+      {"delete",
+       {{"--delete", "a", "--delete", "b"},
+        [](const CatalogsCommand& c) {
+          return c.delete_names == std::vector<std::string>{"a", "b"};
+        }}},
+      {"call-timeout",
+       {{"--call-timeout", "5"}, [](const CatalogsCommand& c) { return c.admin.call_timeout_seconds == 5; }}},
+      {"tls", {{"--tls"}, [](const CatalogsCommand& c) { return c.admin.tls.enabled; }}}};
+  AddTlsRows<CatalogsCommand>(
+      catalogs, {"--tls"}, [](const CatalogsCommand& c) -> const ClientTlsOptions& { return c.admin.tls; });
+  CheckEveryFlag<CatalogsCommand>(ParseCatalogs, catalogs);
   CHECK(ParseCatalogs({"--delete", "../x"}).status().message().find("--delete '../x' has a character") == 0);
   for (const char* bad : {"UpsertEntity@", "UpsertEntity@x", "UpsertEntity@-1"}) {
     CAPTURE(bad);
     CHECK(ParseServe(serve({"--inject-fault", bad})).status().message() ==
           std::string("--inject-fault must look like METHOD or METHOD@N, not '") + bad + "'");
   }
+}
+
+TEST_CASE(
+    "TLS flags: grpcs:// turns TLS on for the source, --tls for --address, and a flag with no TLS "
+    "connection to act on is refused") {
+  auto source_only =
+      ParseLoad({"--source", "grpcs://db:5556/live", "--target", "null", "--ca-cert", "ca.pem"});
+  REQUIRE_OK(source_only);
+  CHECK(source_only->source.tls.enabled);
+  CHECK(source_only->source.tls.ca_cert_file == "ca.pem");
+  CHECK_FALSE(source_only->target.tls.enabled);
+  CHECK(source_only->target.tls.ca_cert_file.empty());
+  auto both = ParseLoad({"--source", "grpcs://db:5556/live", "--target", "remote", "--tls"});
+  REQUIRE_OK(both);
+  CHECK((both->source.tls.enabled && both->target.tls.enabled));
+  auto target_only = ParseLoad({"--source", "grpc://db:5556/live", "--target", "remote", "--tls"});
+  REQUIRE_OK(target_only);
+  CHECK((!target_only->source.tls.enabled && target_only->target.tls.enabled));
+
+  const std::string no_tls =
+      "TLS settings (--ca-cert, --fetch-server-cert, --client-cert, --client-key, --tls-server-name) given, "
+      "but "
+      "no connection uses TLS: add --tls, or write grpcs:// in --source";
+  CHECK(ParseLoad({"--pristine-dir", "/d", "--target", "remote", "--ca-cert", "ca.pem"}).status().message() ==
+        no_tls);
+  CHECK(ParseCatalogs({"--client-cert", "c.pem", "--client-key", "k.pem"}).status().message() == no_tls);
+  CHECK(ParseLoad({"--pristine-dir", "/d", "--tls"}).status().message() ==
+        "--tls has no effect with --target embedded; leave it out");
+  CHECK(ParseReindex({"--pristine-dir", "/d", "--tls"})
+            .status()
+            .message()
+            .find("--tls has no effect with the server "
+                  "reindex starts") == 0);
+  CHECK(ParseExport({"--source", "grpc://h:1/c", "--out", "/x", "--tls"}).status().message() ==
+        "--tls goes with --address; with --source write grpcs://");
+  auto exported = ParseExport({"--source", "grpcs://h:1/c", "--out", "/x", "--fetch-server-cert", "h:5557"});
+  REQUIRE_OK(exported);
+  CHECK(exported->source.tls.enabled);
+  CHECK(ParseCatalogs({"--tls", "--ca-cert", "a", "--fetch-server-cert", "h:5557"}).status().message() ==
+        "give --ca-cert or --fetch-server-cert, not both: each says whom to trust");
+  CHECK(ParseCatalogs({"--tls", "--client-key", "k.pem"}).status().message() ==
+        "--client-key needs --client-cert");
+
+  CHECK(ParseServe({"--data-dir", "/d", "--tls-cert", "s.pem"}).status().message() ==
+        "--tls-cert needs --tls-key");
+  CHECK(ParseServe({"--data-dir", "/d", "--client-ca", "ca.pem"}).status().message() ==
+        "--client-ca needs --tls-cert and --tls-key");
+  CHECK(ParseServe({"--data-dir", "/d", "--system-listen", "127.0.0.1:5557"}).status().message() ==
+        "--system-listen serves the server's certificate: it needs --tls-cert");
+  CHECK(
+      ParseServe({"--data-dir", "/d", "--tls-cert", "s", "--tls-key", "k", "--system-listen", "0.0.0.0:5557"})
+          .status()
+          .message()
+          .find("--system-listen 0.0.0.0:5557 is reachable from other machines") == 0);
 }
 
 TEST_CASE("addresses are checked when parsed: --listen, --address, --source, export's --address") {

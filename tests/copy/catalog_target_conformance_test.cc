@@ -71,7 +71,7 @@ TEST_CASE("CatalogTarget conformance: embedded, remote over a 127.0.0.1 socket, 
   CheckConformance(**remote, "remote");
   {
     auto in_process = rpc::MakeRemoteTargetOnChannel(server::InProcessChannel(*server), "in-process");
-    CHECK(in_process->Describe() == "remote in-process (evitaDB gRPC protocol)");
+    CHECK(in_process->Describe() == "remote in-process (evitaDB gRPC protocol, plaintext)");
     CheckConformance(*in_process, "remote in-process");
   }
   auto again = MakeRemoteTarget(Address(*server));

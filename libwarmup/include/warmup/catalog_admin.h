@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "warmup/status.h"
+#include "warmup/tls.h"
 
 namespace warmup {
 
@@ -16,16 +17,23 @@ struct ServerCatalog {
   std::string state;  // WARMING_UP, GOING_ALIVE, ALIVE, ... as the server names it; "?" when it did not say
 };
 
+struct ServerAdminOptions {
+  // Deadline of each call, seconds.
+  int call_timeout_seconds = 60;
+  ClientTlsOptions tls;
+};
+
 // Every catalog on the server at `address`, by name.
-// Errors: kInvalidArgument for an address CheckHostPort refuses; kUnavailable
-// (or the server's error) naming the call that failed.
+// Errors: kInvalidArgument for an address CheckHostPort refuses or TLS
+// settings CheckClientTls refuses; kUnavailable (or the server's error)
+// naming the call that failed.
 StatusOr<std::vector<ServerCatalog>> ListServerCatalogs(const std::string& address,
-                                                        int call_timeout_seconds = 60);
+                                                        const ServerAdminOptions& options = {});
 
 // Deletes the catalog `name` and with it every session open on it.
 // Errors: as ListServerCatalogs; kNotFound when there is no such catalog.
 Status DeleteServerCatalog(const std::string& address, const std::string& name,
-                           int call_timeout_seconds = 60);
+                           const ServerAdminOptions& options = {});
 
 }  // namespace warmup
 

@@ -1,5 +1,5 @@
-// A CatalogSource over a live evitaDB-protocol server (evitaDB with plaintext
-// gRPC, or warmup serve): schema, counts, and each collection's entities with
+// A CatalogSource over a live evitaDB-protocol server (evitaDB or warmup
+// serve, plaintext or over TLS): schema, counts, and each collection's entities with
 // full content, in primary-key order, fetched in pages.
 #ifndef WARMUP_GRPC_SOURCE_H_
 #define WARMUP_GRPC_SOURCE_H_
@@ -9,6 +9,7 @@
 
 #include "warmup/catalog_source.h"
 #include "warmup/status.h"
+#include "warmup/tls.h"
 
 namespace warmup {
 
@@ -18,11 +19,14 @@ struct GrpcSourceOptions {
   int page_size = 500;
   // Deadline of each call, seconds.
   int call_timeout_seconds = 120;
+  // Plaintext unless enabled (evitaDB serves gRPC over TLS only by default).
+  ClientTlsOptions tls;
 };
 
 // Opens a read-only session on `catalog` at `address` (host:port) and reads
 // its schema and counts.
-// Errors: kInvalidArgument for an address CheckHostPort refuses; kNotFound for
+// Errors: kInvalidArgument for an address CheckHostPort refuses or TLS
+// settings CheckClientTls refuses; kNotFound for
 // an unknown catalog; kUnavailable when nothing answers.
 StatusOr<std::unique_ptr<CatalogSource>> OpenGrpcSource(const std::string& address,
                                                         const std::string& catalog,

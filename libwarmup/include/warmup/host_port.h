@@ -21,6 +21,15 @@ enum class AddressUse {
 // port, a port that is not a number, out of range, an empty host).
 Status CheckHostPort(const std::string& address, AddressUse use);
 
+struct HostPort {
+  std::string host;  // without the brackets of an IPv6 address
+  std::string port;
+};
+
+// `address` checked by CheckHostPort for `use`, split into its parts (what a
+// resolver takes). Errors: CheckHostPort's.
+StatusOr<HostPort> SplitHostPort(const std::string& address, AddressUse use);
+
 // True for an address only this machine can reach (localhost, 127.0.0.0/8,
 // [::1]); a server elsewhere is reachable by others (see warmup serve --listen).
 bool IsLoopback(const std::string& address);

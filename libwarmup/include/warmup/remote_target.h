@@ -1,5 +1,5 @@
 // The remote target: publishes into an evitaDB-protocol server (warmup serve,
-// or a real evitaDB with plaintext gRPC) over gRPC.
+// or a real evitaDB, plaintext or over TLS) over gRPC.
 #ifndef WARMUP_REMOTE_TARGET_H_
 #define WARMUP_REMOTE_TARGET_H_
 
@@ -8,6 +8,7 @@
 
 #include "warmup/catalog_target.h"
 #include "warmup/status.h"
+#include "warmup/tls.h"
 
 namespace warmup {
 
@@ -16,10 +17,13 @@ struct RemoteTargetOptions {
   int call_timeout_seconds = 60;
   // A client-side limit for goLive; 0 = none.
   int golive_timeout_seconds = 0;
+  // Plaintext unless enabled (evitaDB serves gRPC over TLS only by default).
+  ClientTlsOptions tls;
 };
 
 // Connects to `address` (host:port). Calls fail later, not here, when nothing
-// listens. Errors: kInvalidArgument for an address CheckHostPort refuses.
+// listens. Errors: kInvalidArgument for an address CheckHostPort refuses or
+// TLS settings CheckClientTls refuses; the certificate fetch's.
 StatusOr<std::unique_ptr<CatalogTarget>> MakeRemoteTarget(const std::string& address,
                                                           const RemoteTargetOptions& options = {});
 

@@ -14,6 +14,7 @@
 
 #include "warmup/engine.h"
 #include "warmup/status.h"
+#include "warmup/tls.h"
 
 namespace warmup {
 
@@ -23,6 +24,12 @@ struct ServerOptions {
   // host:port to listen on; port 0 picks a free one (see Server::port()).
   std::string listen = "127.0.0.1:5555";
   EngineOptions engine;
+  // TLS (and mTLS with a client CA) for the gRPC port; plaintext when empty.
+  ServerTlsOptions tls;
+  // host:port of a plain-HTTP system endpoint answering GET
+  // /system/server.crt with tls.cert_file, as evitaDB's system API does (port
+  // 0 picks one, see Server::system_port()); empty = none. Needs tls.
+  std::string system_listen;
   // Sessions idle longer than this are closed (evitaDB's
   // closeSessionsAfterSecondsOfInactivity); later calls on them fail
   // UNAUTHENTICATED. 0 = never, as the benchmark's evitaDB server is configured.
@@ -54,13 +61,16 @@ class Server {
  public:
   // Opens the engine and starts listening; the port is this server's alone
   // (no SO_REUSEPORT sharing).
-  // Errors: kInvalidArgument for a listen address CheckHostPort refuses, or a
+  // Errors: kInvalidArgument for a listen address CheckHostPort refuses, TLS
+  // settings CheckServerTls refuses, a system endpoint without TLS, or a
   // fault on a method not in InjectableMethods(); the engine's; kUnavailable
   // when the address cannot be bound (the port is in use, the host is not ours).
   static StatusOr<std::unique_ptr<Server>> Start(const ServerOptions& options);
   virtual ~Server() = default;
   // The port actually bound.
   virtual int port() const = 0;
+  // The system endpoint's port; 0 without one.
+  virtual int system_port() const = 0;
   // Stops accepting calls, finishes those in flight, and closes the engine.
   virtual void Shutdown() = 0;
   // Blocks until Shutdown has been called and has finished.

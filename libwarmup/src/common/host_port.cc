@@ -51,6 +51,13 @@ Status CheckHostPort(const std::string& address, AddressUse use) {
   return OkStatus();
 }
 
+StatusOr<HostPort> SplitHostPort(const std::string& address, AddressUse use) {
+  if (Status s = CheckHostPort(address, use); !s.ok()) return s;
+  HostPort parts;
+  Split(address, &parts.host, &parts.port);
+  return parts;
+}
+
 bool IsLoopback(const std::string& address) {
   std::string host;
   std::string port;

@@ -1,14 +1,14 @@
 #include "warmup/catalog_admin.h"
 
 #include "rpc/client.h"
-#include "warmup/host_port.h"
 
 namespace warmup {
 
 StatusOr<std::vector<ServerCatalog>> ListServerCatalogs(const std::string& address,
-                                                        int call_timeout_seconds) {
-  if (Status s = CheckHostPort(address, AddressUse::kDial); !s.ok()) return s;
-  const rpc::EvitaClient client(address, call_timeout_seconds);
+                                                        const ServerAdminOptions& options) {
+  auto connected = rpc::EvitaClient::Connect(address, options.tls, options.call_timeout_seconds);
+  if (!connected.ok()) return connected.status();
+  const rpc::EvitaClient& client = *connected;
   pb::GrpcCatalogNamesResponse names;
   if (Status s = client.Call("GetCatalogNames on " + address, "",
                              [&](auto* context) {
@@ -35,9 +35,11 @@ StatusOr<std::vector<ServerCatalog>> ListServerCatalogs(const std::string& addre
   return catalogs;
 }
 
-Status DeleteServerCatalog(const std::string& address, const std::string& name, int call_timeout_seconds) {
-  if (Status s = CheckHostPort(address, AddressUse::kDial); !s.ok()) return s;
-  const rpc::EvitaClient client(address, call_timeout_seconds);
+Status DeleteServerCatalog(const std::string& address, const std::string& name,
+                           const ServerAdminOptions& options) {
+  auto connected = rpc::EvitaClient::Connect(address, options.tls, options.call_timeout_seconds);
+  if (!connected.ok()) return connected.status();
+  const rpc::EvitaClient& client = *connected;
   pb::GrpcDeleteCatalogIfExistsRequest request;
   request.set_catalogname(name);
   pb::GrpcDeleteCatalogIfExistsResponse response;

@@ -2,6 +2,10 @@
 
 #include <chrono>
 
+#include "common/status_macros.h"
+#include "tls/tls_files.h"
+#include "warmup/host_port.h"
+
 namespace warmup::rpc {
 
 Status FromGrpc(const ::grpc::Status& s, const std::string& call) {
@@ -11,17 +15,35 @@ Status FromGrpc(const ::grpc::Status& s, const std::string& call) {
 
 namespace {
 
-std::shared_ptr<::grpc::Channel> OpenChannel(const std::string& address) {
+StatusOr<std::shared_ptr<::grpc::Channel>> OpenChannel(const std::string& address,
+                                                       const ClientTlsOptions& tls) {
   ::grpc::ChannelArguments args;
   args.SetMaxReceiveMessageSize(-1);
   args.SetInt(GRPC_ARG_ENABLE_HTTP_PROXY, 0);
-  return ::grpc::CreateCustomChannel(address, ::grpc::InsecureChannelCredentials(), args);
+  if (!tls.enabled) {
+    WARMUP_RETURN_IF_ERROR(CheckClientTls(tls));
+    return ::grpc::CreateCustomChannel(address, ::grpc::InsecureChannelCredentials(), args);
+  }
+  WARMUP_ASSIGN_OR_RETURN(tls::ClientPem pem, tls::LoadClientPem(tls));
+  ::grpc::SslCredentialsOptions ssl;
+  ssl.pem_root_certs = pem.roots;
+  ssl.pem_cert_chain = pem.cert_chain;
+  ssl.pem_private_key = pem.private_key;
+  if (!tls.server_name.empty()) args.SetSslTargetNameOverride(tls.server_name);
+  return ::grpc::CreateCustomChannel(address, ::grpc::SslCredentials(ssl), args);
 }
 
 }  // namespace
 
-EvitaClient::EvitaClient(const std::string& address, int call_timeout_seconds)
-    : EvitaClient(OpenChannel(address), address, call_timeout_seconds) {}
+StatusOr<EvitaClient> EvitaClient::Connect(const std::string& address, const ClientTlsOptions& tls,
+                                           int call_timeout_seconds) {
+  WARMUP_RETURN_IF_ERROR(CheckHostPort(address, AddressUse::kDial));
+  WARMUP_ASSIGN_OR_RETURN(auto channel, OpenChannel(address, tls));
+  EvitaClient client(channel, address, call_timeout_seconds);
+  client.tls_ = tls.enabled;
+  client.client_certificate_ = !tls.client_cert_file.empty();
+  return client;
+}
 
 EvitaClient::EvitaClient(const std::shared_ptr<::grpc::Channel>& channel, std::string address,
                          int call_timeout_seconds)
@@ -43,7 +65,18 @@ std::unique_ptr<::grpc::ClientContext> EvitaClient::Context(const std::string& s
 Status EvitaClient::Call(const std::string& what, const std::string& session_id,
                          const std::function<::grpc::Status(::grpc::ClientContext*)>& call) const {
   auto context = Context(session_id);
-  return FromGrpc(call(context.get()), what);
+  Status status = FromGrpc(call(context.get()), what);
+  // The transport says only "Socket closed" in both cases below.
+  if (status.code() == StatusCode::kUnavailable &&
+      status.message().find("Socket closed") != std::string::npos) {
+    return Status(status.code(),
+                  status.message() +
+                      (tls_ ? " (over TLS; a server that wants client certificates (mTLS) drops a client "
+                              "without one it accepts)"
+                            : " (over plaintext; a server that accepts TLS only, as evitaDB does by default, "
+                              "drops such connections: then connect with TLS)"));
+  }
+  return status;
 }
 
 StatusOr<std::string> EvitaClient::OpenSession(const std::string& catalog, bool read_write) const {

@@ -16,6 +16,7 @@
 #include "GrpcEvitaSessionAPI.grpc.pb.h"
 #include "codec/pb.h"
 #include "warmup/status.h"
+#include "warmup/tls.h"
 
 namespace warmup::rpc {
 
@@ -29,16 +30,22 @@ Status FromGrpc(const ::grpc::Status& s, const std::string& call);
 
 class EvitaClient {
  public:
-  // A plaintext channel to `address` (host:port) that accepts messages of any
-  // size (pages of full entities are large) and never goes through a proxy
-  // (benchmarks run on loopback, and a proxy would be in every figure). Each
-  // unary call gets `call_timeout_seconds`.
-  EvitaClient(const std::string& address, int call_timeout_seconds);
+  // A channel to `address` (host:port), plaintext or as `tls` says, that
+  // accepts messages of any size (pages of full entities are large) and never
+  // goes through a proxy (benchmarks run on loopback, and a proxy would be in
+  // every figure). Each unary call gets `call_timeout_seconds`. Nothing is
+  // dialled yet. Errors: kInvalidArgument for an address CheckHostPort
+  // refuses or TLS settings CheckClientTls refuses; the certificate fetch's
+  // (see ClientTlsOptions::fetch_server_cert_from).
+  static StatusOr<EvitaClient> Connect(const std::string& address, const ClientTlsOptions& tls,
+                                       int call_timeout_seconds);
   // Over a channel made elsewhere (an in-process one, for tests); `address`
   // only names it in messages.
   EvitaClient(const std::shared_ptr<::grpc::Channel>& channel, std::string address, int call_timeout_seconds);
 
   const std::string& address() const { return address_; }
+  // "plaintext", "TLS" or "mTLS" (TLS with a client certificate): for Describe().
+  const char* transport() const { return tls_ ? (client_certificate_ ? "mTLS" : "TLS") : "plaintext"; }
   pb::EvitaService::Stub& evita() const { return *evita_; }
   pb::EvitaSessionService::Stub& session() const { return *session_; }
 
@@ -47,7 +54,9 @@ class EvitaClient {
   // for a call whose length is the measurement, such as goLive).
   std::unique_ptr<::grpc::ClientContext> Context(const std::string& session_id = "",
                                                  std::optional<int> timeout_seconds = std::nullopt) const;
-  // Runs one unary call with a fresh Context(session_id); the error names `what`.
+  // Runs one unary call with a fresh Context(session_id); the error names
+  // `what`; a connection the server closed unexplained gets the likely
+  // reason (plaintext to a TLS-only server; no client certificate for mTLS).
   Status Call(const std::string& what, const std::string& session_id,
               const std::function<::grpc::Status(::grpc::ClientContext*)>& call) const;
   // Opens a session on `catalog` and returns its id. Errors: kNotFound when
@@ -57,6 +66,8 @@ class EvitaClient {
  private:
   std::string address_;
   int call_timeout_seconds_;
+  bool tls_ = false;
+  bool client_certificate_ = false;
   std::unique_ptr<pb::EvitaService::Stub> evita_;
   std::unique_ptr<pb::EvitaSessionService::Stub> session_;
 };

@@ -113,11 +113,11 @@ class GrpcStream : public EntityStream {
 
 class GrpcSource : public CatalogSource {
  public:
-  GrpcSource(std::string address, std::string catalog, GrpcSourceOptions options)
-      : address_(std::move(address)),
+  GrpcSource(rpc::EvitaClient client, std::string catalog, GrpcSourceOptions options)
+      : address_(client.address()),
         catalog_(std::move(catalog)),
-        options_(options),
-        connection_{rpc::EvitaClient(address_, options_.call_timeout_seconds), ""} {}
+        options_(std::move(options)),
+        connection_{std::move(client), ""} {}
 
   Status Open() {
     auto session = connection_.client.OpenSession(catalog_, /*read_write=*/false);
@@ -186,8 +186,8 @@ class GrpcSource : public CatalogSource {
                                                         info->expected_count, options_.page_size));
   }
   std::string Describe() const override {
-    return "evitaDB gRPC " + address_ + " catalog " + catalog_ + " (pages of " +
-           std::to_string(options_.page_size) + ")";
+    return "evitaDB gRPC " + address_ + " catalog " + catalog_ + " (" + connection_.client.transport() +
+           ", pages of " + std::to_string(options_.page_size) + ")";
   }
   std::string Fingerprint() const override {
     std::string counts;
@@ -210,8 +210,9 @@ StatusOr<std::unique_ptr<CatalogSource>> OpenGrpcSource(const std::string& addre
                                                         const std::string& catalog,
                                                         const GrpcSourceOptions& options) {
   if (options.page_size < 1) return InvalidArgumentError("page size must be positive");
-  if (Status s = CheckHostPort(address, AddressUse::kDial); !s.ok()) return s.WithContext("gRPC source");
-  auto source = std::make_unique<GrpcSource>(address, catalog, options);
+  auto client = rpc::EvitaClient::Connect(address, options.tls, options.call_timeout_seconds);
+  if (!client.ok()) return client.status().WithContext("gRPC source");
+  auto source = std::make_unique<GrpcSource>(*std::move(client), catalog, options);
   if (Status s = source->Open(); !s.ok()) return s;
   return std::unique_ptr<CatalogSource>(std::move(source));
 }

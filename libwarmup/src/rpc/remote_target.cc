@@ -25,7 +25,9 @@ class RemoteTarget : public CatalogTarget {
   RemoteTarget(rpc::EvitaClient client, RemoteTargetOptions options)
       : options_(options), client_(std::move(client)) {}
 
-  std::string Describe() const override { return "remote " + client_.address() + " (evitaDB gRPC protocol)"; }
+  std::string Describe() const override {
+    return "remote " + client_.address() + " (evitaDB gRPC protocol, " + client_.transport() + ")";
+  }
 
   Status CreateCatalog(const CatalogSchema& schema) override {
     schema_ = schema;
@@ -178,9 +180,9 @@ class RemoteTarget : public CatalogTarget {
 
 StatusOr<std::unique_ptr<CatalogTarget>> MakeRemoteTarget(const std::string& address,
                                                           const RemoteTargetOptions& options) {
-  if (Status s = CheckHostPort(address, AddressUse::kDial); !s.ok()) return s.WithContext("remote target");
-  return std::unique_ptr<CatalogTarget>(
-      new RemoteTarget(rpc::EvitaClient(address, options.call_timeout_seconds), options));
+  auto client = rpc::EvitaClient::Connect(address, options.tls, options.call_timeout_seconds);
+  if (!client.ok()) return client.status().WithContext("remote target");
+  return std::unique_ptr<CatalogTarget>(new RemoteTarget(*std::move(client), options));
 }
 
 namespace rpc {

@@ -23,6 +23,8 @@
 #include "common/names.h"
 #include "server/evitaql.h"
 #include "server/in_process_channel.h"
+#include "server/system_endpoint.h"
+#include "tls/tls_files.h"
 #include "warmup/host_port.h"
 #include "warmup/version.h"
 
@@ -571,12 +573,12 @@ class ServerImpl : public Server {
   explicit ServerImpl(std::unique_ptr<Engine> engine)
       : leftovers_(engine->leftovers()), state_(std::move(engine)), evita_(&state_), session_(&state_) {}
 
-  Status Listen(const std::string& address) {
+  Status Listen(const std::string& address, const std::shared_ptr<::grpc::ServerCredentials>& credentials) {
     ::grpc::ServerBuilder builder;
     // gRPC shares a port with any other process that asks (SO_REUSEPORT), so
     // a second server would take half of a load's calls: a port in use is an error.
     builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
-    builder.AddListeningPort(address, ::grpc::InsecureServerCredentials(), &port_);
+    builder.AddListeningPort(address, credentials, &port_);
     builder.RegisterService(&evita_);
     builder.RegisterService(&session_);
     builder.RegisterService(&management_);
@@ -594,6 +596,8 @@ class ServerImpl : public Server {
     return OkStatus();
   }
   int port() const override { return port_; }
+  int system_port() const override { return system_ ? system_->port() : 0; }
+  void ServeSystemApi(std::unique_ptr<SystemEndpoint> endpoint) { system_ = std::move(endpoint); }
   std::shared_ptr<::grpc::Channel> InProcessChannel() {
     ::grpc::ChannelArguments args;
     args.SetMaxReceiveMessageSize(-1);
@@ -628,6 +632,7 @@ class ServerImpl : public Server {
   ManagementServiceImpl management_;
   std::unique_ptr<::grpc::Server> server_;
   int port_ = 0;
+  std::unique_ptr<SystemEndpoint> system_;  // null unless ServerOptions::system_listen
   std::once_flag shutdown_once_;
 };
 
@@ -659,11 +664,31 @@ StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& options) {
     }
   }
   if (Status s = CheckHostPort(options.listen, AddressUse::kListen); !s.ok()) return s;
+  auto pem = tls::LoadServerPem(options.tls);
+  if (!pem.ok()) return pem.status();
+  if (!options.system_listen.empty() && pem->cert_chain.empty()) {
+    return InvalidArgumentError(
+        "a system endpoint serves the server's certificate: it needs TLS (--tls-cert)");
+  }
+  std::shared_ptr<::grpc::ServerCredentials> credentials = ::grpc::InsecureServerCredentials();
+  if (!pem->cert_chain.empty()) {
+    ::grpc::SslServerCredentialsOptions ssl(pem->client_ca.empty()
+                                                ? GRPC_SSL_DONT_REQUEST_CLIENT_CERTIFICATE
+                                                : GRPC_SSL_REQUEST_AND_REQUIRE_CLIENT_CERTIFICATE_AND_VERIFY);
+    ssl.pem_root_certs = pem->client_ca;
+    ssl.pem_key_cert_pairs.push_back({pem->private_key, pem->cert_chain});
+    credentials = ::grpc::SslServerCredentials(ssl);
+  }
   auto engine = Engine::Open(options.data_dir, options.engine);
   if (!engine.ok()) return engine.status();
   auto server = std::make_unique<ServerImpl>(std::move(engine).value());
   server->Configure(options);
-  if (Status s = server->Listen(options.listen); !s.ok()) return s;
+  if (Status s = server->Listen(options.listen, credentials); !s.ok()) return s;
+  if (!options.system_listen.empty()) {
+    auto endpoint = SystemEndpoint::Start(options.system_listen, pem->cert_chain);
+    if (!endpoint.ok()) return endpoint.status();
+    server->ServeSystemApi(*std::move(endpoint));
+  }
   return std::unique_ptr<Server>(std::move(server));
 }
 

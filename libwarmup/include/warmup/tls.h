@@ -1,0 +1,61 @@
+// TLS for the gRPC connections: evitaDB serves gRPC over TLS only unless it
+// is configured otherwise (tlsMode FORCE_TLS, with a self-signed certificate
+// it generates at start), optionally asking clients for a certificate (mTLS).
+// These are the settings a client (remote target, gRPC source, export,
+// catalogs) and `warmup serve` take; every file is PEM.
+#ifndef WARMUP_TLS_H_
+#define WARMUP_TLS_H_
+
+#include <string>
+
+#include "warmup/status.h"
+
+namespace warmup {
+
+struct ClientTlsOptions {
+  // Off: plaintext gRPC, and every other field must be empty.
+  bool enabled = false;
+  // The certificates to trust (a CA, or the server's self-signed certificate
+  // itself). Empty, with fetch_server_cert_from empty too: gRPC's default roots.
+  std::string ca_cert_file;
+  // Instead of ca_cert_file: HOST:PORT of evitaDB's system API (5557 by
+  // default), whose /system/server.crt is fetched over plain HTTP when
+  // connecting and trusted, as evitaDB's Java client does with
+  // useGeneratedCertificate. Trust on first use: whoever answers that HTTP
+  // request is believed, so use it only on a network you trust.
+  std::string fetch_server_cert_from;
+  // mTLS: this client's certificate chain and its private key, both or neither.
+  std::string client_cert_file;
+  std::string client_key_file;
+  // The name the server's certificate must carry; empty = the host of the
+  // address dialled.
+  std::string server_name;
+};
+
+struct ServerTlsOptions {
+  // The server's certificate chain and private key. Both empty: plaintext.
+  std::string cert_file;
+  std::string key_file;
+  // mTLS: when set, every client must present a certificate this CA signed.
+  std::string client_ca_file;
+};
+
+// OK when `options` is consistent: settings only with `enabled`, client
+// certificate and key together, at most one source of trust, a
+// fetch_server_cert_from CheckHostPort accepts. Reads no file: the files are
+// read, and checked to be PEM of the right kind (a key that belongs to its
+// certificate), when a connection is made, and fail it then. Errors:
+// kInvalidArgument naming the setting by its command-line flag (--ca-cert, ...).
+Status CheckClientTls(const ClientTlsOptions& options);
+// As CheckClientTls, for a server: cert and key together, a client CA only with them.
+Status CheckServerTls(const ServerTlsOptions& options);
+
+// GET http://`host_port`/system/server.crt (evitaDB's system API), within
+// `timeout_seconds`, and returns the body when it is a PEM certificate.
+// Errors: kUnavailable when nothing answers or the answer is not 200 OK,
+// kInvalidArgument when the body is not a PEM certificate; each names the URL.
+StatusOr<std::string> FetchServerCertificate(const std::string& host_port, int timeout_seconds = 10);
+
+}  // namespace warmup
+
+#endif  // WARMUP_TLS_H_

@@ -1,0 +1,165 @@
+#include "tls/tls_files.h"
+
+#include <openssl/bio.h>
+#include <openssl/err.h>
+#include <openssl/pem.h>
+#include <openssl/x509.h>
+
+#include <fstream>
+#include <memory>
+#include <sstream>
+
+#include "common/status_macros.h"
+#include "warmup/host_port.h"
+
+namespace warmup {
+namespace tls {
+namespace {
+
+// A PEM file is a few kilobytes; anything this large is the wrong file.
+constexpr std::streamoff kMaxPemBytes = 1 << 20;
+
+struct BioFree {
+  void operator()(BIO* bio) const { BIO_free(bio); }
+};
+struct X509Free {
+  void operator()(X509* cert) const { X509_free(cert); }
+};
+struct KeyFree {
+  void operator()(EVP_PKEY* key) const { EVP_PKEY_free(key); }
+};
+using BioPtr = std::unique_ptr<BIO, BioFree>;
+using X509Ptr = std::unique_ptr<X509, X509Free>;
+using KeyPtr = std::unique_ptr<EVP_PKEY, KeyFree>;
+
+BioPtr MemoryBio(const std::string& pem) {
+  return BioPtr(BIO_new_mem_buf(pem.data(), static_cast<int>(pem.size())));
+}
+
+// The first certificate in `pem`, or null.
+X509Ptr FirstCertificate(const std::string& pem) {
+  BioPtr bio = MemoryBio(pem);
+  X509Ptr cert(PEM_read_bio_X509(bio.get(), nullptr, nullptr, nullptr));
+  ERR_clear_error();
+  return cert;
+}
+
+// The contents of the file `flag` names. Errors: kInvalidArgument naming the
+// flag and the path.
+StatusOr<std::string> ReadPem(const std::string& flag, const std::string& path) {
+  std::ifstream in(path, std::ios::binary | std::ios::ate);
+  if (!in) return InvalidArgumentError(flag + " " + path + ": cannot be read");
+  if (in.tellg() > kMaxPemBytes) {
+    return InvalidArgumentError(flag + " " + path + ": larger than 1 MiB, so not a PEM file");
+  }
+  in.seekg(0);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+StatusOr<std::string> ReadCertificates(const std::string& flag, const std::string& path) {
+  WARMUP_ASSIGN_OR_RETURN(std::string pem, ReadPem(flag, path));
+  WARMUP_RETURN_IF_ERROR(CheckPemCertificate(pem, flag + " " + path));
+  return pem;
+}
+
+// The key at `key_path`, checked to be a private key that belongs to the
+// first certificate of `cert_pem`.
+StatusOr<std::string> ReadKeyFor(const std::string& key_flag, const std::string& key_path,
+                                 const std::string& cert_pem, const std::string& cert_flag) {
+  WARMUP_ASSIGN_OR_RETURN(std::string pem, ReadPem(key_flag, key_path));
+  BioPtr bio = MemoryBio(pem);
+  KeyPtr key(PEM_read_bio_PrivateKey(bio.get(), nullptr, nullptr, nullptr));
+  ERR_clear_error();
+  if (key == nullptr) {
+    return InvalidArgumentError(key_flag + " " + key_path +
+                                ": not a PEM private key (or one with a passphrase)");
+  }
+  X509Ptr cert = FirstCertificate(cert_pem);
+  const bool matches = X509_check_private_key(cert.get(), key.get()) == 1;
+  ERR_clear_error();
+  if (!matches) {
+    return InvalidArgumentError(key_flag + " " + key_path + ": not the private key of the " + cert_flag +
+                                " certificate");
+  }
+  return pem;
+}
+
+}  // namespace
+
+Status CheckPemCertificate(const std::string& pem, const std::string& where) {
+  if (FirstCertificate(pem) == nullptr) return InvalidArgumentError(where + ": not a PEM certificate");
+  return OkStatus();
+}
+
+StatusOr<ClientPem> LoadClientPem(const ClientTlsOptions& options) {
+  WARMUP_RETURN_IF_ERROR(CheckClientTls(options));
+  ClientPem pem;
+  if (!options.ca_cert_file.empty()) {
+    WARMUP_ASSIGN_OR_RETURN(pem.roots, ReadCertificates("--ca-cert", options.ca_cert_file));
+  } else if (!options.fetch_server_cert_from.empty()) {
+    auto fetched = FetchServerCertificate(options.fetch_server_cert_from);
+    if (!fetched.ok()) return fetched.status().WithContext("--fetch-server-cert");
+    pem.roots = *std::move(fetched);
+  }
+  if (!options.client_cert_file.empty()) {
+    WARMUP_ASSIGN_OR_RETURN(pem.cert_chain, ReadCertificates("--client-cert", options.client_cert_file));
+    WARMUP_ASSIGN_OR_RETURN(pem.private_key, ReadKeyFor("--client-key", options.client_key_file,
+                                                        pem.cert_chain, "--client-cert"));
+  }
+  return pem;
+}
+
+StatusOr<ServerPem> LoadServerPem(const ServerTlsOptions& options) {
+  WARMUP_RETURN_IF_ERROR(CheckServerTls(options));
+  ServerPem pem;
+  if (options.cert_file.empty()) return pem;
+  WARMUP_ASSIGN_OR_RETURN(pem.cert_chain, ReadCertificates("--tls-cert", options.cert_file));
+  WARMUP_ASSIGN_OR_RETURN(pem.private_key,
+                          ReadKeyFor("--tls-key", options.key_file, pem.cert_chain, "--tls-cert"));
+  if (!options.client_ca_file.empty()) {
+    WARMUP_ASSIGN_OR_RETURN(pem.client_ca, ReadCertificates("--client-ca", options.client_ca_file));
+  }
+  return pem;
+}
+
+}  // namespace tls
+
+Status CheckClientTls(const ClientTlsOptions& options) {
+  const bool settings = !options.ca_cert_file.empty() || !options.fetch_server_cert_from.empty() ||
+                        !options.client_cert_file.empty() || !options.client_key_file.empty() ||
+                        !options.server_name.empty();
+  if (!options.enabled && settings) {
+    return InvalidArgumentError(
+        "TLS settings (--ca-cert, --fetch-server-cert, --client-cert, --client-key, --tls-server-name) "
+        "given, "
+        "but no connection uses TLS: add --tls, or write grpcs:// in --source");
+  }
+  if (!options.ca_cert_file.empty() && !options.fetch_server_cert_from.empty()) {
+    return InvalidArgumentError("give --ca-cert or --fetch-server-cert, not both: each says whom to trust");
+  }
+  if (options.client_cert_file.empty() != options.client_key_file.empty()) {
+    return InvalidArgumentError(options.client_cert_file.empty() ? "--client-key needs --client-cert"
+                                                                 : "--client-cert needs --client-key");
+  }
+  if (!options.fetch_server_cert_from.empty()) {
+    if (Status s = CheckHostPort(options.fetch_server_cert_from, AddressUse::kDial); !s.ok()) {
+      return s.WithContext("--fetch-server-cert");
+    }
+  }
+  return OkStatus();
+}
+
+Status CheckServerTls(const ServerTlsOptions& options) {
+  if (options.cert_file.empty() != options.key_file.empty()) {
+    return InvalidArgumentError(options.cert_file.empty() ? "--tls-key needs --tls-cert"
+                                                          : "--tls-cert needs --tls-key");
+  }
+  if (!options.client_ca_file.empty() && options.cert_file.empty()) {
+    return InvalidArgumentError("--client-ca needs --tls-cert and --tls-key");
+  }
+  return OkStatus();
+}
+
+}  // namespace warmup
