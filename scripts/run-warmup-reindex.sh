@@ -10,7 +10,8 @@
 #   WORK_DIR      the target's data directory, marker-owned  (default: ./warmup-work)
 #   MAX_PER_COLL  cap per collection, 0 = all                (default: 0)
 #   COLLECTIONS   comma-separated subset                     (default: all)
-#   SKIP_VERIFY   true to decline verification               (default: false)
+#   VERIFY        counts | content | none (--verify)         (default: counts)
+#   SKIP_VERIFY   true for --verify none (older spelling)    (default: false)
 #   COMPRESS      true for storage.compress                  (default: true)
 #   PER_ENTITY_CSV, REPORT_JSON, HOLD_OPEN_SECONDS, SERVER_BINARY, ADDRESS: as the flags of that name
 #   WARMUP        the warmup binary                          (default: build-release, else build)

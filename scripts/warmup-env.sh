@@ -29,6 +29,7 @@ warmup_common_args() {
   out+=(--max-per-collection "${MAX_PER_COLL:-0}")
   [ -n "${CATALOG:-}" ] && out+=(--catalog "$CATALOG")
   [ -n "${COLLECTIONS:-}" ] && out+=(--collections "$COLLECTIONS")
+  [ -n "${VERIFY:-}" ] && out+=(--verify "$VERIFY")
   [ "${SKIP_VERIFY:-false}" = true ] && out+=(--skip-verify)
   [ -n "${PER_ENTITY_CSV:-}" ] && out+=(--per-entity-csv "$PER_ENTITY_CSV")
   [ -n "${REPORT_JSON:-}" ] && out+=(--report-json "$REPORT_JSON")

@@ -222,6 +222,8 @@ StatusOr<LoadCommand> ParseLoadOrReindex(const std::vector<std::string>& args, b
   std::string collections;
   std::string compression;
   std::string target_mode;  // reindex's older spelling of --target
+  std::string verify;
+  bool skip_verify = false;  // the older spelling of --verify none
   ClientTlsOptions tls;
   po::options_description general;
   general.add_options()("help", "show this help");
@@ -251,8 +253,10 @@ StatusOr<LoadCommand> ParseLoadOrReindex(const std::vector<std::string>& args, b
                      "catalog to create (default <catalog>_<4 hex>)")(
       "collections", po::value(&collections), "comma-separated subset of collections")(
       "max-per-collection", po::value(&cmd.copy.max_per_collection)->default_value(0),
-      "cap per collection, 0 = all")("skip-verify", po::bool_switch(&cmd.copy.skip_verify),
-                                     "do not compare counts (exit 0, said in the report)")(
+      "cap per collection, 0 = all")("verify", po::value(&verify)->default_value("counts"),
+                                     "after goLive: counts | content (counts, then every entity read back "
+                                     "and compared by digest; untimed) | "
+                                     "none (exit 0, said in the report)")(
       "keep-target", po::bool_switch(&cmd.copy.keep_target), "keep the target catalog when the run fails")(
       "run", po::value(&cmd.copy.run_label)->default_value("run"), "run label");
   po::options_description report("report");
@@ -263,6 +267,7 @@ StatusOr<LoadCommand> ParseLoadOrReindex(const std::vector<std::string>& args, b
   po::options_description visible;
   visible.add(general).add(source).add(target).add(ClientTlsGroup(&tls, true)).add(copy).add(report);
   po::options_description hidden;
+  hidden.add_options()("skip-verify", po::bool_switch(&skip_verify), "older spelling of --verify none");
   if (reindex) {
     po::options_description server("started server");
     server.add_options()("server-binary", po::value(&cmd.server.binary),
@@ -286,6 +291,17 @@ StatusOr<LoadCommand> ParseLoadOrReindex(const std::vector<std::string>& args, b
     if (!(*vm)["target"].defaulted()) return InvalidArgumentError("give --target or --target-mode, not both");
     cmd.target.kind = target_mode;
   }
+  if (skip_verify) {
+    if (!(*vm)["verify"].defaulted()) return InvalidArgumentError("give --verify or --skip-verify, not both");
+    verify = "none";
+  }
+  if (verify == "none" || verify == "counts" || verify == "content") {
+    cmd.copy.verify = verify == "none"     ? VerifyMode::kNone
+                      : verify == "counts" ? VerifyMode::kCounts
+                                           : VerifyMode::kContent;
+  } else {
+    return InvalidArgumentError("--verify must be counts, content or none, not '" + verify + "'");
+  }
   if (reindex) {
     if (cmd.target.kind != "remote" && cmd.target.kind != "embedded") {
       return InvalidArgumentError("--target must be remote or embedded, not '" + cmd.target.kind + "'");
@@ -298,6 +314,10 @@ StatusOr<LoadCommand> ParseLoadOrReindex(const std::vector<std::string>& args, b
     return InvalidArgumentError("--target must be embedded, remote or null, not '" + cmd.target.kind + "'");
   }
   const std::string kind = "with --target " + cmd.target.kind;
+  if (cmd.target.kind == "null" && cmd.copy.verify == VerifyMode::kContent) {
+    return InvalidArgumentError(
+        "--verify content reads the catalog back, and --target null keeps nothing to read");
+  }
   if (cmd.target.kind == "null") {
     if (auto s = RefuseIgnored(*vm, {"work-dir", "compress", "address", "golive-timeout", "tls"}, kind);
         !s.ok())

@@ -592,7 +592,8 @@ TEST_CASE("warmup reindex --report-json holds the server's usage, its RSS sample
 }
 
 TEST_CASE(
-    "warmup reindex --address over TLS and mTLS verifies with exit 0, and a wrong CA, no client certificate or "
+    "warmup reindex --address over TLS and mTLS verifies with exit 0, and a wrong CA, no client certificate "
+    "or "
     "plaintext fails clearly") {
   TempDir dir;
   const std::string pristine = GenerateTiny(dir);
@@ -647,16 +648,19 @@ TEST_CASE(
   CHECK(server.Stop().exit_code == 0);
 }
 
-TEST_CASE("warmup reindex --address over TLS without client certificates verifies with exit 0") {
+TEST_CASE("warmup reindex --address over TLS without client certificates verifies its content with exit 0") {
   TempDir dir;
   const std::string pristine = GenerateTiny(dir);
   const testing::TestCertificates certs;
   ServeProcess server;
   server.Start(dir / "data", {"--tls-cert", certs.server_cert(), "--tls-key", certs.server_key()});
   const CliResult tls = RunCli({"reindex", "--pristine-dir", pristine, "--address", server.address(), "--tls",
-                                "--ca-cert", certs.ca()});
+                                "--ca-cert", certs.ca(), "--verify", "content"});
   CHECK_MESSAGE(tls.exit_code == 0, tls.output);
   CHECK(Contains(tls.output, "evitaDB gRPC protocol, TLS)"));
+  // read back over the same TLS connection, every entity compared
+  CHECK(Contains(tls.output, "verification: VERIFIED (content, "));
+  CHECK(Contains(tls.output, "content: 300 entities compared by digest, 0 differences"));
   CHECK(server.Stop().exit_code == 0);
 }
 

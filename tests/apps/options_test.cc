@@ -181,7 +181,9 @@ TEST_CASE(
       {"hold-open-seconds",
        {with({"--hold-open-seconds", "5"}),
         [](const LoadCommand& c) { return c.report.hold_open_seconds == 5; }}},
-      {"skip-verify", {with({"--skip-verify"}), [](const LoadCommand& c) { return c.copy.skip_verify; }}},
+      {"verify",
+       {with({"--verify", "content"}),
+        [](const LoadCommand& c) { return c.copy.verify == VerifyMode::kContent; }}},
       {"run", {with({"--run", "smoke"}), [](const LoadCommand& c) { return c.copy.run_label == "smoke"; }}},
       {"keep-target", {with({"--keep-target"}), [](const LoadCommand& c) { return c.copy.keep_target; }}},
       {"work-dir",
@@ -233,6 +235,15 @@ TEST_CASE(
         "give --target or --target-mode, not both");
   CHECK(ParseLoad(with({"--target-mode", "null"})).status().message().find("target-mode") !=
         std::string::npos);
+  // --skip-verify is the older spelling of --verify none.
+  CHECK(ParseLoad(with({"--skip-verify"}))->copy.verify == VerifyMode::kNone);
+  CHECK(ParseLoad(with({}))->copy.verify == VerifyMode::kCounts);
+  CHECK(ParseLoad(with({"--skip-verify", "--verify", "content"})).status().message() ==
+        "give --verify or --skip-verify, not both");
+  CHECK(ParseLoad(with({"--verify", "digests"})).status().message() ==
+        "--verify must be counts, content or none, not 'digests'");
+  CHECK(ParseLoad(with({"--target", "null", "--verify", "content"})).status().message() ==
+        "--verify content reads the catalog back, and --target null keeps nothing to read");
 }
 
 TEST_CASE("generate, inspect, unpack, export and serve: every documented flag is parsed (table-driven)") {

@@ -55,6 +55,19 @@ void CheckConformance(CatalogTarget& target, const std::string& name) {
   REQUIRE_OK(target.GoLive());
   CHECK(*target.Count("Brand") == 2);
   CHECK(*target.Count("Product") == 0);
+  {  // read back (content verification): exactly the two accepted entities, as upserted
+    auto back = target.ReadBack();
+    REQUIRE_OK(back);
+    CHECK(FindCollection(**back, "Brand")->expected_count == 2);
+    auto brands = (*back)->OpenCollection("Brand");
+    REQUIRE_OK(brands);
+    Entity read;
+    REQUIRE(*(*brands)->Next(&read));
+    CHECK(read == brand);
+    REQUIRE(*(*brands)->Next(&read));
+    CHECK(read == second);
+    CHECK_FALSE(*(*brands)->Next(&read));
+  }
   CHECK_OK(target.DropCatalog());
 }
 

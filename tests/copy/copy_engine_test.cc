@@ -8,6 +8,7 @@
 
 #include "common/status_matchers.h"
 #include "common/temp_dir.h"
+#include "copy/verify_content.h"
 #include "warmup/engine.h"
 #include "warmup/generator.h"
 #include "warmup/report.h"
@@ -143,7 +144,7 @@ TEST_CASE("senesi at scale 0.01, snapshot -> embedded engine: exit 0, complete r
   // The same snapshot again, declining verification, into another catalog of the same engine data.
   auto again = MakeEmbeddedTarget(dir / "work");
   REQUIRE_OK(again);
-  auto declined = RunCopy(**source, **again, With([](CopyOptions& o) { o.skip_verify = true; }));
+  auto declined = RunCopy(**source, **again, With([](CopyOptions& o) { o.verify = VerifyMode::kNone; }));
   REQUIRE_OK(declined);
   CHECK(declined->ExitCode() == 0);
   CHECK(RenderTextReport(*declined).find("verification: DECLINED") != std::string::npos);
@@ -151,13 +152,94 @@ TEST_CASE("senesi at scale 0.01, snapshot -> embedded engine: exit 0, complete r
 
 TEST_CASE("skip verify: exit 0 and the report says verification was declined") {
   auto target = MakeNullTarget();
-  const RunResult r = Run(*target, With([](CopyOptions& o) { o.skip_verify = true; }));
+  const RunResult r = Run(*target, With([](CopyOptions& o) { o.verify = VerifyMode::kNone; }));
   CHECK(r.ExitCode() == 0);
   CHECK(r.verification == Verification::kSkipped);
   CHECK(RenderTextReport(r).find("DECLINED") != std::string::npos);
   CHECK(
       RenderTextReport(r).find("verdict: OK: the figures stand; the counts were not checked (skip verify)") !=
       std::string::npos);
+}
+
+// The embedded engine, with the content of some upserts changed on the way
+// in (the counts stay right): what content verification must catch.
+class AlteringTarget : public CatalogTarget {
+ public:
+  explicit AlteringTarget(const std::string& dir) : inner_(std::move(MakeEmbeddedTarget(dir, {})).value()) {}
+  std::string Describe() const override { return "altering test target"; }
+  Status CreateCatalog(const CatalogSchema& schema) override {
+    priced_altered_ = 0;
+    return inner_->CreateCatalog(schema);
+  }
+  Status Upsert(const Entity& entity, UpsertReceipt* receipt) override {
+    Entity altered = entity;
+    if (entity.type == "Product" && !entity.prices.empty() && priced_altered_ < 12) {
+      altered.prices.pop_back();  // 12 products lose a price
+      ++priced_altered_;
+    }
+    if (entity.type == "Brand" && entity.primary_key == first_brand_)
+      altered.primary_key += 100000;  // re-keyed
+    return inner_->Upsert(altered, receipt);
+  }
+  Status GoLive() override { return inner_->GoLive(); }
+  StatusOr<int64_t> Count(const std::string& type) override { return inner_->Count(type); }
+  Status DropCatalog() override { return inner_->DropCatalog(); }
+  StatusOr<std::unique_ptr<CatalogSource>> ReadBack() override { return inner_->ReadBack(); }
+  int32_t first_brand_ = 0;
+
+ private:
+  std::unique_ptr<CatalogTarget> inner_;
+  int priced_altered_ = 0;
+};
+
+TEST_CASE(
+    "--verify content: a faithful copy verifies entity by entity, an altered one fails naming the first") {
+  testing::TempDir dir;
+  auto source = Tiny();
+  {
+    auto faithful = MakeEmbeddedTarget(dir / "faithful", {});
+    REQUIRE_OK(faithful);
+    auto run = RunCopy(*source, **faithful, With([](CopyOptions& o) { o.verify = VerifyMode::kContent; }));
+    REQUIRE_OK(run);
+    CHECK(run->verification == Verification::kVerified);
+    CHECK(run->verify_mode == VerifyMode::kContent);
+    CHECK(run->content_compared == run->expected());
+    CHECK(run->content_differences == 0);
+    CHECK(run->ExitCode() == 0);
+    CHECK(RenderTextReport(*run).find("every entity's content (" + std::to_string(run->expected()) +
+                                      " entities compared) match the source") != std::string::npos);
+  }
+  AlteringTarget altering(dir / "altered");
+  auto brands = source->OpenCollection("Brand");
+  REQUIRE_OK(brands);
+  Entity first;
+  REQUIRE(*(*brands)->Next(&first));
+  altering.first_brand_ = first.primary_key;
+  {  // counts alone cannot see it
+    auto counted = RunCopy(*source, altering, With([](CopyOptions& o) { o.target_catalog = "counted"; }));
+    REQUIRE_OK(counted);
+    CHECK(counted->verification == Verification::kVerified);
+    CHECK(counted->content_compared == 0);
+  }
+  auto run = RunCopy(*source, altering, With([](CopyOptions& o) {
+    o.verify = VerifyMode::kContent;
+    o.target_catalog = "altered";
+  }));
+  REQUIRE_OK(run);
+  CHECK(run->verification == Verification::kContentDiffers);
+  CHECK(run->ExitCode() == 1);
+  CHECK(run->target_drop == TargetDrop::kDropped);
+  CHECK(run->content_differences == 14);  // 12 products, the brand missing, the re-keyed brand extra
+  REQUIRE(run->first_differences.size() == copy::kDescribedDifferences);
+  const std::string brand = "Brand/" + std::to_string(first.primary_key);
+  CHECK(run->first_differences[0] == brand + ": missing from the target");
+  CHECK(run->first_differences[1] ==
+        "Brand/" + std::to_string(first.primary_key + 100000) + ": in the target, not in the source");
+  CHECK(run->first_differences[2].find(": differs in prices") != std::string::npos);
+  CHECK(run->first_differences[2].starts_with("Product/"));
+  const std::string report = RenderTextReport(*run);
+  CHECK(report.find("verification: CONTENT DIFFERS (content, ") != std::string::npos);
+  CHECK(report.find("... and 4 more") != std::string::npos);
 }
 
 TEST_CASE("a target that silently drops one upsert in 100 fails the run with the per-collection diff") {
@@ -301,7 +383,7 @@ TEST_CASE("the JSON report of a real run states its figures (every field: json_r
   auto target = MakeNullTarget();
   const RunResult r = Run(*target, With([](CopyOptions& o) { o.run_label = "json"; }));
   auto json = nlohmann::json::parse(RenderJsonReport(r));
-  CHECK(json["schema"] == "warmup-run/3");
+  CHECK(json["schema"] == "warmup-run/4");
   CHECK(json["server_process"].is_null());
   CHECK(json["exit_code"] == 0);
   CHECK(json["copied"] == 300);
@@ -446,6 +528,13 @@ TEST_CASE("the null target counts per type, holds one catalog at a time, and a d
   REQUIRE_OK(target->DropCatalog());
   CHECK(*target->Count("Brand") == 0);
   CHECK_OK(target->CreateCatalog(schema));
+  REQUIRE_OK(target->DropCatalog());
+  auto source = Tiny();
+  auto content = RunCopy(*source, *target, With([](CopyOptions& o) { o.verify = VerifyMode::kContent; }));
+  REQUIRE_OK(content);  // it keeps no content: the answer is unknown, and says why
+  CHECK(content->verification == Verification::kUnknown);
+  CHECK(content->verification_error.find("keeps no content to read back") != std::string::npos);
+  CHECK(content->ExitCode() == 2);
 }
 
 }  // namespace

@@ -85,8 +85,13 @@ RunResult Example() {
   r.loop_overhead_seconds = 0.125;
   r.golive = GoLiveOutcome::kCompleted;
   r.golive_seconds = 2.5;
-  r.verification = Verification::kMismatch;
+  r.verify_mode = VerifyMode::kContent;
+  r.verification = Verification::kContentDiffers;
   r.verification_error = "";
+  r.verification_seconds = 0.75;
+  r.content_compared = 41;
+  r.content_differences = 2;
+  r.first_differences = {"Brand/3: differs in prices", "Brand/9: missing from the target"};
   r.abort_error = "entity Brand/4 was rejected";
   r.abort_reason = AbortReason::kEntityRejected;
   r.collection_subset = true;
@@ -138,7 +143,7 @@ TEST_CASE("the JSON report carries every documented figure with its value") {
                                          "copied",
                                          "expected",
                                          "exit_code"});
-  CHECK(j["schema"] == "warmup-run/3");
+  CHECK(j["schema"] == "warmup-run/4");
   CHECK(j["run_label"] == "label");
   CHECK(j["started_at"] == "2026-12-01T08:00:00Z");
   CHECK(j["source"] == "snapshot /s");
@@ -178,7 +183,14 @@ TEST_CASE("the JSON report carries every documented figure with its value") {
   CHECK(j["loop_overhead_seconds"] == 0.125);
   CHECK(j["golive"] == json{{"outcome", "completed"}, {"seconds", 2.5}, {"error", ""}});
   CHECK(j["total_seconds"] == 10.0);
-  CHECK(j["verification"] == json{{"outcome", "mismatch"}, {"error", ""}});
+  CHECK(j["verification"] ==
+        json{{"outcome", "content_differs"},
+             {"check", "content"},
+             {"seconds", 0.75},
+             {"content_compared", 41},
+             {"content_differences", 2},
+             {"first_differences", {"Brand/3: differs in prices", "Brand/9: missing from the target"}},
+             {"error", ""}});
   CHECK(j["abort_error"] == "entity Brand/4 was rejected");
   CHECK(j["abort_reason"] == "entity_rejected");
   CHECK(j["collection_subset"] == true);
@@ -230,11 +242,13 @@ TEST_CASE("the JSON report's outcome names, and nulls where a figure does not ex
     CHECK(j["abort_error"].is_null());
   }
   r.golive = GoLiveOutcome::kCompleted;
-  const std::pair<Verification, const char*> verification[] = {{Verification::kVerified, "verified"},
-                                                               {Verification::kSkipped, "skipped"},
-                                                               {Verification::kUnknown, "unknown"},
-                                                               {Verification::kMismatch, "mismatch"},
-                                                               {Verification::kNotReached, "not_reached"}};
+  const std::pair<Verification, const char*> verification[] = {
+      {Verification::kVerified, "verified"},
+      {Verification::kSkipped, "skipped"},
+      {Verification::kUnknown, "unknown"},
+      {Verification::kMismatch, "mismatch"},
+      {Verification::kContentDiffers, "content_differs"},
+      {Verification::kNotReached, "not_reached"}};
   for (const auto& [outcome, name] : verification) {
     r.verification = outcome;
     r.verification_error = outcome == Verification::kUnknown ? "counting Brand: UNAVAILABLE" : "";

@@ -31,8 +31,8 @@ for _ in $(seq 300); do
   sleep 0.1
 done
 [ -n "$port" ] || { echo "the target server did not come up within 30 s:"; cat "$dir/server.log"; exit 1; }
-out=$(RUN=loaded ADDRESS=127.0.0.1:$port "$scripts/run-warmup-load.sh")
-grep -q "verification: VERIFIED" <<< "$out" || { echo "load did not verify:"; echo "$out"; exit 1; }
+out=$(RUN=loaded ADDRESS=127.0.0.1:$port VERIFY=content "$scripts/run-warmup-load.sh")
+grep -q "verification: VERIFIED (content" <<< "$out" || { echo "load did not verify its content:"; echo "$out"; exit 1; }
 # The catalog just published, read back live into the null target.
 published=$(sed -n 's/^Catalog \(.*\) is now alive!$/\1/p' "$dir/server.log" | tail -n 1)
 out=$(RUN=live SOURCE=grpc://127.0.0.1:$port/$published TARGET_MODE=null PRISTINE_DIR= CATALOG= \

@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 
+#include "warmup/catalog_source.h"
 #include "warmup/entity.h"
 #include "warmup/schema.h"
 #include "warmup/status.h"
@@ -24,8 +25,9 @@ struct UpsertReceipt {
 };
 
 // A catalog being built. One copy run uses one target, from one thread:
-// CreateCatalog, then Upserts, then GoLive, then Counts; DropCatalog may come
-// at any point to remove what was built.
+// CreateCatalog, then Upserts, then GoLive, then Counts (and ReadBack, for
+// content verification); DropCatalog may come at any point to remove what
+// was built.
 class CatalogTarget {
  public:
   virtual ~CatalogTarget() = default;
@@ -45,6 +47,11 @@ class CatalogTarget {
   virtual StatusOr<int64_t> Count(const std::string& entity_type) = 0;
   // Removes the catalog and everything in it. OK when it does not exist.
   virtual Status DropCatalog() = 0;
+  // The catalog as it now stands, read back as a source (after GoLive): what
+  // content verification compares with the source. It must not outlive the
+  // target. Errors: kUnimplemented for a target that keeps no content (this
+  // default); the target's own when it cannot be read.
+  virtual StatusOr<std::unique_ptr<CatalogSource>> ReadBack();
 };
 
 // A target that keeps nothing but per-type counts: every call succeeds at once.

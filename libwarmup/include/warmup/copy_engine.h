@@ -24,8 +24,11 @@ struct CopyOptions {
   int64_t max_per_collection = 0;
   // Copy only these collections; empty = all.
   std::vector<std::string> collections;
-  // Do not compare counts after goLive (exit 0, the report says it was declined).
-  bool skip_verify = false;
+  // What to check after goLive: counts (the default), counts then content
+  // (every entity read back from the target, CatalogTarget::ReadBack, and
+  // its digest compared with the source's; untimed, after the measurement),
+  // or nothing (exit 0, the report says it was declined).
+  VerifyMode verify = VerifyMode::kCounts;
   // A name for the run, printed in the report and the final RUN_STATUS line.
   std::string run_label = "run";
   // Leave the target catalog in place when the run fails (default: drop it, so
@@ -45,12 +48,14 @@ struct CopyOptions {
 // loads with generated primary keys off, since the source's keys are kept and
 // references point at them, as evitaDB's copy tool does), copies each
 // collection in entity-type order with every read and upsert timed on the
-// monotonic clock, calls GoLive (timed separately), then verifies counts.
+// monotonic clock, calls GoLive (timed separately), then verifies counts
+// (and content, when asked).
 // The returned RunResult holds the figures of whatever happened, including an
 // aborted load (see RunResult::abort_error) and a failed goLive.
 // Errors (before anything is written): kInvalidArgument for an unknown
 // collection in `options.collections` (listing the known ones) or a negative
-// cap; CreateCatalog's errors.
+// cap; CreateCatalog's errors. Content verification on a target that cannot
+// be read back (the null target) is Verification::kUnknown, saying so.
 StatusOr<RunResult> RunCopy(CatalogSource& source, CatalogTarget& target, const CopyOptions& options);
 
 }  // namespace warmup

@@ -42,7 +42,21 @@ struct CollectionResult {
 };
 
 enum class GoLiveOutcome { kNotAttempted, kCompleted, kFailed };
-enum class Verification { kVerified, kSkipped, kUnknown, kMismatch, kNotReached };
+// What is checked after goLive.
+enum class VerifyMode {
+  kNone,     // nothing (the report says it was declined)
+  kCounts,   // every collection's count against the source's
+  kContent,  // the counts, then every entity read back and its digest compared with the source's
+};
+const char* VerifyModeName(VerifyMode mode);  // "none", "counts", "content"
+enum class Verification {
+  kVerified,        // what VerifyMode asked for holds
+  kSkipped,         // VerifyMode::kNone
+  kUnknown,         // the check could not get its answer (see verification_error)
+  kMismatch,        // a count differs
+  kContentDiffers,  // the counts match, but entities differ (see content_differences)
+  kNotReached,      // the run failed before the check
+};
 
 // How a process fared (getrusage, or wait4 for a child).
 struct ProcessUsage {
@@ -137,8 +151,16 @@ struct RunResult {
   double golive_seconds = 0;  // transition time, or time to failure
   std::string golive_error;
 
+  VerifyMode verify_mode = VerifyMode::kCounts;  // what was asked
   Verification verification = Verification::kNotReached;
-  std::string verification_error;  // why counts are unknown, when they are
+  std::string verification_error;   // why the answer is unknown, when it is
+  double verification_seconds = 0;  // the whole check: counts, and the read back
+  // Content verification: entities compared, differences found (an entity
+  // missing, extra or with other content), and the first few, described
+  // ("Product/17: content differs: prices, references").
+  int64_t content_compared = 0;
+  int64_t content_differences = 0;
+  std::vector<std::string> first_differences;
 
   std::string abort_error;  // set when the load stopped before the end
   AbortReason abort_reason = AbortReason::kNone;
@@ -156,12 +178,13 @@ struct RunResult {
   // load wall + goLive; only when goLive completed.
   std::optional<double> total_seconds() const;
   // The loader's exit status, decided here and nowhere else:
-  //   0  the load and goLive completed, and counts were verified or the check
-  //      was declined on purpose (skip verify);
+  //   0  the load and goLive completed, and what VerifyMode asked for was
+  //      verified, or the check was declined on purpose (VerifyMode::kNone);
   //   2  the load and goLive completed and the figures stand, but verification
   //      never got its answer: counts unknown;
-  //   1  the run failed: counts differ (a short load is wrong and flatteringly
-  //      fast), an upsert was rejected, goLive failed, or the load aborted.
+  //   1  the run failed: counts or content differ (a short load is wrong and
+  //      flatteringly fast), an upsert was rejected, goLive failed, or the
+  //      load aborted.
   int ExitCode() const;
 };
 

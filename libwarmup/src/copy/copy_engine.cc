@@ -10,6 +10,7 @@
 #include <range/v3/view/join.hpp>
 #include <range/v3/view/transform.hpp>
 
+#include "copy/verify_content.h"
 #include "report/environment.h"
 
 namespace warmup {
@@ -208,8 +209,59 @@ class Load {
   std::vector<std::vector<int64_t>> server_samples_;
 };
 
-// goLive, timed on its own, then the counts against what should be there.
-void GoLiveAndVerify(CatalogTarget& target, const CopyOptions& options, RunResult& r) {
+// Every copied entity read back from the target and compared with the
+// source's (after the counts matched).
+void VerifyContent(CatalogSource& source, CatalogTarget& target, RunResult& r) {
+  auto back = target.ReadBack();
+  if (!back.ok()) {
+    r.verification = Verification::kUnknown;
+    r.verification_error = "reading the target back: " + back.status().ToString();
+    return;
+  }
+  copy::ContentComparison comparison;
+  for (const auto& c : r.collections) {
+    const int64_t limit = c.expected_count < c.source_count ? c.expected_count : -1;
+    if (Status s = copy::CompareCollection(source, **back, c.entity_type, limit, &comparison); !s.ok()) {
+      r.verification = Verification::kUnknown;
+      r.verification_error = "comparing " + c.entity_type + ": " + s.ToString();
+      break;
+    }
+  }
+  r.content_compared = comparison.compared;
+  r.content_differences = comparison.differences;
+  r.first_differences = std::move(comparison.first_differences);
+  if (r.verification == Verification::kVerified && r.content_differences > 0) {
+    r.verification = Verification::kContentDiffers;
+  }
+}
+
+// The counts against what should be there, then, when asked, the content.
+void Verify(CatalogSource& source, CatalogTarget& target, const CopyOptions& options, RunResult& r) {
+  if (options.verify == VerifyMode::kNone) {
+    r.verification = Verification::kSkipped;
+    return;
+  }
+  const Clock::time_point start = Clock::now();
+  r.verification = Verification::kVerified;
+  for (auto& c : r.collections) {
+    auto count = target.Count(c.entity_type);
+    if (!count.ok()) {
+      r.verification = Verification::kUnknown;
+      r.verification_error = "counting " + c.entity_type + ": " + count.status().ToString();
+      break;
+    }
+    c.target_count = *count;
+    if (*count != c.expected_count) r.verification = Verification::kMismatch;
+  }
+  if (options.verify == VerifyMode::kContent && r.verification == Verification::kVerified &&
+      r.golive == GoLiveOutcome::kCompleted) {
+    VerifyContent(source, target, r);
+  }
+  r.verification_seconds = Seconds(Nanos(Clock::now() - start));
+}
+
+// goLive, timed on its own, then the verification.
+void GoLiveAndVerify(CatalogSource& source, CatalogTarget& target, const CopyOptions& options, RunResult& r) {
   for (RunObserver* o : options.observers) o->OnGoLiveStart();
   const Clock::time_point start = Clock::now();
   const Status live = target.GoLive();
@@ -217,22 +269,7 @@ void GoLiveAndVerify(CatalogTarget& target, const CopyOptions& options, RunResul
   r.golive = live.ok() ? GoLiveOutcome::kCompleted : GoLiveOutcome::kFailed;
   if (!live.ok()) r.golive_error = live.ToString();
   for (RunObserver* o : options.observers) o->OnGoLiveEnd(r.golive, r.golive_seconds);
-
-  if (options.skip_verify) {
-    r.verification = Verification::kSkipped;
-    return;
-  }
-  r.verification = Verification::kVerified;
-  for (auto& c : r.collections) {
-    auto count = target.Count(c.entity_type);
-    if (!count.ok()) {
-      r.verification = Verification::kUnknown;
-      r.verification_error = "counting " + c.entity_type + ": " + count.status().ToString();
-      return;
-    }
-    c.target_count = *count;
-    if (*count != c.expected_count) r.verification = Verification::kMismatch;
-  }
+  Verify(source, target, options, r);
 }
 
 }  // namespace
@@ -274,7 +311,8 @@ StatusOr<RunResult> RunCopy(CatalogSource& source, CatalogTarget& target, const 
       r.abort_error = s.ToString();
     }
   }
-  if (r.abort_error.empty()) GoLiveAndVerify(target, options, r);
+  r.verify_mode = options.verify;
+  if (r.abort_error.empty()) GoLiveAndVerify(source, target, options, r);
   if (r.ExitCode() == 1) {
     if (options.keep_target) {
       r.target_drop = TargetDrop::kKept;

@@ -38,6 +38,10 @@ class NullTarget : public CatalogTarget {
 
 }  // namespace
 
+StatusOr<std::unique_ptr<CatalogSource>> CatalogTarget::ReadBack() {
+  return UnimplementedError(Describe() + " keeps no content to read back");
+}
+
 std::unique_ptr<CatalogTarget> MakeNullTarget() { return std::make_unique<NullTarget>(); }
 
 }  // namespace warmup

@@ -1,4 +1,4 @@
-// RunResult as JSON, schema "warmup-run/3" (docs/measurement.md).
+// RunResult as JSON, schema "warmup-run/4" (docs/measurement.md).
 #include <nlohmann/json.hpp>
 
 #include "warmup/report.h"
@@ -56,6 +56,8 @@ const char* Name(Verification v) {
       return "skipped";
     case Verification::kUnknown:
       return "unknown";
+    case Verification::kContentDiffers:
+      return "content_differs";
     case Verification::kMismatch:
       return "mismatch";
     case Verification::kNotReached:
@@ -95,7 +97,7 @@ std::string RenderJsonReport(const RunResult& r) {
   }
   const auto& e = r.environment;
   json doc = {
-      {"schema", "warmup-run/3"},
+      {"schema", "warmup-run/4"},
       {"run_label", r.run_label},
       {"started_at", r.started_at},
       {"source", r.source},
@@ -118,7 +120,14 @@ std::string RenderJsonReport(const RunResult& r) {
       {"loop_overhead_seconds", r.loop_overhead_seconds},
       {"golive", {{"outcome", Name(r.golive)}, {"seconds", r.golive_seconds}, {"error", r.golive_error}}},
       {"total_seconds", r.total_seconds() ? json(*r.total_seconds()) : json(nullptr)},
-      {"verification", {{"outcome", Name(r.verification)}, {"error", r.verification_error}}},
+      {"verification",
+       {{"outcome", Name(r.verification)},
+        {"check", VerifyModeName(r.verify_mode)},
+        {"seconds", r.verification_seconds},
+        {"content_compared", r.content_compared},
+        {"content_differences", r.content_differences},
+        {"first_differences", r.first_differences},
+        {"error", r.verification_error}}},
       {"abort_error", r.abort_error.empty() ? json(nullptr) : json(r.abort_error)},
       {"abort_reason", AbortReasonName(r.abort_reason)},
       {"collection_subset", r.collection_subset},

@@ -93,10 +93,23 @@ int RunResult::ExitCode() const {
     case Verification::kUnknown:
       return 2;
     case Verification::kMismatch:
+    case Verification::kContentDiffers:
     case Verification::kNotReached:
       return 1;
   }
   return 1;
+}
+
+const char* VerifyModeName(VerifyMode mode) {
+  switch (mode) {
+    case VerifyMode::kNone:
+      return "none";
+    case VerifyMode::kCounts:
+      return "counts";
+    case VerifyMode::kContent:
+      return "content";
+  }
+  return "?";
 }
 
 }  // namespace warmup

@@ -45,6 +45,8 @@ const char* VerificationName(Verification v) {
       return "UNKNOWN";
     case Verification::kMismatch:
       return "MISMATCH";
+    case Verification::kContentDiffers:
+      return "CONTENT DIFFERS";
     case Verification::kNotReached:
       return "NOT REACHED";
   }
@@ -61,9 +63,15 @@ std::string Verdict(const RunResult& r) {
   const bool capped = std::any_of(r.collections.begin(), r.collections.end(), [](const CollectionResult& c) {
     return c.expected_count < c.source_count;
   });
-  if (!capped && !r.collection_subset)
-    return "OK: the figures stand; every collection's count matches the source";
-  std::string what = "OK: the figures stand; the counts match what was asked (";
+  const std::string content = r.verify_mode == VerifyMode::kContent
+                                  ? Format(" and every entity's content (%lld entities compared)",
+                                           static_cast<long long>(r.content_compared))
+                                  : "";
+  if (!capped && !r.collection_subset) {
+    return "OK: the figures stand; every collection's count" + content +
+           (content.empty() ? " matches" : " match") + " the source";
+  }
+  std::string what = "OK: the figures stand; the counts" + content + " match what was asked (";
   if (r.collection_subset) what += "a subset of the collections";
   if (r.collection_subset && capped) what += ", ";
   if (capped) what += "capped per collection";
@@ -189,7 +197,12 @@ std::string RenderTextReport(const RunResult& r) {
     out += "\nABORTED (" + std::string(why) + "): " + r.abort_error + "\n";
   }
 
-  out += "\nverification: " + std::string(VerificationName(r.verification)) + "\n";
+  out += "\nverification: " + std::string(VerificationName(r.verification));
+  if (r.verification != Verification::kSkipped && r.verification != Verification::kNotReached) {
+    out += Format(" (%s, %.3f s, untimed: after the measurement)", VerifyModeName(r.verify_mode),
+                  r.verification_seconds);
+  }
+  out += "\n";
   if (r.verification != Verification::kSkipped && r.verification != Verification::kNotReached) {
     out += Format("  %-22s %12s %12s %12s\n", "collection", "source", "expected", "target");
     for (const auto& c : r.collections) {
@@ -198,6 +211,17 @@ std::string RenderTextReport(const RunResult& r) {
                     Grouped(c.expected_count).c_str(),
                     c.target_count ? Grouped(*c.target_count).c_str() : "unknown",
                     differs ? "   *** DIFFERS ***" : "");
+    }
+    if (r.verify_mode == VerifyMode::kContent && r.verification != Verification::kMismatch) {
+      out +=
+          Format("  content: %lld entities compared by digest, %lld differences\n",
+                 static_cast<long long>(r.content_compared), static_cast<long long>(r.content_differences));
+      for (const auto& difference : r.first_differences) out += "    " + difference + "\n";
+      if (r.content_differences > static_cast<int64_t>(r.first_differences.size())) {
+        out += Format(
+            "    ... and %lld more\n",
+            static_cast<long long>(r.content_differences - static_cast<int64_t>(r.first_differences.size())));
+      }
     }
     if (!r.verification_error.empty()) out += "  " + r.verification_error + "\n";
   }

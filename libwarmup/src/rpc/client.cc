@@ -47,10 +47,18 @@ StatusOr<EvitaClient> EvitaClient::Connect(const std::string& address, const Cli
 
 EvitaClient::EvitaClient(const std::shared_ptr<::grpc::Channel>& channel, std::string address,
                          int call_timeout_seconds)
-    : address_(std::move(address)),
+    : channel_(channel),
+      address_(std::move(address)),
       call_timeout_seconds_(call_timeout_seconds),
       evita_(pb::EvitaService::NewStub(channel)),
       session_(pb::EvitaSessionService::NewStub(channel)) {}
+
+EvitaClient EvitaClient::Share(int call_timeout_seconds) const {
+  EvitaClient shared(channel_, address_, call_timeout_seconds);
+  shared.tls_ = tls_;
+  shared.client_certificate_ = client_certificate_;
+  return shared;
+}
 
 std::unique_ptr<::grpc::ClientContext> EvitaClient::Context(const std::string& session_id,
                                                             std::optional<int> timeout_seconds) const {

@@ -43,6 +43,10 @@ class EvitaClient {
   // only names it in messages.
   EvitaClient(const std::shared_ptr<::grpc::Channel>& channel, std::string address, int call_timeout_seconds);
 
+  // Another client over the same channel (and so the same connection and
+  // credentials), with its own stubs and `call_timeout_seconds`.
+  EvitaClient Share(int call_timeout_seconds) const;
+
   const std::string& address() const { return address_; }
   // "plaintext", "TLS" or "mTLS" (TLS with a client certificate): for Describe().
   const char* transport() const { return tls_ ? (client_certificate_ ? "mTLS" : "TLS") : "plaintext"; }
@@ -64,6 +68,7 @@ class EvitaClient {
   StatusOr<std::string> OpenSession(const std::string& catalog, bool read_write) const;
 
  private:
+  std::shared_ptr<::grpc::Channel> channel_;
   std::string address_;
   int call_timeout_seconds_;
   bool tls_ = false;

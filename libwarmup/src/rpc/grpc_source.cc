@@ -10,6 +10,7 @@
 #include "codec/pb.h"
 #include "codec/schema_convert.h"
 #include "rpc/client.h"
+#include "rpc/grpc_source_client.h"
 #include "rpc/paging.h"
 #include "warmup/host_port.h"
 
@@ -206,15 +207,22 @@ class GrpcSource : public CatalogSource {
 
 }  // namespace
 
+namespace rpc {
+StatusOr<std::unique_ptr<CatalogSource>> OpenGrpcSourceWith(EvitaClient client, const std::string& catalog,
+                                                            const GrpcSourceOptions& options) {
+  if (options.page_size < 1) return InvalidArgumentError("page size must be positive");
+  auto source = std::make_unique<GrpcSource>(std::move(client), catalog, options);
+  if (Status s = source->Open(); !s.ok()) return s;
+  return std::unique_ptr<CatalogSource>(std::move(source));
+}
+}  // namespace rpc
+
 StatusOr<std::unique_ptr<CatalogSource>> OpenGrpcSource(const std::string& address,
                                                         const std::string& catalog,
                                                         const GrpcSourceOptions& options) {
-  if (options.page_size < 1) return InvalidArgumentError("page size must be positive");
   auto client = rpc::EvitaClient::Connect(address, options.tls, options.call_timeout_seconds);
   if (!client.ok()) return client.status().WithContext("gRPC source");
-  auto source = std::make_unique<GrpcSource>(*std::move(client), catalog, options);
-  if (Status s = source->Open(); !s.ok()) return s;
-  return std::unique_ptr<CatalogSource>(std::move(source));
+  return rpc::OpenGrpcSourceWith(*std::move(client), catalog, options);
 }
 
 }  // namespace warmup

@@ -12,6 +12,7 @@
 #include "codec/pb.h"
 #include "codec/schema_convert.h"
 #include "rpc/client.h"
+#include "rpc/grpc_source_client.h"
 #include "rpc/remote_target_channel.h"
 #include "warmup/host_port.h"
 
@@ -120,6 +121,12 @@ class RemoteTarget : public CatalogTarget {
       return s;
     }
     return int64_t{response.size()};
+  }
+
+  StatusOr<std::unique_ptr<CatalogSource>> ReadBack() override {
+    GrpcSourceOptions options;
+    options.call_timeout_seconds = options_.call_timeout_seconds;
+    return rpc::OpenGrpcSourceWith(client_.Share(options.call_timeout_seconds), schema_.name, options);
   }
 
   Status DropCatalog() override {

@@ -63,7 +63,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
 
 class BeastSystemEndpoint : public SystemEndpoint {
  public:
-  BeastSystemEndpoint(std::string certificate) : certificate_(std::move(certificate)), acceptor_(io_) {}
+  explicit BeastSystemEndpoint(std::string certificate)
+      : certificate_(std::move(certificate)), acceptor_(io_) {}
 
   ~BeastSystemEndpoint() override {
     io_.stop();

@@ -58,8 +58,9 @@ StatusOr<std::string> FetchServerCertificate(const std::string& host_port, int t
   if (failure) return UnavailableError("GET " + url + ": " + failure.message());
   const auto& response = parser.get();
   if (response.result() != http::status::ok) {
+    const beast::string_view reason = response.reason();
     return UnavailableError("GET " + url + ": the server answered " + std::to_string(response.result_int()) +
-                            " " + std::string(response.reason()));
+                            " " + std::string(reason.data(), reason.size()));
   }
   WARMUP_RETURN_IF_ERROR(tls::CheckPemCertificate(response.body(), "GET " + url));
   return response.body();
