@@ -463,6 +463,9 @@ StatusOr<ServeCommand> ParseServe(const std::vector<std::string>& args) {
       "wipe the data directory first; only a marker-owned one")(
       "session-idle-seconds", po::value(&cmd.session_idle_seconds)->default_value(0),
       "close sessions idle this long (evitaDB's closeSessionsAfterSecondsOfInactivity; 0 = never)")(
+      "orphaned-session-grace-seconds",
+      po::value(&cmd.orphaned_session_grace_seconds)->default_value(cmd.orphaned_session_grace_seconds),
+      "close a session this long after its client's connection is gone (a killed loader); 0 = never")(
       "upsert-delay-ms", po::value(&cmd.upsert_delay_ms)->default_value(0),
       "testing aid: wait this long before each upsert")(
       "golive-delay-ms", po::value(&cmd.golive_delay_ms)->default_value(0),
@@ -528,8 +531,13 @@ StatusOr<ServeCommand> ParseServe(const std::vector<std::string>& args) {
   }
   if (auto s = CheckRange("golive-delay-ms", cmd.golive_delay_ms, 0, 600000); !s.ok()) return s;
   if (auto s = CheckRange("upsert-delay-ms", cmd.upsert_delay_ms, 0, 60000); !s.ok()) return s;
-  if (auto s = CheckRange("session-idle-seconds", cmd.session_idle_seconds, 0, 7 * 24 * 3600); !s.ok())
+  if (auto s = CheckRange("session-idle-seconds", cmd.session_idle_seconds, 0, 7 * 24 * 3600); !s.ok()) {
     return s;
+  }
+  if (auto s = CheckRange("orphaned-session-grace-seconds", cmd.orphaned_session_grace_seconds, 0, 24 * 3600);
+      !s.ok()) {
+    return s;
+  }
   return cmd;
 }
 

@@ -113,6 +113,7 @@ struct ServeCommand {
   bool compress = false;    // --compress zstd
   bool reset_data = false;  // wipe the data directory first (only if warmup's marker is there)
   int session_idle_seconds = 0;
+  int orphaned_session_grace_seconds = 10;  // see ServerOptions
   // Testing aids for clients' failure paths (see ServerOptions).
   int golive_delay_ms = 0;
   int upsert_delay_ms = 0;

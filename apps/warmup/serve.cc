@@ -32,6 +32,7 @@ int Serve(const std::vector<std::string>& args) {
   options.listen = cmd->listen;
   options.engine.compress = cmd->compress;
   options.session_idle_seconds = cmd->session_idle_seconds;
+  options.orphaned_session_grace_seconds = cmd->orphaned_session_grace_seconds;
   options.golive_delay_ms = cmd->golive_delay_ms;
   options.upsert_delay_ms = cmd->upsert_delay_ms;
   options.faults = cmd->faults;

@@ -523,6 +523,32 @@ TEST_CASE(
   CHECK(server.Stop().exit_code == 0);
 }
 
+TEST_CASE(
+    "fault: the loader SIGKILLed mid-load: the server closes its session, the catalog can be exported, "
+    "deleted and loaded again") {
+  TempDir dir;
+  const std::string pristine = GenerateTiny(dir);
+  ServeProcess server;
+  server.Start(dir / "data", {"--upsert-delay-ms", "20", "--orphaned-session-grace-seconds", "1"});
+  const std::vector<std::string> load = {"load",           "--pristine-dir",   pristine,
+                                         "--target",       "remote",           "--address",
+                                         server.address(), "--target-catalog", "victim"};
+  const CliResult killed = InterruptLoad(load, server.address(), "victim", SIGKILL);
+  CHECK_FALSE(killed.exited);
+  CHECK(killed.signal == SIGKILL);
+  server.AwaitOutput(
+      "closed read-write session [-0-9a-f]+ on catalog victim \\(client ipv4:127.0.0.1:\\d+ disconnected\\)");
+  // The session is gone: the half-loaded catalog can be read (its partial content exported) ...
+  const CliResult exported =
+      RunCli({"export", "--address", server.address(), "--catalog", "victim", "--out", dir / "partial"});
+  CHECK_MESSAGE(exported.exit_code == 0, exported.output);
+  // ... deleted, and its name loaded again, verified.
+  CHECK(RunCli({"catalogs", "--address", server.address(), "--delete", "victim"}).exit_code == 0);
+  const CliResult again = RunCli(load);
+  CHECK_MESSAGE(again.exit_code == 0, again.output);
+  CHECK(server.Stop().exit_code == 0);
+}
+
 TEST_CASE("warmup catalogs lists a server's catalogs and deletes a kept one, its session with it") {
   TempDir dir;
   const std::string pristine = GenerateTiny(dir);

@@ -188,6 +188,67 @@ TEST_CASE("a session idle beyond the server's limit is closed: UNAUTHENTICATED")
   CHECK(testing::CallInSession(Address(*server), session) == ::grpc::StatusCode::UNAUTHENTICATED);
 }
 
+// A channel of its own (no connection shared with other channels of the
+// process), so that destroying it closes its connection.
+std::shared_ptr<::grpc::Channel> OwnChannel(const std::string& address) {
+  ::grpc::ChannelArguments args;
+  args.SetInt(GRPC_ARG_USE_LOCAL_SUBCHANNEL_POOL, 1);
+  return ::grpc::CreateCustomChannel(address, ::grpc::InsecureChannelCredentials(), args);
+}
+
+::grpc::Status OpenWriteSession(pb::EvitaService::Stub& evita, const std::string& catalog, std::string* id) {
+  ::grpc::ClientContext context;
+  pb::GrpcEvitaSessionRequest open;
+  open.set_catalogname(catalog);
+  pb::GrpcEvitaSessionResponse opened;
+  ::grpc::Status status = evita.CreateReadWriteSession(&context, open, &opened);
+  *id = opened.sessionid();
+  return status;
+}
+
+TEST_CASE(
+    "regression: a killed loader's session held its warming-up catalog forever, now the server closes the "
+    "sessions of a client whose connection is gone") {
+  testing::TempDir dir;
+  ServerOptions options;
+  options.orphaned_session_grace_seconds = 1;
+  auto server = StartServer(dir.path(), options);
+  const std::string address = Address(*server);
+  auto held = OwnChannel(address);
+  auto evita = pb::EvitaService::NewStub(held);
+  for (const char* name : {"orphaned", "held"}) {
+    ::grpc::ClientContext context;
+    pb::GrpcDefineCatalogRequest define;
+    define.set_catalogname(name);
+    pb::GrpcDefineCatalogResponse defined;
+    REQUIRE_OK(evita->DefineCatalog(&context, define, &defined));
+  }
+  std::string held_session;
+  REQUIRE_OK(OpenWriteSession(*evita, "held", &held_session));
+  {
+    auto gone = pb::EvitaService::NewStub(OwnChannel(address));
+    std::string orphan;
+    REQUIRE_OK(OpenWriteSession(*gone, "orphaned", &orphan));
+    std::string second;
+    CHECK(OpenWriteSession(*evita, "orphaned", &second).error_code() == ::grpc::StatusCode::INVALID_ARGUMENT);
+  }  // the loader dies: its channel, and with it its connection, is gone
+  // Within the grace (1 s) and the reaper's period (1 s), bounded at 15 s.
+  ::grpc::Status reopened;
+  std::string session;
+  for (int attempt = 0; attempt < 150; ++attempt) {
+    reopened = OpenWriteSession(*evita, "orphaned", &session);
+    if (reopened.ok()) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  CHECK_MESSAGE(reopened.ok(), reopened.error_message());
+  // The connected client's sessions stay, however long it waits.
+  auto session_stub = pb::EvitaSessionService::NewStub(held);
+  ::grpc::ClientContext context;
+  context.AddMetadata("sessionid", held_session);
+  pb::GrpcCatalogStateResponse state;
+  CHECK_OK(session_stub->GetCatalogState(&context, google::protobuf::Empty(), &state));
+}
+
 // Shuts the server down after `after` upserts, then behaves as the remote target would.
 class DyingServerTarget : public CatalogTarget {
  public:

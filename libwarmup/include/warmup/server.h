@@ -34,6 +34,12 @@ struct ServerOptions {
   // closeSessionsAfterSecondsOfInactivity); later calls on them fail
   // UNAUTHENTICATED. 0 = never, as the benchmark's evitaDB server is configured.
   int session_idle_seconds = 0;
+  // A session whose client connection has been gone this long is closed, so
+  // that a killed loader does not hold its warming-up catalog forever (the
+  // catalog stays: `warmup catalogs --delete` removes it). A client that
+  // carries a session to a new connection within this time keeps it. Only
+  // TCP connections are watched. 0 = never.
+  int orphaned_session_grace_seconds = 10;
   // Testing aid: goLive waits this long before it starts, so that client-side
   // timeouts can be tried against a slow transition.
   int golive_delay_ms = 0;

@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <condition_variable>
+#include <cstdio>
 #include <iterator>
 #include <map>
 #include <mutex>
@@ -23,6 +25,7 @@
 #include "common/names.h"
 #include "server/evitaql.h"
 #include "server/in_process_channel.h"
+#include "server/live_connections.h"
 #include "server/system_endpoint.h"
 #include "tls/tls_files.h"
 #include "warmup/host_port.h"
@@ -52,6 +55,10 @@ struct Session {
   std::string catalog;
   bool read_write = false;
   std::chrono::steady_clock::time_point last_used = std::chrono::steady_clock::now();
+  // The connection it was last used on (ServerContext::peer()), and since
+  // when that connection has been gone.
+  std::string peer;
+  std::optional<std::chrono::steady_clock::time_point> peer_gone_since;
 };
 
 // What all services share. One mutex serializes every call into the engine:
@@ -162,7 +169,7 @@ class State {
     return catalog;
   }
 
-  StatusOr<std::string> OpenSession(const std::string& catalog, bool read_write) {
+  StatusOr<std::string> OpenSession(const std::string& catalog, bool read_write, const std::string& peer) {
     auto state = StateOf(catalog);
     if (!state) return NotFoundError("catalog " + catalog + " does not exist");
     if (*state == pb::WARMING_UP) {
@@ -174,7 +181,7 @@ class State {
       }
     }
     std::string id = NewUuid();
-    sessions_[id] = {catalog, read_write};
+    sessions_[id] = {catalog, read_write, std::chrono::steady_clock::now(), peer, std::nullopt};
     return id;
   }
 
@@ -195,6 +202,8 @@ class State {
                     "Your session (session id: " + id + ") is either not set or is not active.");
     }
     session->second.last_used = now;
+    session->second.peer = context->peer();  // a client may carry its session to a new connection
+    session->second.peer_gone_since.reset();
     return session->second;
   }
 
@@ -205,6 +214,31 @@ class State {
     }
   }
   bool Terminate(const std::string& id) { return sessions_.erase(id) > 0; }
+
+  // Closes the sessions whose connection has been missing from `live` for
+  // `grace` or longer (a client killed, or gone without closing them), so
+  // that a warming-up catalog is not held by a writer that will never come
+  // back. Returns what was closed, described.
+  std::vector<std::string> CloseOrphans(const std::set<std::string>& live, std::chrono::seconds grace) {
+    const auto now = std::chrono::steady_clock::now();
+    std::vector<std::string> closed;
+    for (auto it = sessions_.begin(); it != sessions_.end();) {
+      Session& session = it->second;
+      if (!server::IsTrackablePeer(session.peer) || live.contains(session.peer)) {
+        session.peer_gone_since.reset();
+      } else if (!session.peer_gone_since) {
+        session.peer_gone_since = now;
+      } else if (now - *session.peer_gone_since >= grace) {
+        closed.push_back(std::string(session.read_write ? "read-write" : "read-only") + " session " +
+                         it->first + " on catalog " + session.catalog + " (client " + session.peer +
+                         " disconnected)");
+        it = sessions_.erase(it);
+        continue;
+      }
+      ++it;
+    }
+    return closed;
+  }
 
  private:
   std::unique_ptr<Engine> engine_;
@@ -252,13 +286,13 @@ class EvitaServiceImpl final : public pb::EvitaService::Service {
     out->set_success(state_->Delete(in->catalogname()));
     return ::grpc::Status::OK;
   }
-  ::grpc::Status CreateReadOnlySession(::grpc::ServerContext*, const pb::GrpcEvitaSessionRequest* in,
+  ::grpc::Status CreateReadOnlySession(::grpc::ServerContext* context, const pb::GrpcEvitaSessionRequest* in,
                                        pb::GrpcEvitaSessionResponse* out) override {
-    return Open(*in, false, out);
+    return Open(*in, false, context->peer(), out);
   }
-  ::grpc::Status CreateReadWriteSession(::grpc::ServerContext*, const pb::GrpcEvitaSessionRequest* in,
+  ::grpc::Status CreateReadWriteSession(::grpc::ServerContext* context, const pb::GrpcEvitaSessionRequest* in,
                                         pb::GrpcEvitaSessionResponse* out) override {
-    return Open(*in, true, out);
+    return Open(*in, true, context->peer(), out);
   }
   ::grpc::Status TerminateSession(::grpc::ServerContext*, const pb::GrpcEvitaSessionTerminationRequest* in,
                                   pb::GrpcEvitaSessionTerminationResponse* out) override {
@@ -268,10 +302,10 @@ class EvitaServiceImpl final : public pb::EvitaService::Service {
   }
 
  private:
-  ::grpc::Status Open(const pb::GrpcEvitaSessionRequest& in, bool read_write,
+  ::grpc::Status Open(const pb::GrpcEvitaSessionRequest& in, bool read_write, const std::string& peer,
                       pb::GrpcEvitaSessionResponse* out) {
     std::lock_guard lock(state_->mu);
-    auto id = state_->OpenSession(in.catalogname(), read_write);
+    auto id = state_->OpenSession(in.catalogname(), read_write, peer);
     if (!id.ok()) return ToGrpc(id.status());
     out->set_sessionid(*id);
     out->set_sessiontype(read_write ? pb::READ_WRITE : pb::READ_ONLY);
@@ -603,6 +637,22 @@ class ServerImpl : public Server {
     args.SetMaxReceiveMessageSize(-1);
     return server_->InProcessChannel(args);
   }
+  // Every second, closes the sessions whose client has been disconnected
+  // for `grace` (see State::CloseOrphans); stops with Shutdown.
+  void StartOrphanReaper(std::chrono::seconds grace) {
+    reaper_ = std::thread([this, grace] {
+      std::unique_lock wait_lock(reaper_mu_);
+      while (!reaper_cv_.wait_for(wait_lock, std::chrono::seconds(1), [this] { return stopping_; })) {
+        auto live = server::LiveClientPeers();
+        if (!live.ok()) continue;  // no answer this time: close nothing
+        std::lock_guard lock(state_.mu);
+        for (const std::string& closed : state_.CloseOrphans(*live, grace)) {
+          std::printf("warmup serve: closed %s\n", closed.c_str());
+          std::fflush(stdout);
+        }
+      }
+    });
+  }
   void Configure(const ServerOptions& options) {
     state_.golive_delay_ms = options.golive_delay_ms;
     state_.upsert_delay_ms = options.upsert_delay_ms;
@@ -611,6 +661,12 @@ class ServerImpl : public Server {
   }
   void Shutdown() override {
     std::call_once(shutdown_once_, [this] {
+      {
+        std::lock_guard lock(reaper_mu_);
+        stopping_ = true;
+      }
+      reaper_cv_.notify_all();
+      if (reaper_.joinable()) reaper_.join();
       if (server_) server_->Shutdown();  // null when Listen failed
     });
   }
@@ -633,6 +689,10 @@ class ServerImpl : public Server {
   std::unique_ptr<::grpc::Server> server_;
   int port_ = 0;
   std::unique_ptr<SystemEndpoint> system_;  // null unless ServerOptions::system_listen
+  std::thread reaper_;                      // not started when orphan closing is off
+  std::mutex reaper_mu_;
+  std::condition_variable reaper_cv_;
+  bool stopping_ = false;
   std::once_flag shutdown_once_;
 };
 
@@ -684,6 +744,9 @@ StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& options) {
   auto server = std::make_unique<ServerImpl>(std::move(engine).value());
   server->Configure(options);
   if (Status s = server->Listen(options.listen, credentials); !s.ok()) return s;
+  if (options.orphaned_session_grace_seconds > 0) {
+    server->StartOrphanReaper(std::chrono::seconds(options.orphaned_session_grace_seconds));
+  }
   if (!options.system_listen.empty()) {
     auto endpoint = SystemEndpoint::Start(options.system_listen, pem->cert_chain);
     if (!endpoint.ok()) return endpoint.status();
