@@ -257,7 +257,20 @@ TEST_CASE("warmup load: exit 1 when the snapshot ends early, naming the file, wi
   const std::string pristine = GenerateTiny(dir);
   const std::string product = testing::ProductFile(pristine + "/tiny");
   REQUIRE_FALSE(product.empty());
-  fs::resize_file(product, fs::file_size(product) / 2);
+  {  // a damaged file is refused before the run starts: nothing is written anywhere
+    const std::string copy = dir / "damaged";
+    fs::copy(pristine, copy, fs::copy_options::recursive);
+    const std::string damaged = testing::ProductFile(copy + "/tiny");
+    fs::resize_file(damaged, fs::file_size(damaged) / 2);
+    const CliResult refused =
+        RunCli({"load", "--pristine-dir", copy, "--work-dir", dir / "untouched", "--run", "refused"});
+    CHECK(refused.exit_code == 1);
+    CHECK_MESSAGE(Contains(refused.output, damaged + ": "), refused.output);
+    CHECK(Contains(refused.output, "before any of its entities was read"));
+    CHECK_FALSE(fs::exists(dir / "untouched"));
+  }
+  // Damage no checksum sees (the manifest agrees with the file): the load aborts at the record.
+  testing::TruncateBehindTheManifest(pristine + "/tiny", product, fs::file_size(product) / 2);
   const CliResult run = RunCli({"load", "--pristine-dir", pristine, "--target", "null", "--report-json",
                                 dir / "run.json", "--run", "short"});
   CHECK(run.exited);

@@ -155,8 +155,14 @@ TEST_CASE("a snapshot that ends early or lies about its count aborts the load th
   REQUIRE_OK(path);
   const std::string product = testing::ProductFile(*path);
   REQUIRE_FALSE(product.empty());
-  SUBCASE("truncated") {
+  SUBCASE("truncated: refused before anything is written") {
     fs::resize_file(product, fs::file_size(product) * 2 / 3);
+    auto source = OpenSnapshotSource(*path);
+    CHECK(source.status().code() == StatusCode::kDataLoss);
+    CHECK(source.status().message().find(product + ": ") == 0);
+  }
+  SUBCASE("truncated behind the manifest's back: the load aborts at the damaged record") {
+    testing::TruncateBehindTheManifest(*path, product, fs::file_size(product) * 2 / 3);
     auto source = OpenSnapshotSource(*path);
     REQUIRE_OK(source);
     SlowTarget target;

@@ -286,8 +286,20 @@ TEST_CASE("damaged snapshots give clear errors naming file and offset") {
   const std::string product = ProductFile(path);
   const auto size = fs::file_size(product);
 
-  SUBCASE("truncated file") {
+  SUBCASE(
+      "regression: a damaged entity file was interpreted before its checksum was checked, now it is "
+      "refused when the snapshot is opened") {
     fs::resize_file(product, size - 100);
+    auto source = OpenSnapshotSource(path);
+    CHECK(source.status().code() == StatusCode::kDataLoss);
+    CHECK(source.status().message() == product + ": " + std::to_string(size - 100) +
+                                           " bytes, the manifest says " + std::to_string(size) +
+                                           ": the file is damaged (found when the snapshot was opened, "
+                                           "before any of its entities was read)");
+    CHECK(ReadAllStatus(path).message() == source.status().message());  // inspect: the same check
+  }
+  SUBCASE("truncated behind the manifest's back: the record reader names the offset") {
+    testing::TruncateBehindTheManifest(path, product, size - 100);
     Status s = ReadAllStatus(path);
     CHECK(s.code() == StatusCode::kDataLoss);
     CHECK(s.message().find(product + ": offset ") == 0);

@@ -34,6 +34,40 @@ google::protobuf::ArenaOptions ArenaOptionsFor(std::vector<char>& block) {
   return options;
 }
 
+// DATA_LOSS naming `name` unless `bytes` and `crc` are what the manifest
+// says `collection`'s stored file holds. `when` says at which check.
+Status CheckStored(const ManifestCollection& collection, const std::string& name, uint64_t bytes,
+                   uint32_t crc, const std::string& when) {
+  if (bytes != static_cast<uint64_t>(collection.data.stored_bytes)) {
+    return DataLossError(name + ": " + std::to_string(bytes) + " bytes, the manifest says " +
+                         std::to_string(collection.data.stored_bytes) + ": the file is damaged (" + when +
+                         ")");
+  }
+  if (crc != collection.data.crc32c) {
+    return DataLossError(name + ": checksum " + Hex(crc) + " does not match the manifest's " +
+                         Hex(collection.data.crc32c) + ": the file is damaged (" + when + ")");
+  }
+  return OkStatus();
+}
+
+// Reads `collection`'s stored file to its end, checking its size and
+// checksum: done when the source is opened, so that a damaged file is
+// refused before any of its records is interpreted (and before a copy has
+// written anything anywhere).
+Status VerifyStoredFile(SnapshotFiles& files, const ManifestCollection& collection) {
+  auto raw = files.Open(collection.data.file);
+  if (!raw.ok()) return raw.status();
+  ChecksummingReader reader(std::move(raw).value());
+  std::vector<char> buffer(1 << 20);
+  while (true) {
+    auto n = reader.Read(buffer.data(), buffer.size());
+    if (!n.ok()) return n.status();
+    if (*n == 0) break;
+  }
+  return CheckStored(collection, files.Name(collection.data.file), reader.bytes(), reader.crc(),
+                     "found when the snapshot was opened, before any of its entities was read");
+}
+
 class SnapshotEntityStream : public EntityStream {
  public:
   SnapshotEntityStream(const ManifestCollection& collection, std::string name,
@@ -82,14 +116,13 @@ class SnapshotEntityStream : public EntityStream {
   }
 
  private:
+  // The same checks again at the end of the stream: the file may have
+  // changed since the source was opened.
   Status VerifyEnd() {
-    if (stored_.bytes() != static_cast<uint64_t>(collection_.data.stored_bytes)) {
-      return DataLossError(name_ + ": " + std::to_string(stored_.bytes()) + " bytes, the manifest says " +
-                           std::to_string(collection_.data.stored_bytes));
-    }
-    if (stored_.crc() != collection_.data.crc32c) {
-      return DataLossError(name_ + ": checksum " + Hex(stored_.crc()) + " does not match the manifest's " +
-                           Hex(collection_.data.crc32c) + ": the file is damaged");
+    if (Status s =
+            CheckStored(collection_, name_, stored_.bytes(), stored_.crc(), "changed while it was read");
+        !s.ok()) {
+      return s;
     }
     if (content_ && content_->crc() != collection_.serialized_crc32c) {
       return DataLossError(name_ + ": decompressed checksum does not match the manifest");
@@ -190,6 +223,9 @@ StatusOr<std::unique_ptr<SnapshotSource>> SnapshotSource::Open(const std::string
   if (manifest_types != schema_types) {
     return InvalidArgumentError((*files)->Name(kManifestFile) +
                                 ": its collections differ from the schema's entity types");
+  }
+  for (const auto& c : manifest->collections) {
+    if (Status s = VerifyStoredFile(**files, c); !s.ok()) return s;
   }
   return std::unique_ptr<SnapshotSource>(new SnapshotSourceImpl(
       std::move(files).value(), std::move(manifest).value(), std::move(schema).value()));
