@@ -8,6 +8,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <filesystem>
 #include <fstream>
 #include <numeric>
@@ -50,8 +51,9 @@ TEST_CASE("the engine runs on the in-memory Env: load, goLive, reopen") {
 
 TEST_CASE("a write failing mid-goLive: goLive errs, the catalog stays WARM_UP, nothing outside is touched") {
   // The header is written once when the catalog is created; the second write is goLive's.
-  for (const auto& [fail_on, fail_after] :
+  for (const auto& [fail_on_binding, fail_after] :
        std::vector<std::pair<std::string, int>>{{".offsets", 2}, {"catalog.header", 1}}) {
+    const std::string& fail_on = fail_on_binding;  // doctest captures it; a binding cannot be
     CAPTURE(fail_on);
     testing::TempDir dir;
     const std::string data = dir / "data";
@@ -73,6 +75,45 @@ TEST_CASE("a write failing mid-goLive: goLive errs, the catalog stays WARM_UP, n
     std::set<std::string> names;
     for (const auto& e : fs::directory_iterator(dir.path())) names.insert(e.path().filename().string());
     CHECK(names == std::set<std::string>{"data", "neighbour.txt"});
+  }
+}
+
+TEST_CASE(
+    "a full disk during the load: the upsert fails with the disk's error, nothing is corrupted, a retry "
+    "works") {
+  testing::TempDir dir;
+  const std::string data = dir / "data";
+  std::map<std::string, int64_t> stored;  // what was accepted before the disk filled up
+  {
+    engine::FaultInjectingEnv env(engine::DefaultEnv(), ".records", 150, ENOSPC);
+    auto opened = engine::OpenEngineWithEnv(&env, data, {});
+    REQUIRE_OK(opened);
+    auto source = OpenGeneratorSource({"tiny", 1.0, 3, "tiny"});
+    auto catalog = (*opened)->CreateCatalog((*source)->schema());
+    REQUIRE_OK(catalog);
+    Status failed;
+    Entity e;
+    for (const auto& c : (*source)->collections()) {
+      auto stream = (*source)->OpenCollection(c.entity_type);
+      while (failed.ok() && *(*stream)->Next(&e)) {
+        failed = (*catalog)->Upsert(e);
+        if (failed.ok()) ++stored[e.type];
+      }
+    }
+    CHECK(failed.code() == StatusCode::kUnavailable);
+    CHECK_MESSAGE(failed.message().find(".records: write: No space left on device") != std::string::npos,
+                  failed.message());
+  }
+  // Reopened on a disk with room again: the catalog is as it was when the disk filled up.
+  {
+    auto engine = OpenEngine(data);
+    Catalog* catalog = *engine->GetCatalog("tiny");
+    CHECK(catalog->state() == CatalogState::kWarmingUp);
+    for (const auto& [type, count] : stored) CHECK(*catalog->Count(type) == count);
+    REQUIRE_OK(engine->DeleteCatalog("tiny"));
+    LoadTiny(*engine, 3);  // the retry
+    REQUIRE_OK((*engine->GetCatalog("tiny"))->GoLive());
+    CHECK(*(*engine->GetCatalog("tiny"))->Count("Product") == 200);
   }
 }
 
@@ -120,14 +161,17 @@ TEST_CASE("SIGKILL during the load or during goLive never leaves an ALIVE catalo
   int64_t total = 0;
   for (const auto& c : (*expected)->collections()) total += c.expected_count;
   int alive_seen = 0;
-  for (const auto& [stage, delay] : std::vector<std::pair<std::string, int>>{{"load", 0},
-                                                                             {"load", 2000},
-                                                                             {"golive", 0},
-                                                                             {"golive", 500},
-                                                                             {"golive", 3000},
-                                                                             {"golive", 20000},
-                                                                             {"golive", 200000},
-                                                                             {"alive", 0}}) {
+  for (const auto& [stage_binding, delay_binding] :
+       std::vector<std::pair<std::string, int>>{{"load", 0},
+                                                {"load", 2000},
+                                                {"golive", 0},
+                                                {"golive", 500},
+                                                {"golive", 3000},
+                                                {"golive", 20000},
+                                                {"golive", 200000},
+                                                {"alive", 0}}) {
+    const std::string& stage = stage_binding;  // doctest captures them; bindings cannot be
+    const int delay = delay_binding;
     CAPTURE(stage);
     CAPTURE(delay);
     testing::TempDir dir;

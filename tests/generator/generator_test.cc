@@ -84,7 +84,8 @@ TEST_CASE("every generated entity is a valid upsert against its schema, and the 
           return es.references.contains(r.name) && es.references.at(r.name).reflected_reference_name;
         });
         CHECK_MESSAGE(EntityDigest(*applied) == EntityDigest(written), EntityLabel(entity));
-        for (const auto& [name, value] : entity.attributes.global) {
+        for (const auto& [attribute, value] : entity.attributes.global) {
+          const std::string& name = attribute;  // doctest captures it; a binding cannot be
           REQUIRE_MESSAGE(es.attributes.contains(name), c.entity_type, ".", name);
           CHECK(es.attributes.at(name).type == value.type());
         }

@@ -120,7 +120,8 @@ TEST_CASE("ValidateCatalogSchema accepts a consistent schema and names what is w
        },
        "sortable compound 'empty' has no attributes"},
   };
-  for (const auto& [spoil, message] : cases) {
+  for (const auto& [spoil, expected_message] : cases) {
+    const std::string& message = expected_message;  // doctest captures it; a binding cannot be
     CAPTURE(message);
     CatalogSchema s = Valid();
     spoil(s);

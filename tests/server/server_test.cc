@@ -1,11 +1,14 @@
 #include "warmup/server.h"
 
+#include <grpcpp/generic/generic_stub.h>
 #include <grpcpp/grpcpp.h>
 
 #include <doctest/doctest.h>
 
 #include <chrono>
+#include <condition_variable>
 #include <functional>
+#include <mutex>
 #include <thread>
 
 #include "GrpcEvitaAPI.grpc.pb.h"
@@ -186,6 +189,52 @@ TEST_CASE("a session idle beyond the server's limit is closed: UNAUTHENTICATED")
   CHECK(testing::CallInSession(Address(*server), session) == ::grpc::StatusCode::OK);
   std::this_thread::sleep_for(std::chrono::milliseconds(1600));
   CHECK(testing::CallInSession(Address(*server), session) == ::grpc::StatusCode::UNAUTHENTICATED);
+}
+
+// One raw unary call of `method` carrying `payload` as its request bytes.
+::grpc::Status RawCall(const std::shared_ptr<::grpc::Channel>& channel, const std::string& method,
+                       const std::string& payload) {
+  ::grpc::GenericStub stub(channel);
+  ::grpc::ClientContext context;
+  context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(30));
+  ::grpc::Slice slice(payload);
+  const ::grpc::ByteBuffer request(&slice, 1);
+  ::grpc::ByteBuffer response;
+  std::mutex mu;
+  std::condition_variable done_cv;
+  bool done = false;
+  ::grpc::Status result;
+  stub.UnaryCall(&context, method, {}, &request, &response, [&](::grpc::Status status) {
+    std::lock_guard lock(mu);
+    result = std::move(status);
+    done = true;
+    done_cv.notify_one();
+  });
+  std::unique_lock lock(mu);
+  done_cv.wait(lock, [&] { return done; });
+  return result;
+}
+
+TEST_CASE("fault: malformed and unknown-method requests get errors, and the server keeps serving") {
+  testing::TempDir dir;
+  auto server = StartServer(dir.path());
+  auto channel = ::grpc::CreateChannel(Address(*server), ::grpc::InsecureChannelCredentials());
+  const std::string service = "/io.evitadb.externalApi.grpc.generated.EvitaSessionService/";
+  // Bytes that are no protobuf message at all (an unterminated varint field).
+  const ::grpc::Status malformed =
+      RawCall(channel, service + "UpsertEntity", std::string("\x0a\xff\xff\xff", 4));
+  CHECK(malformed.error_code() == ::grpc::StatusCode::INTERNAL);
+  const ::grpc::Status unknown = RawCall(channel, service + "DropEverything", "");
+  CHECK(unknown.error_code() == ::grpc::StatusCode::UNIMPLEMENTED);
+  const ::grpc::Status unknown_service = RawCall(channel, "/nope.Nothing/Call", "x");
+  CHECK(unknown_service.error_code() == ::grpc::StatusCode::UNIMPLEMENTED);
+  // Still serving, and still whole: a full copy verifies after them.
+  auto target = MakeRemoteTarget(Address(*server));
+  REQUIRE_OK(target);
+  auto source = OpenGeneratorSource({"tiny", 1.0, 5, ""});
+  auto run = RunCopy(**source, **target, {});
+  REQUIRE_OK(run);
+  CHECK(run->ExitCode() == 0);
 }
 
 // A channel of its own (no connection shared with other channels of the

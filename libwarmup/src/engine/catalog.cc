@@ -29,9 +29,9 @@ Status CatalogImpl::Load() {
       auto data = env_->ReadWholeFile(offsets_path);
       if (!data.ok()) return data.status();
       if (Status s = DecodeOffsets(*data, offsets_path, &valid_end, &offsets); !s.ok()) return s;
-      if (Status s =
-              ReadIndexFile(env_, paths_[type] + ".index",
-                            [&](IndexReader& in) { collection->LoadSnapshot(std::move(offsets), in); });
+      auto* loaded = collection.get();  // a structured binding cannot be captured (C++20)
+      if (Status s = ReadIndexFile(env_, paths_[type] + ".index",
+                                   [&](IndexReader& in) { loaded->LoadSnapshot(std::move(offsets), in); });
           !s.ok()) {
         return s;
       }

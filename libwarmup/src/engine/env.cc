@@ -325,13 +325,18 @@ Env* DefaultEnv() {
   return &env;
 }
 
-FaultInjectingEnv::FaultInjectingEnv(Env* base, std::string path_substring, int64_t fail_after)
-    : base_(base), path_substring_(std::move(path_substring)), fail_after_(fail_after) {}
+FaultInjectingEnv::FaultInjectingEnv(Env* base, std::string path_substring, int64_t fail_after,
+                                     int error_number)
+    : base_(base),
+      path_substring_(std::move(path_substring)),
+      fail_after_(fail_after),
+      error_number_(error_number) {}
 
 Status FaultInjectingEnv::Tick(const std::string& path) {
   if (path.find(path_substring_) == std::string::npos) return OkStatus();
   if (calls_++ < fail_after_) return OkStatus();
   ++injected_;
+  if (error_number_ != 0) return UnavailableError(path + ": write: " + std::strerror(error_number_));
   return UnavailableError(path + ": injected fault");
 }
 

@@ -70,10 +70,11 @@ std::unique_ptr<Env> NewMemEnv();
 
 // Wraps an Env and fails on purpose: the `fail_after` + 1-th data-changing
 // call (append, sync, atomic write) whose path contains `path_substring` and
-// every later one returns kUnavailable ("injected fault").
+// every later one returns kUnavailable: "injected fault", or, with
+// `error_number` (e.g. ENOSPC), the error the real Env gives for it.
 class FaultInjectingEnv : public Env {
  public:
-  FaultInjectingEnv(Env* base, std::string path_substring, int64_t fail_after);
+  FaultInjectingEnv(Env* base, std::string path_substring, int64_t fail_after, int error_number = 0);
   StatusOr<std::unique_ptr<AppendFile>> OpenAppend(const std::string& path) override;
   StatusOr<std::unique_ptr<ReadFile>> OpenRead(const std::string& path) override {
     return base_->OpenRead(path);
@@ -101,6 +102,7 @@ class FaultInjectingEnv : public Env {
   Env* base_;
   std::string path_substring_;
   int64_t fail_after_;
+  int error_number_;
   int64_t calls_ = 0;
   int64_t injected_ = 0;
 };
