@@ -12,6 +12,7 @@ packages=(
   libssl-dev libicu-dev libroaring-dev libzstd-dev libzip-dev
   clang-format
   openssl  # the TLS tests make their certificates with it
+  clang libclang-rt-14-dev  # the sanitized suites (ASan+UBSan, TSan) and the libFuzzer targets
 )
 
 missing=()

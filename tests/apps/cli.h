@@ -4,6 +4,7 @@
 #define WARMUP_TESTS_APPS_CLI_H_
 
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -104,26 +105,27 @@ class ServeProcess {
     reported_pid_ = std::stoi(header[1]);
     address_ = "127.0.0.1:" + header[2];
   }
-  // Reads the server's output until `pattern` matches in it (REQUIRE-d: the
-  // server's end of output fails the test) and returns the match and its groups.
-  std::vector<std::string> AwaitOutput(const std::string& pattern) {
+  // Reads the server's output until `pattern` matches in it and returns the
+  // match and its groups. REQUIRE-d: the output ending, or `timeout_seconds`
+  // passing, without it fails the test.
+  std::vector<std::string> AwaitOutput(const std::string& pattern, int timeout_seconds = 60) {
     const std::regex expression(pattern);
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(timeout_seconds);
     std::smatch match;
-    char buffer[512];
     while (!std::regex_search(seen_, match, expression)) {
-      const ssize_t n = ::read(out_, buffer, sizeof(buffer));
-      REQUIRE_MESSAGE(n > 0, "the server's output ended without /", pattern, "/: ", seen_);
-      seen_.append(buffer, static_cast<size_t>(n));
+      REQUIRE_MESSAGE(ReadSome(deadline), "no /", pattern, "/ in the server's output: ", seen_);
     }
     return {match.begin(), match.end()};
   }
-  // SIGTERM; reads the output to its end, then returns how the process ended.
-  CliResult Stop() {
+  // SIGTERM; reads the output to its end (within `timeout_seconds`, else
+  // the test fails and the server is killed), then returns how it ended.
+  CliResult Stop(int timeout_seconds = 60) {
     REQUIRE(::kill(pid_, SIGTERM) == 0);
-    char buffer[512];
-    for (ssize_t n; (n = ::read(out_, buffer, sizeof(buffer))) > 0;) {
-      seen_.append(buffer, static_cast<size_t>(n));
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(timeout_seconds);
+    while (ReadSome(deadline)) {
     }
+    REQUIRE_MESSAGE(std::chrono::steady_clock::now() < deadline,
+                    "the server did not stop on SIGTERM: ", seen_);
     int status = 0;
     REQUIRE(::waitpid(pid_, &status, 0) == pid_);
     pid_ = -1;
@@ -145,6 +147,21 @@ class ServeProcess {
   const std::string& output() const { return seen_; }
 
  private:
+  // Appends what the server wrote next; false at the end of its output or
+  // once `deadline` has passed.
+  bool ReadSome(std::chrono::steady_clock::time_point deadline) {
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    if (left.count() <= 0) return false;
+    pollfd ready{out_, POLLIN, 0};
+    if (::poll(&ready, 1, static_cast<int>(left.count())) <= 0) return false;
+    char buffer[512];
+    const ssize_t n = ::read(out_, buffer, sizeof(buffer));
+    if (n <= 0) return false;
+    seen_.append(buffer, static_cast<size_t>(n));
+    return true;
+  }
+
   pid_t pid_ = -1;
   int out_ = -1;
   std::string seen_;
