@@ -77,6 +77,9 @@ Status RefuseIgnored(const po::variables_map& vm, std::initializer_list<const ch
   return OkStatus();
 }
 
+constexpr int64_t kDaySeconds = int64_t{24} * 3600;
+constexpr int64_t kWeekSeconds = 7 * kDaySeconds;
+
 // kInvalidArgument naming `flag` unless `low` <= `value` <= `high`.
 Status CheckRange(const char* flag, int64_t value, int64_t low, int64_t high) {
   if (value >= low && value <= high) return OkStatus();
@@ -307,8 +310,9 @@ StatusOr<LoadCommand> ParseLoadOrReindex(const std::vector<std::string>& args, b
       return InvalidArgumentError("--target must be remote or embedded, not '" + cmd.target.kind + "'");
     }
     cmd.server.start = cmd.target.kind == "remote" && (*vm)["address"].defaulted();
-    if (auto s = CheckRange("server-start-timeout", cmd.server.start_timeout_seconds, 1, 3600); !s.ok())
+    if (auto s = CheckRange("server-start-timeout", cmd.server.start_timeout_seconds, 1, 3600); !s.ok()) {
       return s;
+    }
     if (auto s = CheckRange("server-stop-grace", cmd.server.stop_grace_seconds, 0, 3600); !s.ok()) return s;
   } else if (cmd.target.kind != "embedded" && cmd.target.kind != "null" && cmd.target.kind != "remote") {
     return InvalidArgumentError("--target must be embedded, remote or null, not '" + cmd.target.kind + "'");
@@ -320,8 +324,9 @@ StatusOr<LoadCommand> ParseLoadOrReindex(const std::vector<std::string>& args, b
   }
   if (cmd.target.kind == "null") {
     if (auto s = RefuseIgnored(*vm, {"work-dir", "compress", "address", "golive-timeout", "tls"}, kind);
-        !s.ok())
+        !s.ok()) {
       return s;
+    }
   } else if (cmd.target.kind == "embedded") {
     if (auto s = RefuseIgnored(*vm, {"address", "golive-timeout", "tls"}, kind); !s.ok()) return s;
     if (auto s = RefuseIgnored(*vm, {"server-binary", "server-start-timeout", "server-stop-grace"}, kind);
@@ -345,9 +350,11 @@ StatusOr<LoadCommand> ParseLoadOrReindex(const std::vector<std::string>& args, b
     return s;
   }
   if (auto s = CheckRange("max-per-collection", cmd.copy.max_per_collection, 0, INT64_MAX); !s.ok()) return s;
-  if (auto s = CheckRange("golive-timeout", cmd.target.golive_timeout_seconds, 0, 7 * 24 * 3600); !s.ok())
+  if (auto s = CheckRange("golive-timeout", cmd.target.golive_timeout_seconds, 0, kWeekSeconds); !s.ok()) {
     return s;
-  if (auto s = CheckRange("hold-open-seconds", cmd.report.hold_open_seconds, 0, 24 * 3600); !s.ok()) return s;
+  }
+  if (auto s = CheckRange("hold-open-seconds", cmd.report.hold_open_seconds, 0, kDaySeconds); !s.ok())
+    return s;
   if (auto s = CheckName(cmd.copy.run_label, "--run"); !s.ok()) return s;
   if (!cmd.copy.target_catalog.empty()) {
     if (auto s = CheckName(cmd.copy.target_catalog, "--target-catalog"); !s.ok()) return s;
@@ -377,8 +384,9 @@ StatusOr<LoadCommand> ParseLoadOrReindex(const std::vector<std::string>& args, b
     cmd.source.tls = TlsFor(tls, parsed->tls);
   }
   if (auto s = CheckClientTls(TlsFor(tls, tls.enabled || cmd.source.tls.enabled, /*keep_settings=*/true));
-      !s.ok())
+      !s.ok()) {
     return s;
+  }
   cmd.target.tls = TlsFor(tls, tls.enabled);
   return cmd;
 }
@@ -441,7 +449,7 @@ StatusOr<ExportCommand> ParseExport(const std::vector<std::string>& args) {
   if (auto s = ParseCompression(compression, cmd.write); !s.ok()) return s;
   if (!zip.empty()) cmd.zip_path = zip;
   if (auto s = CheckRange("page-size", cmd.source.page_size, 1, 100000); !s.ok()) return s;
-  if (auto s = CheckRange("call-timeout", cmd.source.call_timeout_seconds, 1, 24 * 3600); !s.ok()) return s;
+  if (auto s = CheckRange("call-timeout", cmd.source.call_timeout_seconds, 1, kDaySeconds); !s.ok()) return s;
   if (auto s = CheckName(cmd.catalog, "--catalog"); !s.ok()) return s;
   return cmd;
 }
@@ -531,10 +539,11 @@ StatusOr<ServeCommand> ParseServe(const std::vector<std::string>& args) {
   }
   if (auto s = CheckRange("golive-delay-ms", cmd.golive_delay_ms, 0, 600000); !s.ok()) return s;
   if (auto s = CheckRange("upsert-delay-ms", cmd.upsert_delay_ms, 0, 60000); !s.ok()) return s;
-  if (auto s = CheckRange("session-idle-seconds", cmd.session_idle_seconds, 0, 7 * 24 * 3600); !s.ok()) {
+  if (auto s = CheckRange("session-idle-seconds", cmd.session_idle_seconds, 0, kWeekSeconds); !s.ok()) {
     return s;
   }
-  if (auto s = CheckRange("orphaned-session-grace-seconds", cmd.orphaned_session_grace_seconds, 0, 24 * 3600);
+  if (auto s =
+          CheckRange("orphaned-session-grace-seconds", cmd.orphaned_session_grace_seconds, 0, kDaySeconds);
       !s.ok()) {
     return s;
   }
@@ -556,7 +565,7 @@ StatusOr<CatalogsCommand> ParseCatalogs(const std::vector<std::string>& args) {
   if (!vm.ok()) return vm.status();
   if (!cmd.help.empty()) return cmd;
   if (auto s = CheckHostPort(cmd.address, AddressUse::kDial); !s.ok()) return s.WithContext("--address");
-  if (auto s = CheckRange("call-timeout", cmd.admin.call_timeout_seconds, 1, 24 * 3600); !s.ok()) return s;
+  if (auto s = CheckRange("call-timeout", cmd.admin.call_timeout_seconds, 1, kDaySeconds); !s.ok()) return s;
   if (auto s = CheckClientTls(cmd.admin.tls); !s.ok()) return s;
   for (const std::string& name : cmd.delete_names) {
     if (auto s = CheckName(name, "--delete"); !s.ok()) return s;
