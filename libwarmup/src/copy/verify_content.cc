@@ -33,8 +33,9 @@ std::string DifferingParts(const Entity& a, const Entity& b) {
     Entity right;
     take(a, left);
     take(b, right);
-    if (EntityDigest(left) != EntityDigest(right))
+    if (EntityDigest(left) != EntityDigest(right)) {
       differing += (differing.empty() ? "" : ", ") + std::string(name);
+    }
   }
   return differing.empty() ? "content" : differing;
 }
