@@ -492,15 +492,25 @@ TEST_CASE("warmup reindex: SIGTERM mid-run stops the server and still prints the
       (ended == "exited 0" || ended.find("SIGKILL after a grace period of 2 s") != std::string::npos), ended);
 }
 
+// Polls until `catalog` is in `state` on `address`, for at most `timeout`;
+// false when it never got there.
+bool AwaitCatalogState(const std::string& address, const std::string& catalog, const std::string& state,
+                       std::chrono::milliseconds timeout) {
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (CatalogState(address, catalog) != state) {
+    if (std::chrono::steady_clock::now() >= deadline) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return true;
+}
+
 // Starts `load` (a pid), waits until `catalog` is WARMING_UP on `address`,
 // interrupts it with `signal` and returns how it ended, with its output.
 CliResult InterruptLoad(const std::vector<std::string>& args, const std::string& address,
                         const std::string& catalog, int signal) {
   int out = -1;
   const pid_t load = testing::SpawnCli(args, &out);
-  for (int i = 0; i < 300 && CatalogState(address, catalog) != "WARMING_UP"; ++i) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  }
+  AwaitCatalogState(address, catalog, "WARMING_UP", std::chrono::seconds(15));
   std::this_thread::sleep_for(std::chrono::milliseconds(300));  // some upserts in
   REQUIRE(::kill(load, signal) == 0);
   return testing::AwaitCli(load, out);
@@ -568,10 +578,7 @@ CliResult KillServerWhen(ServeProcess& server, const std::vector<std::string>& l
                          const std::string& catalog, const std::string& state) {
   int out = -1;
   const pid_t loader = testing::SpawnCli(load, &out);
-  for (int i = 0; i < 600 && CatalogState(server.address(), catalog) != state; ++i) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
-  REQUIRE(CatalogState(server.address(), catalog) == state);
+  REQUIRE(AwaitCatalogState(server.address(), catalog, state, std::chrono::seconds(12)));
   REQUIRE(::kill(server.pid(), SIGKILL) == 0);
   return testing::AwaitCli(loader, out);
 }
@@ -616,9 +623,7 @@ TEST_CASE("fault: a second load into a warming-up catalog is refused, and the fi
                                          server.address(), "--target-catalog", "contested"};
   int out = -1;
   const pid_t first = testing::SpawnCli(load, &out);
-  for (int i = 0; i < 300 && CatalogState(server.address(), "contested") != "WARMING_UP"; ++i) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
+  AwaitCatalogState(server.address(), "contested", "WARMING_UP", std::chrono::seconds(6));
   const CliResult second = RunCli(load);
   CHECK(second.exit_code == 1);
   CHECK_MESSAGE(Contains(second.output, "contested"), second.output);
