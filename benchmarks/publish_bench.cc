@@ -88,7 +88,7 @@ int main(int argc, char** argv) {
   const warmup::RunResult null_run = Publish(snapshot, *null_target, "null");
 
   warmup::EngineOptions engine;
-  engine.compress = true;
+  engine.compression = warmup::RecordCompression::kZstd;
   auto embedded = warmup::MakeEmbeddedTarget((scratch / "embedded").string(), engine);
   const warmup::RunResult embedded_run = Publish(snapshot, **embedded, "embedded");
   embedded->reset();

@@ -4,6 +4,7 @@ find_package(Protobuf REQUIRED)          # CMake's FindProtobuf: Debian ships no
 find_package(gRPC CONFIG REQUIRED)       # needs protobuf-compiler-grpc for its plugin check
 find_package(OpenSSL REQUIRED)           # SHA-256 for entity digests and fingerprints
 find_package(zstd CONFIG REQUIRED)       # zstd::libzstd_shared: snapshot compression
+find_package(ZLIB REQUIRED)              # ZLIB::ZLIB: raw deflate for engine records (evitaDB's codec)
 # libzip's CMake config demands its command-line tools (zipcmp, ...); pkg-config does not.
 find_package(PkgConfig REQUIRED)
 pkg_check_modules(LIBZIP REQUIRED IMPORTED_TARGET libzip)  # PkgConfig::LIBZIP: exports

@@ -151,6 +151,17 @@ StatusOr<bool> ParseCompression(const std::string& compression) {
   return compression == "zstd";
 }
 
+constexpr const char* kRecordCompressHelp =
+    "none | zstd | deflate (raw deflate at level 3, evitaDB's codec; a bare --compress is zstd)";
+
+// --compress for engine records.
+StatusOr<RecordCompression> ParseRecordCompression(const std::string& compression) {
+  if (compression == "none") return RecordCompression::kNone;
+  if (compression == "zstd") return RecordCompression::kZstd;
+  if (compression == "deflate") return RecordCompression::kDeflate;
+  return InvalidArgumentError("--compress must be none, zstd or deflate, not '" + compression + "'");
+}
+
 Status ParseCompression(const std::string& compression, SnapshotWriteOptions& write) {
   auto zstd = ParseCompression(compression);
   if (!zstd.ok()) return zstd.status();
@@ -250,7 +261,7 @@ StatusOr<LoadCommand> ParseLoadOrReindex(const std::vector<std::string>& args, b
             "or carrying warmup's marker"
           : "embedded target's data directory; wiped only when absent, empty or carrying warmup's marker")(
       "compress", po::value(&compression)->default_value("none"),
-      (std::string("records (storage.compress): ") + kCompressHelp).c_str());
+      (std::string("records (storage.compress): ") + kRecordCompressHelp).c_str());
   po::options_description copy("copy");
   copy.add_options()("target-catalog", po::value(&cmd.copy.target_catalog),
                      "catalog to create (default <catalog>_<4 hex>)")(
@@ -362,9 +373,9 @@ StatusOr<LoadCommand> ParseLoadOrReindex(const std::vector<std::string>& args, b
   if (!cmd.source.catalog.empty()) {
     if (auto s = CheckName(cmd.source.catalog, "--catalog"); !s.ok()) return s;
   }
-  auto zstd = ParseCompression(compression);
-  if (!zstd.ok()) return zstd.status();
-  cmd.target.compress = *zstd;
+  auto records = ParseRecordCompression(compression);
+  if (!records.ok()) return records.status();
+  cmd.target.compression = *records;
   if (auto s = CheckHostPort(cmd.target.address, AddressUse::kDial); !s.ok())
     return s.WithContext("--address");
   cmd.copy.collections = collections | ranges::views::split(',') |
@@ -466,7 +477,7 @@ StatusOr<ServeCommand> ParseServe(const std::vector<std::string>& args) {
       "allow-remote-clients", po::bool_switch(&cmd.allow_remote_clients),
       "let --listen be an address other machines reach (no authentication: anyone can drop catalogs)")(
       "compress", po::value(&compression)->default_value("none"),
-      (std::string("records (storage.compress): ") + kCompressHelp).c_str())(
+      (std::string("records (storage.compress): ") + kRecordCompressHelp).c_str())(
       "reset-data", po::bool_switch(&cmd.reset_data),
       "wipe the data directory first; only a marker-owned one")(
       "session-idle-seconds", po::value(&cmd.session_idle_seconds)->default_value(0),
@@ -495,9 +506,9 @@ StatusOr<ServeCommand> ParseServe(const std::vector<std::string>& args) {
                   &cmd.help);
   if (!vm.ok()) return vm.status();
   if (!cmd.help.empty()) return cmd;
-  auto zstd = ParseCompression(compression);
-  if (!zstd.ok()) return zstd.status();
-  cmd.compress = *zstd;
+  auto records = ParseRecordCompression(compression);
+  if (!records.ok()) return records.status();
+  cmd.compression = *records;
   if (auto s = CheckHostPort(cmd.listen, AddressUse::kListen); !s.ok()) return s.WithContext("--listen");
   if (!IsLoopback(cmd.listen) && !cmd.allow_remote_clients) {
     return InvalidArgumentError("--listen " + cmd.listen +

@@ -62,7 +62,8 @@ struct TargetOptions {
   int golive_timeout_seconds = 0;          // remote target; 0 = none
   ClientTlsOptions tls;                    // remote target: enabled by --tls
   std::string work_dir = "warmup-work";    // the embedded target's (or started server's) data directory
-  bool compress = false;                   // --compress zstd: zstd for the records (storage.compress)
+  // --compress: how the engine's records are compressed (storage.compress)
+  RecordCompression compression = RecordCompression::kNone;
 };
 
 // What the run leaves besides the text report.
@@ -110,7 +111,7 @@ struct ServeCommand {
   // --listen beyond loopback (e.g. 0.0.0.0:5555) needs this: the server has
   // no authentication, and anyone who reaches it can drop catalogs.
   bool allow_remote_clients = false;
-  bool compress = false;    // --compress zstd
+  RecordCompression compression = RecordCompression::kNone;  // --compress
   bool reset_data = false;  // wipe the data directory first (only if warmup's marker is there)
   int session_idle_seconds = 0;
   int orphaned_session_grace_seconds = 10;  // see ServerOptions

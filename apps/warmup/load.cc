@@ -106,7 +106,7 @@ warmup::StatusOr<warmup::RunResult> RunLoad(const warmup::cli::LoadCommand& cmd,
   if (cmd.target.kind == "embedded") {
     if (auto s = warmup::PrepareWorkDir(cmd.target.work_dir); !s.ok()) return s;
     warmup::EngineOptions options;
-    options.compress = cmd.target.compress;
+    options.compression = cmd.target.compression;
     auto embedded = warmup::MakeEmbeddedTarget(cmd.target.work_dir, options);
     if (!embedded.ok()) return embedded.status();
     target = std::move(embedded).value();

@@ -42,8 +42,11 @@ int Reindex(const std::vector<std::string>& args) {
   options.binary = cmd->server.binary.empty() ? std::filesystem::read_symlink("/proc/self/exe").string()
                                               : cmd->server.binary;
   options.serve_args = {"--data-dir", cmd->target.work_dir};
-  // The bare flag, which every serve build has read (another build may be older).
-  if (cmd->target.compress) options.serve_args.push_back("--compress");
+  // zstd as the bare flag, which every serve build has read (another build may be older).
+  if (cmd->target.compression == warmup::RecordCompression::kZstd) options.serve_args.push_back("--compress");
+  if (cmd->target.compression == warmup::RecordCompression::kDeflate) {
+    options.serve_args.insert(options.serve_args.end(), {"--compress", "deflate"});
+  }
   options.start_timeout = std::chrono::seconds(cmd->server.start_timeout_seconds);
   options.stop_grace = std::chrono::seconds(cmd->server.stop_grace_seconds);
   // Signals wait on a thread of ours from here on, so an interrupt stops the

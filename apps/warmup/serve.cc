@@ -15,6 +15,22 @@
 #include "warmup/server.h"
 #include "warmup/work_dir.h"
 
+namespace {
+
+// The start-up header's note of how records are compressed.
+const char* CompressionLabel(warmup::RecordCompression compression) {
+  switch (compression) {
+    case warmup::RecordCompression::kZstd:
+      return ", compress zstd";
+    case warmup::RecordCompression::kDeflate:
+      return ", compress deflate";
+    default:
+      return "";
+  }
+}
+
+}  // namespace
+
 int Serve(const std::vector<std::string>& args) {
   auto cmd = warmup::cli::ParseServe(args);
   if (auto stop = StopAfterParse(cmd)) return *stop;
@@ -30,7 +46,7 @@ int Serve(const std::vector<std::string>& args) {
   warmup::ServerOptions options;
   options.data_dir = cmd->data_dir;
   options.listen = cmd->listen;
-  options.engine.compress = cmd->compress;
+  options.engine.compression = cmd->compression;
   options.session_idle_seconds = cmd->session_idle_seconds;
   options.orphaned_session_grace_seconds = cmd->orphaned_session_grace_seconds;
   options.golive_delay_ms = cmd->golive_delay_ms;
@@ -43,7 +59,7 @@ int Serve(const std::vector<std::string>& args) {
   const warmup::Environment env = warmup::DescribeEnvironment();
   std::printf("warmup serve %s: pid %d, listening on port %d (%s), data %s%s\n", env.build.c_str(),
               static_cast<int>(getpid()), (*server)->port(), cmd->listen.c_str(), cmd->data_dir.c_str(),
-              cmd->compress ? ", compress" : "");
+              CompressionLabel(cmd->compression));
   std::printf("  host %s: %s, %d cores, memory limit %.1f GiB\n", env.hostname.c_str(), env.cpu_model.c_str(),
               env.cores, static_cast<double>(env.memory_limit_bytes) / (1 << 30));
   if (!cmd->tls.cert_file.empty()) {

@@ -188,7 +188,9 @@ TEST_CASE(
       {"keep-target", {with({"--keep-target"}), [](const LoadCommand& c) { return c.copy.keep_target; }}},
       {"work-dir",
        {with({"--work-dir", "/w"}), [](const LoadCommand& c) { return c.target.work_dir == "/w"; }}},
-      {"compress", {with({"--compress", "zstd"}), [](const LoadCommand& c) { return c.target.compress; }}},
+      {"compress",
+       {with({"--compress", "deflate"}),
+        [](const LoadCommand& c) { return c.target.compression == RecordCompression::kDeflate; }}},
       {"address",
        {with({"--target", "remote", "--address", "10.0.0.9:7777"}),
         [](const LoadCommand& c) { return c.target.address == "10.0.0.9:7777"; }}},
@@ -325,7 +327,9 @@ TEST_CASE("generate, inspect, unpack, export and serve: every documented flag is
        {"listen",
         {serve({"--listen", "127.0.0.1:0"}),
          [](const ServeCommand& c) { return c.listen == "127.0.0.1:0"; }}},
-       {"compress", {serve({"--compress", "zstd"}), [](const ServeCommand& c) { return c.compress; }}},
+       {"compress",
+        {serve({"--compress", "deflate"}),
+         [](const ServeCommand& c) { return c.compression == RecordCompression::kDeflate; }}},
        {"reset-data", {serve({"--reset-data"}), [](const ServeCommand& c) { return c.reset_data; }}},
        {"allow-remote-clients",
         {serve({"--listen", "0.0.0.0:5555", "--allow-remote-clients"}),
@@ -540,28 +544,49 @@ std::function<StatusOr<bool>(const Args&)> CompressionOf(Parse parse, Args base,
   };
 }
 
-TEST_CASE("--compress means none|zstd in every command, and the bare older spelling is zstd") {
+TEST_CASE(
+    "--compress means none|zstd in every command, deflate too for engine records, and the bare older "
+    "spelling is zstd") {
   auto zstd = [](const auto& c) { return c.write.compression == SnapshotCompression::kZstd; };
-  const std::vector<std::pair<std::string, std::function<StatusOr<bool>(const Args&)>>> commands = {
-      {"load", CompressionOf(ParseLoad, {"--pristine-dir", "/d"},
-                             [](const LoadCommand& c) { return c.target.compress; })},
-      {"reindex", CompressionOf(ParseReindex, {"--pristine-dir", "/d"},
-                                [](const LoadCommand& c) { return c.target.compress; })},
-      {"serve",
-       CompressionOf(ParseServe, {"--data-dir", "/d"}, [](const ServeCommand& c) { return c.compress; })},
-      {"generate", CompressionOf(ParseGenerate, {"--out", "/x"}, zstd)},
-      {"export", CompressionOf(ParseExport, {"--source", "grpc://h:1/c", "--out", "/x"}, zstd)},
+  auto records = [](RecordCompression wanted) {
+    return [wanted](const LoadCommand& c) { return c.target.compression == wanted; };
+  };
+  struct Command {
+    std::string name;
+    std::function<StatusOr<bool>(const Args&)> is_zstd;
+    std::function<StatusOr<bool>(const Args&)> is_deflate;  // empty: snapshots know no deflate
+  };
+  auto serve_is = [](RecordCompression wanted) {
+    return CompressionOf(ParseServe, {"--data-dir", "/d"},
+                         [wanted](const ServeCommand& c) { return c.compression == wanted; });
+  };
+  const std::vector<Command> commands = {
+      {"load", CompressionOf(ParseLoad, {"--pristine-dir", "/d"}, records(RecordCompression::kZstd)),
+       CompressionOf(ParseLoad, {"--pristine-dir", "/d"}, records(RecordCompression::kDeflate))},
+      {"reindex", CompressionOf(ParseReindex, {"--pristine-dir", "/d"}, records(RecordCompression::kZstd)),
+       CompressionOf(ParseReindex, {"--pristine-dir", "/d"}, records(RecordCompression::kDeflate))},
+      {"serve", serve_is(RecordCompression::kZstd), serve_is(RecordCompression::kDeflate)},
+      {"generate", CompressionOf(ParseGenerate, {"--out", "/x"}, zstd), nullptr},
+      {"export", CompressionOf(ParseExport, {"--source", "grpc://h:1/c", "--out", "/x"}, zstd), nullptr},
   };
   for (const auto& command : commands) {
-    const auto& parse = command.second;
-    CAPTURE(command.first);
+    const auto& parse = command.is_zstd;
+    CAPTURE(command.name);
     CHECK(*parse({}) == false);
     CHECK(*parse({"--compress", "none"}) == false);
     CHECK(*parse({"--compress", "zstd"}) == true);
     CHECK(*parse({"--compress=zstd"}) == true);
     CHECK(*parse({"--compress"}) == true);
     CHECK_FALSE(parse({"--compress", "--compress=none"}).ok());  // given twice
-    CHECK(parse({"--compress", "lz4"}).status().message() == "--compress must be none or zstd, not 'lz4'");
+    if (command.is_deflate) {
+      CHECK(*command.is_deflate({"--compress", "deflate"}) == true);
+      CHECK(*command.is_deflate({"--compress"}) == false);
+      CHECK(parse({"--compress", "lz4"}).status().message() ==
+            "--compress must be none, zstd or deflate, not 'lz4'");
+    } else {
+      CHECK(parse({"--compress", "lz4"}).status().message() == "--compress must be none or zstd, not 'lz4'");
+      CHECK_FALSE(parse({"--compress", "deflate"}).ok());
+    }
   }
 }
 

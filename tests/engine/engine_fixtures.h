@@ -8,7 +8,9 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <map>
 #include <numeric>
+#include <optional>
 #include <regex>
 #include <string>
 #include <vector>
@@ -79,32 +81,92 @@ inline int64_t Scaled(const BigDecimal& value, int places) {
   return m[1] == "-" ? -n : n;
 }
 
-// The entities of `all` in `scope` (and, for a reduced scope, referencing its
-// entity) whose price for sale in `price_list`/`currency` lies in [from, to]:
-// the minimum of the indexed prices, their sum under SUM handling.
+// Whether `e` is in the index `scope` names: its scope, and for a reduced
+// scope a reference of that name to the entity.
+inline bool InIndex(const Entity& e, const IndexScope& scope) {
+  return e.scope == scope.scope &&
+         (scope.reference.empty() || References(e, scope.reference, scope.referenced_pk));
+}
+
+// Whether `moment` lies in `validity` (inclusive ends; absent = always).
+inline bool ValidAt(const std::optional<DateTimeRange>& validity, const DateTime& moment) {
+  if (!validity) return true;
+  auto key = [](const DateTime& d) { return std::pair(d.epoch_seconds, d.nanos); };
+  return (!validity->from || key(*validity->from) <= key(moment)) &&
+         (!validity->to || key(moment) <= key(*validity->to));
+}
+
+// evitaDB's price for sale, from its documentation ("price for sale
+// computation"), applied to plain entities: the indexed prices in the currency,
+// from the listed price lists, valid at the moment; the first by list priority
+// (then by the entity's price order) for NONE; per inner record that first one,
+// then the lowest of those in the range for LOWEST_PRICE and their sum for SUM.
+// Prices live in the global index and in reduced indexes of partitioning
+// references only (`partitioning`).
+inline std::vector<PriceForSale> ExpectedPricesForSale(const std::vector<Entity>& all,
+                                                       const EntitySchema& schema, const IndexScope& scope,
+                                                       const PriceQuery& q, bool partitioning = true) {
+  std::vector<PriceForSale> out;
+  if (!schema.with_price || !In(schema.price_indexed_in_scopes, scope.scope) || !partitioning) return out;
+  const int places = schema.indexed_price_places;
+  auto in_range = [&](int64_t v) {
+    return (!q.from || v >= Scaled(*q.from, places)) && (!q.to || v <= Scaled(*q.to, places));
+  };
+  for (const auto& e : all) {
+    if (!InIndex(e, scope)) continue;
+    // (list priority, position) -> amount, per inner record (one group for NONE).
+    std::map<std::optional<int32_t>, std::pair<std::pair<size_t, size_t>, int64_t>> best;
+    for (size_t i = 0; i < e.prices.size(); ++i) {
+      const Price& p = e.prices[i];
+      auto list = std::find(q.price_lists.begin(), q.price_lists.end(), p.price_list);
+      if (!p.indexed || p.currency != q.currency || list == q.price_lists.end()) continue;
+      if (q.valid_at && !ValidAt(p.validity, *q.valid_at)) continue;
+      const auto group =
+          e.price_inner_record_handling == PriceInnerRecordHandling::kNone ? std::nullopt : p.inner_record_id;
+      const std::pair<size_t, size_t> rank{static_cast<size_t>(list - q.price_lists.begin()), i};
+      const int64_t amount = Scaled(q.with_tax ? p.price_with_tax : p.price_without_tax, places);
+      auto it = best.find(group);
+      if (it == best.end() || rank < it->second.first) best[group] = {rank, amount};
+    }
+    if (best.empty()) continue;
+    std::optional<int64_t> sale;
+    if (e.price_inner_record_handling == PriceInnerRecordHandling::kLowestPrice) {
+      for (const auto& [group, chosen] : best) {
+        if (in_range(chosen.second) && (!sale || chosen.second < *sale)) sale = chosen.second;
+      }
+    } else if (e.price_inner_record_handling == PriceInnerRecordHandling::kSum) {
+      int64_t sum = 0;
+      for (const auto& [group, chosen] : best) sum += chosen.second;
+      if (in_range(sum)) sale = sum;
+    } else if (in_range(best.begin()->second.second)) {
+      sale = best.begin()->second.second;
+    }
+    if (!sale) continue;
+    // The amount as a decimal at the indexed places, written apart from the engine's formatting.
+    const int64_t magnitude = *sale < 0 ? -*sale : *sale;
+    std::string digits = std::to_string(magnitude);
+    while (static_cast<int>(digits.size()) <= places) digits.insert(0, "0");
+    if (places > 0) digits.insert(digits.size() - static_cast<size_t>(places), ".");
+    out.push_back({e.primary_key, *BigDecimal::Parse((*sale < 0 ? "-" : "") + digits)});
+  }
+  std::sort(out.begin(), out.end(),
+            [](const PriceForSale& a, const PriceForSale& b) { return a.primary_key < b.primary_key; });
+  return out;
+}
+
+// The entities of `all` in `scope` whose price for sale in `price_list`/`currency`
+// (with tax, any validity) lies in [from, to].
 inline std::vector<int32_t> PricedBetween(const std::vector<Entity>& all, const EntitySchema& schema,
                                           const IndexScope& scope, const std::string& price_list,
                                           const std::string& currency, const BigDecimal& from,
                                           const BigDecimal& to) {
+  PriceQuery q;
+  q.price_lists = {price_list};
+  q.currency = *Currency::Parse(currency);
+  q.from = from;
+  q.to = to;
   std::vector<int32_t> out;
-  if (!In(schema.price_indexed_in_scopes, scope.scope)) return out;
-  const int places = schema.indexed_price_places;
-  for (const auto& e : all) {
-    if (e.scope != scope.scope) continue;
-    if (!scope.reference.empty() && !References(e, scope.reference, scope.referenced_pk)) continue;
-    std::vector<int64_t> amounts;
-    for (const auto& p : e.prices) {
-      if (p.indexed && p.price_list == price_list && p.currency.code() == currency) {
-        amounts.push_back(Scaled(p.price_with_tax, places));
-      }
-    }
-    if (amounts.empty()) continue;
-    int64_t sale = *std::min_element(amounts.begin(), amounts.end());
-    if (e.price_inner_record_handling == PriceInnerRecordHandling::kSum) {
-      sale = std::accumulate(amounts.begin(), amounts.end(), int64_t{0});
-    }
-    if (sale >= Scaled(from, places) && sale <= Scaled(to, places)) out.push_back(e.primary_key);
-  }
+  for (const auto& p : ExpectedPricesForSale(all, schema, scope, q)) out.push_back(p.primary_key);
   return out;
 }
 

@@ -158,45 +158,48 @@ TEST_CASE("replay after reopen: the newest record of a primary key wins, in WARM
   CHECK(*catalog->FilterEquals("Word", "code", "", Value::String("third")) == std::vector<int32_t>{1});
 }
 
-TEST_CASE("a compressed engine reopens with the same entities and reads") {
-  testing::TempDir dir;
-  EngineOptions compressed;
-  compressed.compress = true;
-  std::vector<Entity> all;
-  std::vector<std::vector<int32_t>> before;
-  {
+TEST_CASE("a compressed engine (zstd, deflate) reopens with the same entities and reads") {
+  for (RecordCompression codec : {RecordCompression::kZstd, RecordCompression::kDeflate}) {
+    CAPTURE(static_cast<int>(codec));
+    testing::TempDir dir;
+    EngineOptions compressed;
+    compressed.compression = codec;
+    std::vector<Entity> all;
+    std::vector<std::vector<int32_t>> before;
+    {
+      auto engine = Engine::Open(dir.path(), compressed);
+      REQUIRE_OK(engine);
+      all = LoadTiny(**engine, 8);
+      Catalog* catalog = *(*engine)->GetCatalog("tiny");
+      REQUIRE_OK(catalog->GoLive());
+      before = ReadResults(*catalog);
+    }
+    uintmax_t stored = 0;
+    for (const auto& f : fs::recursive_directory_iterator(dir.path())) {
+      if (f.is_regular_file()) stored += f.file_size();
+    }
     auto engine = Engine::Open(dir.path(), compressed);
-    REQUIRE_OK(engine);
-    all = LoadTiny(**engine, 8);
+    REQUIRE_MESSAGE(engine.ok(), engine.status().ToString());
     Catalog* catalog = *(*engine)->GetCatalog("tiny");
-    REQUIRE_OK(catalog->GoLive());
-    before = ReadResults(*catalog);
+    CHECK(ReadResults(*catalog) == before);
+    for (const auto& e : all) {
+      const EntitySchema& es = catalog->schema().entities.at(e.type);
+      CHECK(EntityDigest(generator::WithoutReflectedReferences(**catalog->Get(e.type, e.primary_key), es)) ==
+            EntityDigest(generator::WithoutReflectedReferences(e, es)));
+    }
+    // The same catalog uncompressed takes more room: compression was applied.
+    testing::TempDir plain;
+    {
+      auto uncompressed = OpenEngine(plain.path());
+      LoadTiny(*uncompressed, 8);
+      REQUIRE_OK((*uncompressed->GetCatalog("tiny"))->GoLive());
+    }
+    uintmax_t plain_size = 0;
+    for (const auto& f : fs::recursive_directory_iterator(plain.path())) {
+      if (f.is_regular_file()) plain_size += f.file_size();
+    }
+    CHECK(stored < plain_size);
   }
-  uintmax_t stored = 0;
-  for (const auto& f : fs::recursive_directory_iterator(dir.path())) {
-    if (f.is_regular_file()) stored += f.file_size();
-  }
-  auto engine = Engine::Open(dir.path(), compressed);
-  REQUIRE_MESSAGE(engine.ok(), engine.status().ToString());
-  Catalog* catalog = *(*engine)->GetCatalog("tiny");
-  CHECK(ReadResults(*catalog) == before);
-  for (const auto& e : all) {
-    const EntitySchema& es = catalog->schema().entities.at(e.type);
-    CHECK(EntityDigest(generator::WithoutReflectedReferences(**catalog->Get(e.type, e.primary_key), es)) ==
-          EntityDigest(generator::WithoutReflectedReferences(e, es)));
-  }
-  // The same catalog uncompressed takes more room: compression was applied.
-  testing::TempDir plain;
-  {
-    auto uncompressed = OpenEngine(plain.path());
-    LoadTiny(*uncompressed, 8);
-    REQUIRE_OK((*uncompressed->GetCatalog("tiny"))->GoLive());
-  }
-  uintmax_t plain_size = 0;
-  for (const auto& f : fs::recursive_directory_iterator(plain.path())) {
-    if (f.is_regular_file()) plain_size += f.file_size();
-  }
-  CHECK(stored < plain_size);
 }
 
 TEST_CASE("DeleteCatalog removes the catalog and its directory, and an unknown one is kNotFound") {

@@ -16,27 +16,63 @@
 
 #include "warmup/catalog_target.h"
 #include "warmup/entity.h"
+#include "warmup/index_statistics.h"
 #include "warmup/schema.h"
 #include "warmup/status.h"
 
 namespace warmup {
 
+// How entity records are compressed (each record alone, and only when that
+// makes it smaller): evitaDB's storage.compress deflates at level 3.
+enum class RecordCompression : int { kNone = 0, kZstd = 1, kDeflate = 2 };
+
 struct EngineOptions {
-  // Compress entity records with zstd when that makes them smaller (the
-  // analogue of evitaDB's storage.compress).
-  bool compress = false;
+  RecordCompression compression = RecordCompression::kNone;
 };
 
 enum class CatalogState { kWarmingUp, kAlive };
 
-// Which index a read call uses: the collection's global index, or the reduced
-// index of the entities that reference `referenced_pk` through `reference`
-// (a reference indexed for partitioning); live or archived entities, which
-// evitaDB indexes apart.
+// Which index a read call uses: the collection's global index, or, for a
+// reference indexed for filtering (or partitioning), one of the indexes
+// evitaDB derives from it (see IndexKind): the reduced index of the entities
+// that reference `referenced_pk`, of those referencing a group `referenced_pk`,
+// or the reference type's index of referenced entities (or groups). Live or
+// archived entities, which evitaDB indexes apart.
 struct IndexScope {
-  std::string reference;  // empty = the global index
-  int32_t referenced_pk = 0;
+  std::string reference;      // empty = the global index
+  int32_t referenced_pk = 0;  // the referenced entity or group; unused for type indexes
   Scope scope = Scope::kLive;
+  IndexKind kind = IndexKind::kReferencedEntity;  // only read when `reference` is set
+  // Attribute names in read calls name attributes of the reference rather
+  // than of the entity (reduced indexes hold both; type indexes only these).
+  bool reference_attributes = false;
+};
+
+// One bound of a comparison; `value` has the attribute's type (an element of it, for arrays).
+struct Bound {
+  Value value;
+  bool inclusive = true;
+};
+
+// evitaDB's price-for-sale query: prices in `currency` from `price_lists` in
+// priority order (first wins), valid at `valid_at` (any validity when absent),
+// compared with or without tax, optionally between `from` and `to` inclusive.
+struct PriceQuery {
+  std::vector<std::string> price_lists;
+  Currency currency;
+  std::optional<DateTime> valid_at;
+  std::optional<BigDecimal> from;
+  std::optional<BigDecimal> to;
+  bool with_tax = true;
+};
+
+struct PriceForSale {
+  int32_t primary_key = 0;
+  // At the schema's indexed price places. NONE: the first price by priority;
+  // LOWEST_PRICE: the lowest of the inner records' prices for sale (of those
+  // in the range, when one is given); SUM: the sum of the inner records'.
+  BigDecimal price;
+  friend bool operator==(const PriceForSale&, const PriceForSale&) = default;
 };
 
 // The read calls default to the global index of live entities; the one
@@ -57,6 +93,10 @@ class Catalog {
   // (unknown attribute or reference, wrong type, locale not allowed, missing
   // required value, unique violation); the catalog is unchanged and usable.
   virtual Status Upsert(const Entity& entity) = 0;
+  // Removes the entity and everything indexed for it, including the
+  // reflected references it held on other entities.
+  // Errors: kNotFound for an unknown type or primary key.
+  virtual Status Remove(const std::string& entity_type, int32_t pk) = 0;
   // Errors: kNotFound for an unknown entity type.
   virtual StatusOr<int64_t> Count(const std::string& entity_type) const = 0;
   // Every stored primary key of `entity_type`, ascending.
@@ -66,6 +106,9 @@ class Catalog {
   // indexes, then switches the catalog header atomically. If anything fails
   // the catalog stays WARM_UP. Errors: kFailedPrecondition when already ALIVE.
   virtual Status GoLive() = 0;
+  // What the indexes held when goLive wrote them, per collection (empty
+  // before goLive).
+  virtual const std::vector<CollectionIndexStatistics>& index_statistics() const = 0;
 
   // The stored entity, with the reflected references the engine maintains.
   virtual StatusOr<std::optional<Entity>> Get(const std::string& entity_type, int32_t pk) const = 0;
@@ -78,13 +121,34 @@ class Catalog {
   virtual StatusOr<std::vector<int32_t>> FilterEquals(
       const std::string& entity_type, const std::string& attribute, const std::string& locale,
       const Value& value, const IndexScope& scope = {}) const = 0;  // NOLINT(google-default-arguments)
-  // Primary keys of entities having a sortable attribute, in its order (localized
-  // strings by the locale's collation), ties by primary key.
+  // Primary keys (ascending) whose attribute lies between the bounds (an
+  // absent bound is open): comparisons and between. Arrays match by any item.
+  virtual StatusOr<std::vector<int32_t>> FilterRange(
+      const std::string& entity_type, const std::string& attribute, const std::string& locale,
+      const std::optional<Bound>& from, const std::optional<Bound>& to,
+      const IndexScope& scope = {}) const = 0;  // NOLINT(google-default-arguments)
+  // Primary keys (ascending) with a range-typed attribute value containing
+  // `point` (a DateTime, integer or BigDecimal): evitaDB's inRange.
+  virtual StatusOr<std::vector<int32_t>> FilterInRange(
+      const std::string& entity_type, const std::string& attribute, const Value& point,
+      const IndexScope& scope = {}) const = 0;  // NOLINT(google-default-arguments)
+  // The entity holding a unique value in the index, if any.
+  virtual StatusOr<std::optional<int32_t>> UniqueOwner(
+      const std::string& entity_type, const std::string& attribute, const std::string& locale,
+      const Value& value, const IndexScope& scope = {}) const = 0;  // NOLINT(google-default-arguments)
+  // Primary keys of entities having a sortable attribute or compound (by
+  // name), in its order (localized strings by the locale's collation,
+  // compounds element by element), ties by primary key; for a predecessor
+  // attribute, the chain order (see docs/engine.md).
   virtual StatusOr<std::vector<int32_t>> SortBy(
       const std::string& entity_type, const std::string& attribute, const std::string& locale,
       OrderDirection direction, const IndexScope& scope = {}) const = 0;  // NOLINT(google-default-arguments)
-  // Primary keys whose price for sale in `price_list` and `currency` lies in
-  // [from, to] (inclusive; compared at the schema's indexed price places).
+  // Entities (ascending) with a price for sale under `query`, and that price.
+  virtual StatusOr<std::vector<PriceForSale>> PricesForSale(
+      const std::string& entity_type, const PriceQuery& query,
+      const IndexScope& scope = {}) const = 0;  // NOLINT(google-default-arguments)
+  // Primary keys whose price for sale in `price_list` and `currency` (with
+  // tax, any validity) lies in [from, to]: PricesForSale with one price list.
   virtual StatusOr<std::vector<int32_t>> PriceBetween(
       const std::string& entity_type, const std::string& price_list, const Currency& currency,
       const BigDecimal& from, const BigDecimal& to,
@@ -93,9 +157,24 @@ class Catalog {
   virtual StatusOr<std::vector<int32_t>> FacetMembers(
       const std::string& entity_type, const std::string& reference, int32_t referenced_pk,
       const IndexScope& scope = {}) const = 0;  // NOLINT(google-default-arguments)
-  // Primary keys whose hierarchy parent is `parent_pk`.
-  virtual StatusOr<std::vector<int32_t>> Children(const std::string& entity_type,
-                                                  int32_t parent_pk) const = 0;
+  // Primary keys of entities with a faceted `reference` in group `group_pk`.
+  virtual StatusOr<std::vector<int32_t>> FacetGroupMembers(
+      const std::string& entity_type, const std::string& reference, int32_t group_pk,
+      const IndexScope& scope = {}) const = 0;  // NOLINT(google-default-arguments)
+  // The hierarchy reads, in the hierarchy index of `scope` (the schema's
+  // hierarchy-indexed scopes; none elsewhere). Primary keys whose hierarchy
+  // parent is `parent_pk`, ascending.
+  virtual StatusOr<std::vector<int32_t>> Children(
+      const std::string& entity_type, int32_t parent_pk,
+      Scope scope = Scope::kLive) const = 0;  // NOLINT(google-default-arguments)
+  // The nodes `level` steps below the top (1 = the roots: no parent),
+  // ascending; nodes under an orphan belong to no level.
+  virtual StatusOr<std::vector<int32_t>> HierarchyLevel(
+      const std::string& entity_type, int level,
+      Scope scope = Scope::kLive) const = 0;  // NOLINT(google-default-arguments)
+  // Entities whose parent is not placed in the scope (evitaDB's orphans), ascending.
+  virtual StatusOr<std::vector<int32_t>> Orphans(const std::string& entity_type, Scope scope = Scope::kLive)
+      const = 0;  // NOLINT(google-default-arguments)
 };
 
 class Engine {

@@ -4,10 +4,12 @@
 
 #include "engine/catalog_files.h"
 #include "engine/index_keys.h"
+#include "engine/price_for_sale.h"
 
 namespace warmup::engine {
 
-CatalogImpl::CatalogImpl(Env* env, std::string dir, CatalogSchema schema, CatalogState state, bool compress)
+CatalogImpl::CatalogImpl(Env* env, std::string dir, CatalogSchema schema, CatalogState state,
+                         RecordCompression compression)
     : env_(env), dir_(std::move(dir)), schema_(std::move(schema)), state_(state), indexes_(&schema_) {
   size_t index = 0;
   for (const auto& [type, entity_schema] : schema_.entities) {
@@ -15,7 +17,7 @@ CatalogImpl::CatalogImpl(Env* env, std::string dir, CatalogSchema schema, Catalo
     std::snprintf(prefix, sizeof(prefix), "%03zu", index++);
     paths_[type] = dir_ + "/collections/" + prefix;
     collections_.emplace(
-        type, std::make_unique<Collection>(env_, paths_[type] + ".records", &entity_schema, compress));
+        type, std::make_unique<Collection>(env_, paths_[type] + ".records", &entity_schema, compression));
   }
 }
 
@@ -44,7 +46,44 @@ Status CatalogImpl::Load() {
     }
   }
   for (auto& [type, collection] : collections_) {
-    if (Status s = collection->Replay(replay_from[type], &indexes_); !s.ok()) return s;
+    Collection* c = collection.get();
+    auto restore = [&](Entity&& entity, uint64_t offset) -> Status {
+      auto before = c->Restore(entity, offset, &indexes_);
+      if (!before.ok()) return before.status();
+      return ApplyReflections(*before, &entity);
+    };
+    auto removed = [&](int32_t pk) -> Status {
+      auto before = c->Unstore(pk, &indexes_);
+      if (!before.ok()) return before.status();
+      return ApplyReflections(*before, nullptr);
+    };
+    if (Status s = c->Replay(replay_from[type], restore, removed); !s.ok()) return s;
+  }
+  return OkStatus();
+}
+
+Status CatalogImpl::ApplyReflections(const std::optional<Entity>& before, const Entity* after) {
+  // Removals run while the link is still held (the target's indexes are
+  // computed with it), additions after it is recorded.
+  for (const ReflectedChange& change : indexes_.reflected.Diff(before ? &*before : nullptr, after)) {
+    auto target = collections_.find(change.entity_type);
+    if (!change.added) {
+      if (target != collections_.end()) {
+        if (Status s = target->second->ApplyReflected(change.primary_key, change.reference, false, &indexes_);
+            !s.ok()) {
+          return s;
+        }
+      }
+      indexes_.reflected.Apply(change);
+      continue;
+    }
+    indexes_.reflected.Apply(change);
+    if (target != collections_.end()) {
+      if (Status s = target->second->ApplyReflected(change.primary_key, change.reference, true, &indexes_);
+          !s.ok()) {
+        return s;
+      }
+    }
   }
   return OkStatus();
 }
@@ -64,7 +103,17 @@ Status CatalogImpl::Upsert(const Entity& entity) {
   }
   Collection& collection = *it->second;
   if (Status s = collection.Validate(entity, indexes_); !s.ok()) return s;
-  return collection.Apply(entity, state_ == CatalogState::kAlive, &indexes_);
+  auto before = collection.Store(entity, state_ == CatalogState::kAlive, &indexes_);
+  if (!before.ok()) return before.status();
+  return ApplyReflections(*before, &entity);
+}
+
+Status CatalogImpl::Remove(const std::string& entity_type, int32_t pk) {
+  auto c = Find(entity_type);
+  if (!c.ok()) return c.status();
+  auto removed = (*c)->Erase(pk, state_ == CatalogState::kAlive, &indexes_);
+  if (!removed.ok()) return removed.status();
+  return ApplyReflections(std::optional<Entity>(std::move(removed).value()), nullptr);
 }
 
 StatusOr<int64_t> CatalogImpl::Count(const std::string& entity_type) const {
@@ -94,13 +143,15 @@ Status CatalogImpl::GoLive() {
 }
 
 Status CatalogImpl::WriteGoLiveFiles() {
+  std::vector<CollectionIndexStatistics> statistics;
   for (auto& [type, collection] : collections_) {
     if (Status s = collection->writer()->Sync(); !s.ok()) return s;
     const std::string offsets = EncodeOffsets(collection->writer()->size(), collection->offsets());
     if (Status s = env_->WriteFileAtomically(paths_[type] + ".offsets", offsets); !s.ok()) return s;
     const Collection* c = collection.get();  // (clang before 16 cannot capture a structured binding)
-    if (Status s =
-            WriteIndexFile(env_, paths_[type] + ".index", [&](IndexWriter& out) { c->SaveSnapshot(out); });
+    CollectionIndexStatistics* stats = &statistics.emplace_back();
+    if (Status s = WriteIndexFile(env_, paths_[type] + ".index",
+                                  [&](IndexWriter& out) { c->SaveSnapshot(out, stats); });
         !s.ok()) {
       return s;
     }
@@ -111,7 +162,13 @@ Status CatalogImpl::WriteGoLiveFiles() {
     return s;
   }
   if (Status s = env_->SyncDirectory(dir_ + "/collections"); !s.ok()) return s;
-  return env_->WriteFileAtomically(dir_ + "/" + kHeaderFile, HeaderText(schema_.name, CatalogState::kAlive));
+  if (Status s =
+          env_->WriteFileAtomically(dir_ + "/" + kHeaderFile, HeaderText(schema_.name, CatalogState::kAlive));
+      !s.ok()) {
+    return s;
+  }
+  statistics_ = std::move(statistics);
+  return OkStatus();
 }
 
 StatusOr<std::optional<Entity>> CatalogImpl::Get(const std::string& entity_type, int32_t pk) const {
@@ -122,20 +179,117 @@ StatusOr<std::optional<Entity>> CatalogImpl::Get(const std::string& entity_type,
   return entity;
 }
 
+namespace {
+
+const AttributeSchema* FindAttribute(const std::map<std::string, AttributeSchema>& attributes,
+                                     const std::string& name) {
+  auto it = attributes.find(name);
+  return it == attributes.end() ? nullptr : &it->second;
+}
+
+// The order key of a read's value, as the index keyed it.
+std::string ValueKey(const Scalar& item, ValueType type, const AttributeSchema* schema) {
+  return ScalarKey(item, ElementType(type), schema == nullptr ? 0 : schema->indexed_decimal_places);
+}
+
+}  // namespace
+
+StatusOr<CatalogImpl::AttributeTarget> CatalogImpl::ResolveAttribute(const Collection& c,
+                                                                     const std::string& attribute,
+                                                                     const std::string& locale,
+                                                                     const IndexScope& scope) const {
+  const EntitySchema& schema = c.schema();
+  const bool of_reference = scope.reference_attributes || scope.kind == IndexKind::kReferencedEntityType ||
+                            scope.kind == IndexKind::kReferencedGroupEntityType;
+  AttributeTarget target;
+  if (of_reference && !scope.reference.empty()) {
+    const ReferenceSchema* rs = schema.FindReference(scope.reference);
+    if (rs->sortable_attribute_compounds.contains(attribute)) {
+      target.id = c.KeyId(CompoundKey(scope.reference + "." + attribute, locale));
+      return target;
+    }
+    target.schema = FindAttribute(rs->attributes, attribute);
+    if (target.schema == nullptr) {
+      return InvalidArgumentError(schema.name + "." + scope.reference + " has no attribute '" + attribute +
+                                  "'");
+    }
+    target.id = c.KeyId(ReferenceAttributeKey(scope.reference, attribute, locale));
+    return target;
+  }
+  if (schema.sortable_attribute_compounds.contains(attribute)) {
+    target.id = c.KeyId(CompoundKey(attribute, locale));
+    return target;
+  }
+  target.schema = FindAttribute(schema.attributes, attribute);
+  if (target.schema == nullptr) {
+    return InvalidArgumentError(schema.name + " has no attribute '" + attribute + "'");
+  }
+  target.id = c.KeyId(AttributeKey(attribute, locale));
+  return target;
+}
+
 StatusOr<std::vector<int32_t>> CatalogImpl::FilterEquals(const std::string& entity_type,
                                                          const std::string& attribute,
                                                          const std::string& locale, const Value& value,
                                                          const IndexScope& scope) const {
+  if (value.is_array()) return InvalidArgumentError("filter by one value, not an array");
+  return FilterRange(entity_type, attribute, locale, Bound{value, true}, Bound{value, true}, scope);
+}
+
+StatusOr<std::vector<int32_t>> CatalogImpl::FilterRange(
+    const std::string& entity_type, const std::string& attribute, const std::string& locale,
+    const std::optional<Bound>& from, const std::optional<Bound>& to, const IndexScope& scope) const {
   auto index = IndexFor(entity_type, scope);
   if (!index.ok()) return index.status();
-  if (*index == nullptr) return std::vector<int32_t>{};
-  if (value.is_array()) return InvalidArgumentError("filter by one value, not an array");
-  const Collection& c = **Find(entity_type);
-  auto a = c.schema().attributes.find(attribute);
-  const int places = a == c.schema().attributes.end() ? 0 : a->second.indexed_decimal_places;
-  const auto id = c.KeyId(AttributeKey(attribute, locale));
-  if (!id) return std::vector<int32_t>{};
-  return (*index)->FilterEquals(*id, ScalarKey(value.scalar(), value.type(), places));
+  auto target = ResolveAttribute(**Find(entity_type), attribute, locale, scope);
+  if (!target.ok()) return target.status();
+  if ((from && from->value.is_array()) || (to && to->value.is_array())) {
+    return InvalidArgumentError("compare with one value, not an array");
+  }
+  if (*index == nullptr || !target->id) return std::vector<int32_t>{};
+  auto key = [&](const std::optional<Bound>& b) -> std::optional<std::string> {
+    if (!b) return std::nullopt;
+    return ValueKey(b->value.scalar(), b->value.type(), target->schema);
+  };
+  return (*index)->FilterRange(*target->id, key(from), !from || from->inclusive, key(to),
+                               !to || to->inclusive);
+}
+
+StatusOr<std::vector<int32_t>> CatalogImpl::FilterInRange(const std::string& entity_type,
+                                                          const std::string& attribute, const Value& point,
+                                                          const IndexScope& scope) const {
+  auto index = IndexFor(entity_type, scope);
+  if (!index.ok()) return index.status();
+  auto target = ResolveAttribute(**Find(entity_type), attribute, "", scope);
+  if (!target.ok()) return target.status();
+  if (target->schema == nullptr || !IsRangeType(ElementType(target->schema->type))) {
+    return InvalidArgumentError("attribute '" + attribute + "' is not of a range type");
+  }
+  if (*index == nullptr || !target->id) return std::vector<int32_t>{};
+  return (*index)->RangeContains(*target->id, ValueKey(point.scalar(), point.type(), target->schema));
+}
+
+StatusOr<std::optional<int32_t>> CatalogImpl::UniqueOwner(const std::string& entity_type,
+                                                          const std::string& attribute,
+                                                          const std::string& locale, const Value& value,
+                                                          const IndexScope& scope) const {
+  auto c = Find(entity_type);
+  if (!c.ok()) return c.status();
+  auto target = ResolveAttribute(**c, attribute, locale, scope);
+  if (!target.ok()) return target.status();
+  if (target->schema == nullptr) return InvalidArgumentError("'" + attribute + "' is a compound");
+  const std::string key = ValueKey(value.scalar(), value.type(), target->schema);
+  if (scope.reference.empty()) {
+    // The collection's unique index of the scope (per locale where the schema says so).
+    auto index = (*c)->UniqueValues(scope.scope, AttributeKey(attribute, locale));
+    if (index == nullptr) return std::optional<int32_t>();
+    auto it = index->find(key);
+    return it == index->end() ? std::optional<int32_t>() : std::optional<int32_t>(it->second);
+  }
+  auto index = IndexFor(entity_type, scope);
+  if (!index.ok()) return index.status();
+  if (*index == nullptr || !target->id) return std::optional<int32_t>();
+  return (*index)->UniqueOwner(*target->id, key);
 }
 
 StatusOr<std::vector<int32_t>> CatalogImpl::SortBy(const std::string& entity_type,
@@ -143,10 +297,41 @@ StatusOr<std::vector<int32_t>> CatalogImpl::SortBy(const std::string& entity_typ
                                                    OrderDirection direction, const IndexScope& scope) const {
   auto index = IndexFor(entity_type, scope);
   if (!index.ok()) return index.status();
-  if (*index == nullptr) return std::vector<int32_t>{};
-  const auto id = (*Find(entity_type))->KeyId(AttributeKey(attribute, locale));
-  if (!id) return std::vector<int32_t>{};
-  return (*index)->SortedBy(*id, direction == OrderDirection::kDesc);
+  auto target = ResolveAttribute(**Find(entity_type), attribute, locale, scope);
+  if (!target.ok()) return target.status();
+  if (*index == nullptr || !target->id) return std::vector<int32_t>{};
+  const bool descending = direction == OrderDirection::kDesc;
+  if (target->schema != nullptr && (target->schema->type == ValueType::kPredecessor ||
+                                    target->schema->type == ValueType::kReferencedEntityPredecessor)) {
+    std::vector<int32_t> order = (*index)->ChainOrder(*target->id);
+    if (descending) std::reverse(order.begin(), order.end());
+    return order;
+  }
+  return (*index)->SortedBy(*target->id, descending);
+}
+
+StatusOr<std::vector<PriceForSale>> CatalogImpl::PricesForSale(const std::string& entity_type,
+                                                               const PriceQuery& query,
+                                                               const IndexScope& scope) const {
+  auto index = IndexFor(entity_type, scope);
+  if (!index.ok()) return index.status();
+  if (*index == nullptr) return std::vector<PriceForSale>{};
+  const Collection& c = **Find(entity_type);
+  const int places = c.schema().indexed_price_places;
+  std::vector<PriceListIndexes> lists;
+  for (auto handling : {PriceInnerRecordHandling::kNone, PriceInnerRecordHandling::kLowestPrice,
+                        PriceInnerRecordHandling::kSum}) {
+    PriceListIndexes& by_handling = lists.emplace_back();
+    by_handling.handling = handling;
+    for (const std::string& list : query.price_lists) {
+      const auto id = c.KeyId(PriceKey(list, query.currency.code(), handling));
+      by_handling.by_priority.push_back(id ? (*index)->Prices(*id) : nullptr);
+    }
+  }
+  auto scaled = [&](const std::optional<BigDecimal>& d) {
+    return d ? std::optional<int64_t>(ScaleDecimal(*d, places)) : std::nullopt;
+  };
+  return SelectPricesForSale(lists, query, scaled(query.from), scaled(query.to), places);
 }
 
 StatusOr<std::vector<int32_t>> CatalogImpl::PriceBetween(const std::string& entity_type,
@@ -154,14 +339,17 @@ StatusOr<std::vector<int32_t>> CatalogImpl::PriceBetween(const std::string& enti
                                                          const Currency& currency, const BigDecimal& from,
                                                          const BigDecimal& to,
                                                          const IndexScope& scope) const {
-  auto index = IndexFor(entity_type, scope);
-  if (!index.ok()) return index.status();
-  if (*index == nullptr) return std::vector<int32_t>{};
-  const Collection& c = **Find(entity_type);
-  const int places = c.schema().indexed_price_places;
-  const auto id = c.KeyId(PriceKey(price_list, currency.code()));
-  if (!id) return std::vector<int32_t>{};
-  return (*index)->PriceBetween(*id, ScaleDecimal(from, places), ScaleDecimal(to, places));
+  PriceQuery query;
+  query.price_lists = {price_list};
+  query.currency = currency;
+  query.from = from;
+  query.to = to;
+  auto prices = PricesForSale(entity_type, query, scope);
+  if (!prices.ok()) return prices.status();
+  std::vector<int32_t> out;
+  out.reserve(prices->size());
+  for (const PriceForSale& p : *prices) out.push_back(p.primary_key);
+  return out;
 }
 
 StatusOr<std::vector<int32_t>> CatalogImpl::Members(const std::string& entity_type,
@@ -183,11 +371,35 @@ StatusOr<std::vector<int32_t>> CatalogImpl::FacetMembers(const std::string& enti
   return (*index)->FacetMembers(*id, referenced_pk);
 }
 
-StatusOr<std::vector<int32_t>> CatalogImpl::Children(const std::string& entity_type,
-                                                     int32_t parent_pk) const {
+StatusOr<std::vector<int32_t>> CatalogImpl::FacetGroupMembers(const std::string& entity_type,
+                                                              const std::string& reference, int32_t group_pk,
+                                                              const IndexScope& scope) const {
+  auto index = IndexFor(entity_type, scope);
+  if (!index.ok()) return index.status();
+  if (*index == nullptr) return std::vector<int32_t>{};
+  const auto id = (*Find(entity_type))->KeyId(ReferenceKey(reference));
+  if (!id) return std::vector<int32_t>{};
+  return (*index)->FacetGroupMembers(*id, group_pk);
+}
+
+StatusOr<std::vector<int32_t>> CatalogImpl::HierarchyLevel(const std::string& entity_type, int level,
+                                                           Scope scope) const {
   auto c = Find(entity_type);
   if (!c.ok()) return c.status();
-  return (*c)->Children(parent_pk);
+  return (*c)->HierarchyLevel(level, scope);
+}
+
+StatusOr<std::vector<int32_t>> CatalogImpl::Orphans(const std::string& entity_type, Scope scope) const {
+  auto c = Find(entity_type);
+  if (!c.ok()) return c.status();
+  return (*c)->Orphans(scope);
+}
+
+StatusOr<std::vector<int32_t>> CatalogImpl::Children(const std::string& entity_type, int32_t parent_pk,
+                                                     Scope scope) const {
+  auto c = Find(entity_type);
+  if (!c.ok()) return c.status();
+  return (*c)->Children(parent_pk, scope);
 }
 
 StatusOr<Collection*> CatalogImpl::Find(const std::string& type) const {

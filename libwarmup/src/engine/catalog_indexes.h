@@ -13,6 +13,7 @@
 #include <string>
 #include <unordered_map>
 #include <utility>
+#include <vector>
 
 #include "engine/index_io.h"
 #include "warmup/entity.h"
@@ -20,8 +21,17 @@
 
 namespace warmup::engine {
 
-// Attribute key (see AttributeKey) -> value key (see ScalarKey) -> owner.
+// Attribute key (see AttributeKey) -> value key (see ScalarKey) -> owner; one per scope.
 using GlobalUniqueIndex = absl::flat_hash_map<std::string, absl::flat_hash_map<std::string, EntityRef>>;
+
+// One reflected reference appearing on (or leaving) an entity because of a
+// reference another entity holds: evitaDB's implicit mutation.
+struct ReflectedChange {
+  std::string entity_type;  // where the reflected reference lives
+  int32_t primary_key = 0;
+  Reference reference;  // the reflected reference, with the inherited attributes
+  bool added = true;
+};
 
 // evitaDB keeps a reflected reference (say Category.products, reflecting
 // Product.categories) on the referenced side: a product referencing category 7
@@ -31,9 +41,14 @@ class ReflectedReferences {
   // `schema` must outlive this object.
   explicit ReflectedReferences(const CatalogSchema* schema) : schema_(schema) {}
 
-  // Adds (or, with `add` false, removes) the back links `holder`'s references
-  // create in the collections whose reflected references mirror them.
-  void Update(const Entity& holder, bool add);
+  // The reflected references that change when a holder goes from `before`
+  // to `after` (either may be absent: an insert, a removal); unchanged ones
+  // are not listed. Removals first.
+  std::vector<ReflectedChange> Diff(const Entity* before, const Entity* after) const;
+  // Records one change.
+  void Apply(const ReflectedChange& change);
+  // The reflected references held for `type`/`pk`, by reference name, then holder.
+  std::vector<Reference> For(const std::string& type, int32_t pk) const;
   // Replaces `entity`'s reflected references with the back links held for it
   // (a stored entity never carries them itself: they change with the holders).
   void Attach(Entity* entity) const;
@@ -42,9 +57,13 @@ class ReflectedReferences {
   void Load(IndexReader& in);
 
  private:
+  // The reflected references `holder` creates.
+  std::vector<ReflectedChange> Reflections(const Entity& holder, bool added) const;
   const CatalogSchema* schema_;
-  // (referenced entity type, reflected reference name) -> referenced pk -> holder pks.
-  std::map<std::pair<std::string, std::string>, std::unordered_map<int32_t, Roaring>> links_;
+  // (referenced entity type, reflected reference name) -> referenced pk ->
+  // holder pk -> the inherited attributes.
+  std::map<std::pair<std::string, std::string>, std::unordered_map<int32_t, std::map<int32_t, Attributes>>>
+      links_;
 };
 
 // Everything goLive writes to catalog.index.
@@ -53,7 +72,7 @@ struct CatalogIndexes {
   void Save(IndexWriter& out) const;
   void Load(IndexReader& in);
 
-  GlobalUniqueIndex global_unique;
+  GlobalUniqueIndex global_unique[2];  // by Scope
   ReflectedReferences reflected;
 };
 

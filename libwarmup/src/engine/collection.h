@@ -1,8 +1,11 @@
 // One entity collection of a catalog: its record file, primary-key offsets,
-// global index, reduced indexes, unique values and hierarchy. The indexes that
-// span collections belong to the catalog (engine/catalog_indexes.h). Internal.
+// global indexes, the indexes derived from references (reduced and type
+// indexes), unique values and hierarchy. The indexes that span collections
+// belong to the catalog (engine/catalog_indexes.h). Internal.
 #ifndef WARMUP_SRC_ENGINE_COLLECTION_H_
 #define WARMUP_SRC_ENGINE_COLLECTION_H_
+
+#include <absl/container/btree_set.h>
 
 #include <map>
 #include <memory>
@@ -27,27 +30,43 @@ namespace warmup::engine {
 
 class Collection {
  public:
-  Collection(Env* env, std::string records_path, const EntitySchema* schema, bool compress);
+  Collection(Env* env, std::string records_path, const EntitySchema* schema, RecordCompression compression);
   ~Collection();
 
   // Restores the state goLive saved: offsets and every index of the collection.
   void LoadSnapshot(std::map<int32_t, uint64_t> offsets, IndexReader& in);
-  // Writes every index of the collection (the offsets go to their own file).
-  void SaveSnapshot(IndexWriter& out) const;
-  // Applies the records from byte `from` of the record file (all of them for a
-  // catalog that never went live; those appended after goLive otherwise), each
-  // replacing an earlier record of the same primary key, then opens the file
-  // for appending. `catalog` must already hold what goLive saved of it.
-  Status Replay(uint64_t from, CatalogIndexes* catalog);
+  // Writes every index of the collection (the offsets go to their own file),
+  // and says what they held.
+  void SaveSnapshot(IndexWriter& out, CollectionIndexStatistics* statistics) const;
+  // Calls `visit(entity, offset)` (or `removed(pk)` for a removal) for the
+  // records from byte `from` of the record file, in order, then opens the file
+  // for appending. The caller restores each (Restore) with what spans
+  // collections.
+  Status Replay(uint64_t from, const std::function<Status(Entity&&, uint64_t)>& visit,
+                const std::function<Status(int32_t)>& removed);
   Status OpenForAppend();
 
   // Everything an upsert checks before changing anything (ValidateUpsert).
   Status Validate(const Entity& entity, const CatalogIndexes& catalog) const {
-    return ValidateUpsert(entity, *schema_, unique_, catalog.global_unique);
+    return ValidateUpsert(entity, *schema_, unique_[static_cast<int>(entity.scope)],
+                          catalog.global_unique[static_cast<int>(entity.scope)]);
   }
-  // Stores and indexes a validated entity, here and in `catalog`; `durable`
-  // syncs the record file.
-  Status Apply(const Entity& entity, bool durable, CatalogIndexes* catalog);
+  // Stores and indexes a validated entity, replacing the one with its primary
+  // key; `durable` syncs the record file. Returns the replaced entity, so the
+  // catalog can work out the reflected references that change.
+  StatusOr<std::optional<Entity>> Store(const Entity& entity, bool durable, CatalogIndexes* catalog);
+  // Store for a record already in the file at `offset` (a replay).
+  StatusOr<std::optional<Entity>> Restore(const Entity& entity, uint64_t offset, CatalogIndexes* catalog);
+  // Removes the entity (a removal record, then its index entries); returns it.
+  // Errors: kNotFound.
+  StatusOr<Entity> Erase(int32_t pk, bool durable, CatalogIndexes* catalog);
+  // The removal for a removal record already in the file (a replay).
+  StatusOr<std::optional<Entity>> Unstore(int32_t pk, CatalogIndexes* catalog);
+  // Indexes (or unindexes) one reflected reference of a stored entity, as
+  // evitaDB's implicit mutation does; nothing when `pk` is not stored (the
+  // entity indexes its reflected references when it arrives). REQUIRES: the
+  // catalog's links include the reference while this runs.
+  Status ApplyReflected(int32_t pk, const Reference& reference, bool add, CatalogIndexes* catalog);
 
   // The stored entity as it was upserted (without the reflected references,
   // which the catalog attaches).
@@ -58,30 +77,87 @@ class Collection {
   RecordWriter* writer() { return writer_.get(); }
   const std::string& records_path() const { return records_path_; }
 
-  // The global index, or a reduced one (nullptr when nobody references that entity).
+  // The index a read names, or nullptr when nothing is indexed there.
   const EntityIndex* Index(const IndexScope& scope) const;
-  std::vector<int32_t> Children(int32_t parent) const;
+  std::vector<int32_t> Children(int32_t parent, Scope scope) const;
+  std::vector<int32_t> HierarchyLevel(int level, Scope scope) const;
+  std::vector<int32_t> Orphans(Scope scope) const;
+  // The collection's unique values of one attribute key in `scope`, or nullptr.
+  const absl::flat_hash_map<std::string, int32_t>* UniqueValues(Scope scope, const std::string& key) const {
+    const auto& by_key = unique_[static_cast<int>(scope)];
+    auto it = by_key.find(key);
+    return it == by_key.end() ? nullptr : &it->second;
+  }
   CollationKeys& collation() { return collation_; }
   // The id of an index key, when any entity used it (see KeyDictionary).
   std::optional<uint32_t> KeyId(const std::string& key) const { return keys_.Find(key); }
 
  private:
-  // Indexes `entity` (or removes it when `add` is false).
+  // The key of an index derived from a reference.
+  struct DerivedKey {
+    IndexKind kind;
+    Scope scope;
+    uint32_t reference;  // reference key id
+    int32_t pk;          // referenced entity or group; 0 for type indexes
+    friend bool operator==(const DerivedKey&, const DerivedKey&) = default;
+    template <typename H>
+    friend H AbslHashValue(H h, const DerivedKey& k) {
+      return H::combine(std::move(h), static_cast<int>(k.kind), static_cast<int>(k.scope), k.reference, k.pk);
+    }
+  };
+  // A derived index and the counts that decide when a record enters or leaves
+  // it: several references can put one entity in one group index, and many
+  // entities one referenced entity in a type index.
+  struct DerivedIndex {
+    EntityIndex index;
+    absl::flat_hash_map<int32_t, int32_t> members;       // record pk -> references
+    absl::flat_hash_map<std::string, int32_t> postings;  // one entry of one record -> references
+  };
+  // What an entity puts into the global index and into the reduced indexes of
+  // its partitioning references, and the part of it filtering-only reduced
+  // indexes get (locales and facets).
+  struct EntityEntries {
+    IndexEntries full;
+    IndexEntries filtering;
+  };
+  EntityEntries ComputeEntries(const Entity& e, const std::vector<Reference>& references,
+                               int32_t first_price);
+  // The entity's own references and the reflected ones the catalog holds for it.
+  std::vector<Reference> EffectiveReferences(const Entity& e, const CatalogIndexes& catalog) const;
+  // Indexes `entity` (or removes it when `add` is false) everywhere.
   void UpdateIndexes(const Entity& entity, bool add, CatalogIndexes* catalog);
+  // The indexes derived from one reference of entity `pk`.
+  void IndexReference(int32_t pk, Scope scope, const Reference& reference, const EntityEntries& entries,
+                      bool add);
+  void UpdateMember(const DerivedKey& key, int32_t pk, const IndexEntries& data,
+                    const IndexEntries& per_reference, bool add);
+  // Adds (removes) the entries of `record` one reference's worth: an entry
+  // enters the index with its first reference and leaves with its last.
+  static void UpdateCounted(DerivedIndex& index, int32_t record, const IndexEntries& entries, bool add);
+  StatusOr<std::optional<Entity>> Replace(const Entity& entity, uint64_t offset, CatalogIndexes* catalog);
   Status ReadEntity(uint64_t offset, Entity* entity) const;
+  Status AppendRecord(std::string_view payload, bool durable, uint64_t* offset);
 
   Env* env_;
   std::string records_path_;
   const EntitySchema* schema_;
-  bool compress_;
+  RecordCompression compression_;
   std::unique_ptr<RecordWriter> writer_;
   mutable std::unique_ptr<ReadFile> reader_;
   mutable uint64_t reader_size_ = 0;
   std::map<int32_t, uint64_t> offsets_;
-  EntityIndex global_[2];                                  // by Scope
-  absl::flat_hash_map<std::string, EntityIndex> reduced_;  // "scope|reference|pk"
-  UniqueValues unique_;
-  std::unordered_map<int32_t, std::set<int32_t>> children_;
+  EntityIndex global_[2];  // by Scope
+  absl::flat_hash_map<DerivedKey, DerivedIndex> derived_;
+  engine::UniqueValues unique_[2];  // by Scope
+  // Hierarchy per scope: every placed entity's parent (-1 = root), and children by parent.
+  struct Hierarchy {
+    absl::flat_hash_map<int32_t, int32_t> parent_of;
+    absl::flat_hash_map<int32_t, absl::btree_set<int32_t>> children;
+  };
+  Hierarchy hierarchy_[2];
+  // Internal price ids: the first of each entity's run, and the next free one.
+  absl::flat_hash_map<int32_t, int32_t> first_price_id_;
+  int32_t next_price_id_ = 1;
   CollationKeys collation_;
   KeyDictionary keys_;
   // A reused encode/decode buffer; generated types stay out of engine headers.

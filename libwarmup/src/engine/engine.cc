@@ -48,7 +48,7 @@ class EngineImpl : public Engine {
       auto schema = engine::ParseSchema(*schema_data, path + "/" + kSchemaFile);
       if (!schema.ok()) return schema.status();
       auto catalog =
-          std::make_unique<CatalogImpl>(env_, path, std::move(schema).value(), *state, options_.compress);
+          std::make_unique<CatalogImpl>(env_, path, std::move(schema).value(), *state, options_.compression);
       if (Status s = catalog->Load(); !s.ok()) return s.WithContext("loading catalog " + name);
       catalogs_.emplace(name, std::move(catalog));
     }
@@ -86,7 +86,7 @@ class EngineImpl : public Engine {
       return s;
     }
     auto catalog =
-        std::make_unique<CatalogImpl>(env_, path, schema, CatalogState::kWarmingUp, options_.compress);
+        std::make_unique<CatalogImpl>(env_, path, schema, CatalogState::kWarmingUp, options_.compression);
     if (Status s = catalog->OpenForAppend(); !s.ok()) return s;
     Catalog* raw = catalog.get();
     catalogs_.emplace(schema.name, std::move(catalog));

@@ -1,16 +1,19 @@
-// The indexes of one entity collection, or of one reduced index (the
-// entities referencing one entity through a reference indexed for
-// partitioning). Internal.
+// One entity index: the global index of a collection (per scope) or one of
+// the indexes evitaDB derives from references (a referenced entity's or
+// group's reduced index, a reference type's index). Internal; the structures
+// it holds and what evitaDB holds in their place are listed in docs/engine.md.
 #ifndef WARMUP_SRC_ENGINE_ENTITY_INDEX_H_
 #define WARMUP_SRC_ENGINE_ENTITY_INDEX_H_
 
 #include <absl/container/btree_map.h>
+#include <absl/container/btree_set.h>
 #include <absl/container/flat_hash_map.h>
 #include <roaring/roaring.hh>
 
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "engine/index_keys.h"
@@ -24,9 +27,9 @@ class IndexWriter;  // engine/index_io.h
 class IndexReader;
 
 // Small integer ids for the names an index is keyed by (attribute and locale,
-// price list and currency, locale, reference), one dictionary per collection:
-// an upsert hashes each name once, and every index it lands in addresses
-// plain vectors by id.
+// compound, price list/currency/handling, locale, reference), one dictionary
+// per collection: an upsert hashes each name once, and every index it lands
+// in addresses plain vectors by id.
 class KeyDictionary {
  public:
   uint32_t Id(const std::string& key) {
@@ -44,47 +47,136 @@ class KeyDictionary {
   absl::flat_hash_map<std::string, uint32_t> ids_;
 };
 
-// What an entity contributes to an index: computed once per upsert and
-// applied to the global index and to every reduced index it belongs to.
-struct IndexEntries {
-  std::vector<std::pair<uint32_t, std::string>> filter;  // (attribute id, value key)
-  std::vector<std::pair<uint32_t, std::string>> sort;    // (attribute id, sort key)
-  std::vector<uint32_t> locales;                         // locale ids
-  std::vector<std::pair<uint32_t, int64_t>> prices;      // (price key id, scaled price for sale)
-  std::vector<std::pair<uint32_t, int32_t>> facets;      // (reference id, referenced pk)
+// One indexed price: what evitaDB's price record holds. Amounts are scaled
+// to the schema's indexed price places; validity bounds are microseconds
+// since the epoch (open ends are the int64 limits).
+struct PriceEntry {
+  uint32_t key = 0;  // "p:list|currency|handling"
+  int32_t internal_id = 0;
+  int32_t price_id = 0;
+  std::optional<int32_t> inner_record_id;
+  int64_t with_tax = 0;
+  int64_t without_tax = 0;
+  bool has_validity = false;
+  int64_t valid_from = 0;
+  int64_t valid_to = 0;
 };
 
-// Dictionary keys: "a:name" or "a:name|tag" for attributes, "p:list|currency"
-// for prices, "l:tag" for locales, "r:name" for references.
+struct RangeEntry {
+  uint32_t attribute = 0;
+  std::string from;  // order keys of the bounds (open ends as the type's extremes)
+  std::string to;
+};
+
+struct FacetEntry {
+  uint32_t reference = 0;
+  int32_t group = 0;  // 0: not in a group (primary keys are positive)
+  int32_t facet = 0;
+  friend bool operator==(const FacetEntry&, const FacetEntry&) = default;
+};
+
+// What an entity (or one of its references) contributes to an index:
+// computed once per upsert and applied to every index it belongs to.
+struct IndexEntries {
+  std::vector<std::pair<uint32_t, std::string>> filter;  // (attribute id, value key)
+  std::vector<RangeEntry> ranges;                        // range-typed filterable values
+  std::vector<std::pair<uint32_t, std::string>> sort;    // (attribute or compound id, sort key)
+  std::vector<std::pair<uint32_t, int32_t>> chains;      // (attribute id, predecessor pk; -1 = head)
+  std::vector<std::pair<uint32_t, std::string>> unique;  // (attribute id, value key)
+  std::vector<uint32_t> locales;                         // locale ids
+  std::vector<PriceEntry> prices;
+  std::vector<FacetEntry> facets;
+  bool empty() const;
+  // Appends everything `other` holds.
+  void Append(const IndexEntries& other);
+};
+
+// Dictionary keys: "a:name" or "a:name|tag" for entity attributes,
+// "ra:reference|name[|tag]" for reference attributes, "c:name[|tag]" for
+// sortable compounds, "p:list|currency|handling" for prices, "l:tag" for
+// locales, "r:name" for references.
 std::string AttributeKey(const std::string& name, const std::string& tag);
-std::string PriceKey(const std::string& price_list, const std::string& currency);
+std::string ReferenceAttributeKey(const std::string& reference, const std::string& name,
+                                  const std::string& tag);
+std::string CompoundKey(const std::string& name, const std::string& tag);
+std::string PriceKey(const std::string& price_list, const std::string& currency,
+                     PriceInnerRecordHandling handling);
 std::string LocaleKey(const std::string& tag);
 std::string ReferenceKey(const std::string& name);
 
-// Computes what `entity` puts into its indexes, following `schema`: filterable
-// and sortable attributes in the entity's scope (localized strings sorted by
-// collation keys), locales, the price for sale per indexed price list and
-// currency (min for NONE and LOWEST_PRICE handling, sum of inner records for
-// SUM), and faceted references.
-IndexEntries ComputeIndexEntries(const Entity& entity, const EntitySchema& schema, CollationKeys& collation,
-                                 KeyDictionary& keys);
+// Microseconds since the epoch, saturating.
+int64_t EpochMicros(const DateTime& moment);
+
+// Everything `entity` itself puts into an index, following `schema`, in the
+// entity's scope: filterable, unique and sortable attributes (ranges in range
+// indexes, predecessors in chains, localized strings by collation keys),
+// sortable compounds, locales, indexed prices with their internal ids
+// (`first_price_id`, `first_price_id` + 1, ... in the entity's price order),
+// and facets of faceted references among `references` (the entity's own and
+// its reflected ones).
+IndexEntries ComputeEntityEntries(const Entity& entity, const std::vector<Reference>& references,
+                                  const EntitySchema& schema, int32_t first_price_id,
+                                  CollationKeys& collation, KeyDictionary& keys);
+// What one reference contributes to the indexes derived from it: its
+// filterable, unique and sortable attributes and the compounds over them.
+IndexEntries ComputeReferenceEntries(const Reference& reference, const ReferenceSchema& schema, Scope scope,
+                                     CollationKeys& collation, KeyDictionary& keys);
+
+// How much an index holds, for the statistics.
+struct IndexCounts {
+  uint64_t entities = 0;
+  uint64_t entries = 0;  // postings: (key, primary key) pairs over every structure
+};
 
 class EntityIndex {
  public:
+  // Adds (removes) `entries` for `pk`; membership is separate (AddMember),
+  // since several references may put entries for one entity into one index.
   void Add(int32_t pk, const IndexEntries& entries);
   void Remove(int32_t pk, const IndexEntries& entries);
+  // The membership alone (the other structures untouched).
+  void AddMember(int32_t pk) { all_.add(static_cast<uint32_t>(pk)); }
+  void RemoveMember(int32_t pk) { all_.remove(static_cast<uint32_t>(pk)); }
+  bool Contains(int32_t pk) const { return all_.contains(static_cast<uint32_t>(pk)); }
+  bool empty() const;
+  IndexCounts Counts() const;
   // Writes the whole index / replaces it with what `in` holds.
   void Save(IndexWriter& out) const;
   void Load(IndexReader& in);
 
   const Roaring& all() const { return all_; }
-  // The read calls take ids from the collection's KeyDictionary.
+  // The read calls take ids from the collection's KeyDictionary and order keys
+  // from ScalarKey; bounds are inclusive unless said otherwise.
   std::vector<int32_t> FilterEquals(uint32_t attribute, const std::string& value_key) const;
-  // Entities having the attribute, by ascending (or descending) key, then pk.
+  // Keys in [from, to]; an absent bound is open; `*_inclusive` false excludes it.
+  std::vector<int32_t> FilterRange(uint32_t attribute, const std::optional<std::string>& from,
+                                   bool from_inclusive, const std::optional<std::string>& to,
+                                   bool to_inclusive) const;
+  // Entities with a range value containing `point`.
+  std::vector<int32_t> RangeContains(uint32_t attribute, const std::string& point) const;
+  // Entities having the attribute (or compound), by ascending (or descending) key, then pk.
   std::vector<int32_t> SortedBy(uint32_t attribute, bool descending) const;
-  std::vector<int32_t> PriceBetween(uint32_t price_key, int64_t from, int64_t to) const;
-  std::vector<int32_t> FacetMembers(uint32_t reference, int32_t referenced_pk) const;
+  // The entities of a predecessor attribute's chains: each head's chain in
+  // ascending head order, then elements whose predecessor is missing.
+  std::vector<int32_t> ChainOrder(uint32_t attribute) const;
+  std::optional<int32_t> UniqueOwner(uint32_t attribute, const std::string& value_key) const;
+  std::vector<int32_t> FacetMembers(uint32_t reference, int32_t facet) const;
+  std::vector<int32_t> FacetGroupMembers(uint32_t reference, int32_t group) const;
   std::vector<int32_t> WithLocale(uint32_t locale) const;
+  // The price structures of one price list, currency and handling.
+  struct PriceIndex {
+    Roaring entities;
+    Roaring price_ids;
+    absl::flat_hash_map<int32_t, std::vector<int32_t>> entity_prices;          // pk -> internal ids
+    absl::btree_map<int32_t, std::pair<int32_t, PriceEntry>> records;          // internal id -> (pk, price)
+    absl::btree_set<std::tuple<int64_t, int64_t, int32_t>> validity_by_start;  // (from, to, internal id)
+    absl::btree_set<std::tuple<int64_t, int64_t, int32_t>> validity_by_end;    // (to, from, internal id)
+  };
+  const PriceIndex* Prices(uint32_t price_key) const {
+    return price_key < prices_.size() && !prices_[price_key].records.empty() ? &prices_[price_key] : nullptr;
+  }
+  // Internal ids of the prices in `index` valid at `moment` (with no validity, always).
+  static Roaring ValidAt(const PriceIndex& index, int64_t moment);
 
  private:
   template <typename T>
@@ -92,13 +184,28 @@ class EntityIndex {
     if (slots.size() <= id) slots.resize(id + 1);
     return slots[id];
   }
+  // (from key, to key, pk), and the same by the upper bound.
+  using RangeSet = absl::btree_set<std::tuple<std::string, std::string, uint32_t>>;
+  struct RangeIndex {
+    RangeSet by_start;
+    RangeSet by_end;
+  };
+  // Predecessor chains: element -> predecessor, and predecessor -> elements.
+  struct ChainIndex {
+    absl::flat_hash_map<int32_t, int32_t> predecessor;
+    absl::flat_hash_map<int32_t, PkSet> successors;
+  };
   // Flat hash maps and B-trees: no allocation per entry, unlike node-based maps.
   Roaring all_;
-  std::vector<absl::flat_hash_map<std::string, PkSet>> filter_;
+  std::vector<absl::btree_map<std::string, PkSet>> filter_;  // ordered: equality, comparisons, between
+  std::vector<RangeIndex> ranges_;
   std::vector<absl::btree_map<std::string, PkSet>> sort_;
+  std::vector<ChainIndex> chains_;
+  std::vector<absl::flat_hash_map<std::string, int32_t>> unique_;
   std::vector<Roaring> locales_;
-  std::vector<absl::btree_map<int64_t, PkSet>> prices_;
-  std::vector<absl::flat_hash_map<int32_t, PkSet>> facets_;
+  std::vector<PriceIndex> prices_;
+  // reference -> group (0 = none) -> facet -> entities
+  std::vector<absl::flat_hash_map<int32_t, absl::flat_hash_map<int32_t, PkSet>>> facets_;
 };
 
 // Bitmap contents as a sorted vector.

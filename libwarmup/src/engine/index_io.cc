@@ -10,6 +10,7 @@ namespace warmup::engine {
 void IndexWriter::Spill() {
   if (used_ == 0) return;
   crc_ = Crc32cExtend(crc_, buffer_.data(), used_);
+  spilled_ += used_;
   if (status_.ok()) status_ = file_->Append(std::string_view(buffer_.data(), used_));
   used_ = 0;
 }
@@ -20,6 +21,7 @@ void IndexWriter::Str(std::string_view s) {
     Spill();
     if (s.size() > kBuffer) {  // larger than the buffer: straight through
       crc_ = Crc32cExtend(crc_, s.data(), s.size());
+      spilled_ += s.size();
       if (status_.ok()) status_ = file_->Append(s);
       return;
     }

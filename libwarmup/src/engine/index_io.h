@@ -38,6 +38,8 @@ class IndexWriter {
   void Pks(const PkSet& pks);
   // Appends the checksum and flushes. Returns the first write error, if any.
   Status Finish();
+  // Bytes written so far (buffered ones included).
+  uint64_t written() const { return spilled_ + used_; }
 
  private:
   static constexpr size_t kBuffer = 1 << 20;
@@ -46,6 +48,7 @@ class IndexWriter {
   AppendFile* file_;
   std::string buffer_;  // fixed size; `used_` bytes are filled
   size_t used_ = 0;
+  uint64_t spilled_ = 0;
   uint32_t crc_ = 0;
   Status status_;
 };

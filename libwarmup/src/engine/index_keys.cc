@@ -106,6 +106,26 @@ std::string ScalarKey(const Scalar& item, ValueType element_type, int decimal_pl
   return out;
 }
 
+bool IsRangeType(ValueType element_type) {
+  switch (element_type) {
+    case ValueType::kDateTimeRange:
+    case ValueType::kBigDecimalNumberRange:
+    case ValueType::kLongNumberRange:
+    case ValueType::kIntegerNumberRange:
+    case ValueType::kShortNumberRange:
+    case ValueType::kByteNumberRange:
+      return true;
+    default:
+      return false;
+  }
+}
+
+std::pair<std::string, std::string> RangeBoundKeys(const Scalar& range, int decimal_places) {
+  const std::string both = ScalarKey(range, ValueType::kDateTimeRange, decimal_places);
+  const size_t half = both.size() / 2;  // every range key is its two bounds, each of one fixed width
+  return {both.substr(0, half), both.substr(half)};
+}
+
 struct CollationKeys::Collators {
   std::map<std::string, std::unique_ptr<icu::Collator>> by_tag;
 };

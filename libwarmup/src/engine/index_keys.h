@@ -7,6 +7,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "warmup/status.h"
 #include "warmup/value.h"
@@ -21,6 +22,13 @@ int64_t ScaleDecimal(const BigDecimal& value, int places);
 // magnitude, BigDecimals scaled by `decimal_places`, strings by UTF-8 bytes).
 // Equal values have equal keys, so the same key serves equality filters.
 std::string ScalarKey(const Scalar& item, ValueType element_type, int decimal_places);
+
+// Whether values of `element_type` are ranges (DateTimeRange, the number ranges).
+bool IsRangeType(ValueType element_type);
+// The order keys of a range's bounds, open ends as the extremes; the same
+// encoding ScalarKey gives a point of the range's element type, so a point
+// compares with the bounds byte by byte.
+std::pair<std::string, std::string> RangeBoundKeys(const Scalar& range, int decimal_places);
 
 // Locale-aware sort keys (ICU collation), one collator per language tag.
 // Thread-safety: one thread.

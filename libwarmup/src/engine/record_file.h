@@ -1,8 +1,9 @@
 // Append-only record files: the engine's storage for entity bodies. Internal.
 //
 // A record is [u32 payload length][u32 CRC-32C of flags+payload][u8 flags][payload],
-// little-endian; flag 1 = the payload is zstd-compressed (only when that is
-// smaller, as evitaDB's storage.compress does per record). A reader stops at
+// little-endian; flag 1 = the payload is zstd-compressed, flag 2 = raw
+// deflate at level 3 (evitaDB's storage.compress codec), each only when that
+// is smaller, as evitaDB does per record. A reader stops at
 // the first record that is torn or fails its checksum: that is where an
 // interrupted append ended.
 #ifndef WARMUP_SRC_ENGINE_RECORD_FILE_H_
@@ -15,6 +16,7 @@
 #include <string_view>
 
 #include "engine/env.h"
+#include "warmup/engine.h"
 #include "warmup/status.h"
 
 namespace warmup::engine {
@@ -22,7 +24,8 @@ namespace warmup::engine {
 class RecordWriter {
  public:
   // Appends to `path` (created if absent) from its current end.
-  static StatusOr<std::unique_ptr<RecordWriter>> Open(Env* env, const std::string& path, bool compress);
+  static StatusOr<std::unique_ptr<RecordWriter>> Open(Env* env, const std::string& path,
+                                                      RecordCompression compression);
   ~RecordWriter();
   // Appends one record; returns its offset.
   StatusOr<uint64_t> Append(std::string_view payload);
@@ -31,10 +34,13 @@ class RecordWriter {
   uint64_t size() const { return file_->Size(); }
 
  private:
-  RecordWriter(std::unique_ptr<AppendFile> file, bool compress);
+  RecordWriter(std::unique_ptr<AppendFile> file, RecordCompression compression);
+  // The compressed payload in compressed_, or false when it would not be smaller.
+  bool Compress(std::string_view payload, size_t* size);
   std::unique_ptr<AppendFile> file_;
-  bool compress_;
+  RecordCompression compression_;
   void* zstd_context_ = nullptr;
+  void* deflate_stream_ = nullptr;  // z_stream, reset per record
   std::string frame_;
   std::string compressed_;
 };
