@@ -67,10 +67,10 @@ inline bool In(const std::vector<Scope>& scopes, Scope scope) {
 // round(value * 10^places), half away from zero, computed from the decimal's
 // text by moving its point: an oracle written apart from the engine's scaling.
 inline int64_t Scaled(const BigDecimal& value, int places) {
+  static const std::regex kDecimal(R"(([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?)");
   std::smatch m;
   const std::string text = value.text();
-  REQUIRE_MESSAGE(std::regex_match(text, m, std::regex(R"(([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?)")),
-                  text);
+  REQUIRE_MESSAGE(std::regex_match(text, m, kDecimal), text);
   std::string digits = m[2].str() + m[3].str();
   int point = static_cast<int>(m[2].length()) + (m[4].matched ? std::stoi(m[4].str()) : 0) + places;
   while (point > static_cast<int>(digits.size())) digits += '0';
@@ -103,7 +103,7 @@ inline bool ValidAt(const std::optional<DateTimeRange>& validity, const DateTime
 // then the lowest of those in the range for LOWEST_PRICE and their sum for SUM.
 // Prices live in the global index and in reduced indexes of partitioning
 // references only (`partitioning`).
-inline std::vector<PriceForSale> ExpectedPricesForSale(const std::vector<Entity>& all,
+inline std::vector<PriceForSale> ExpectedPricesForSale(const std::vector<const Entity*>& all,
                                                        const EntitySchema& schema, const IndexScope& scope,
                                                        const PriceQuery& q, bool partitioning = true) {
   std::vector<PriceForSale> out;
@@ -112,7 +112,8 @@ inline std::vector<PriceForSale> ExpectedPricesForSale(const std::vector<Entity>
   auto in_range = [&](int64_t v) {
     return (!q.from || v >= Scaled(*q.from, places)) && (!q.to || v <= Scaled(*q.to, places));
   };
-  for (const auto& e : all) {
+  for (const Entity* entity : all) {
+    const Entity& e = *entity;
     if (!InIndex(e, scope)) continue;
     // (list priority, position) -> amount, per inner record (one group for NONE).
     std::map<std::optional<int32_t>, std::pair<std::pair<size_t, size_t>, int64_t>> best;
@@ -165,8 +166,10 @@ inline std::vector<int32_t> PricedBetween(const std::vector<Entity>& all, const 
   q.currency = *Currency::Parse(currency);
   q.from = from;
   q.to = to;
+  std::vector<const Entity*> entities;
+  for (const auto& e : all) entities.push_back(&e);
   std::vector<int32_t> out;
-  for (const auto& p : ExpectedPricesForSale(all, schema, scope, q)) out.push_back(p.primary_key);
+  for (const auto& p : ExpectedPricesForSale(entities, schema, scope, q)) out.push_back(p.primary_key);
   return out;
 }
 

@@ -143,7 +143,7 @@ TEST_CASE("the JSON report carries every documented figure with its value") {
                                          "copied",
                                          "expected",
                                          "exit_code"});
-  CHECK(j["schema"] == "warmup-run/4");
+  CHECK(j["schema"] == "warmup-run/5");
   CHECK(j["run_label"] == "label");
   CHECK(j["started_at"] == "2026-12-01T08:00:00Z");
   CHECK(j["source"] == "snapshot /s");

@@ -7,9 +7,11 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "warmup/catalog_source.h"
 #include "warmup/entity.h"
+#include "warmup/index_statistics.h"
 #include "warmup/schema.h"
 #include "warmup/status.h"
 
@@ -52,6 +54,10 @@ class CatalogTarget {
   // target. Errors: kUnimplemented for a target that keeps no content (this
   // default); the target's own when it cannot be read.
   virtual StatusOr<std::unique_ptr<CatalogSource>> ReadBack();
+  // What the target's indexes held when goLive wrote them, per collection
+  // (the embedded engine's own count); empty when the target cannot tell
+  // (this default: a server does not report it over evitaDB's protocol).
+  virtual std::vector<CollectionIndexStatistics> IndexStatistics() const;
 };
 
 // A target that keeps nothing but per-type counts: every call succeeds at once.

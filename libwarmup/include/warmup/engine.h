@@ -157,6 +157,10 @@ class Catalog {
   virtual StatusOr<std::vector<int32_t>> FacetMembers(
       const std::string& entity_type, const std::string& reference, int32_t referenced_pk,
       const IndexScope& scope = {}) const = 0;  // NOLINT(google-default-arguments)
+  // Primary keys (ascending) of entities with data in `locale` (a language tag).
+  virtual StatusOr<std::vector<int32_t>> WithLocale(
+      const std::string& entity_type, const std::string& locale,
+      const IndexScope& scope = {}) const = 0;  // NOLINT(google-default-arguments)
   // Primary keys of entities with a faceted `reference` in group `group_pk`.
   virtual StatusOr<std::vector<int32_t>> FacetGroupMembers(
       const std::string& entity_type, const std::string& reference, int32_t group_pk,

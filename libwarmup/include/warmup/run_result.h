@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "warmup/index_statistics.h"
+
 namespace warmup {
 
 // Exact order statistics of a set of durations (nearest-rank percentiles
@@ -141,6 +143,8 @@ struct RunResult {
   Environment environment;
 
   std::vector<CollectionResult> collections;
+  // The target's indexes at goLive, when it reports them (CatalogTarget::IndexStatistics).
+  std::vector<CollectionIndexStatistics> index_statistics;
   double load_wall_seconds = 0;  // first source read to the return of the last upsert
   double source_read_seconds = 0;
   LatencyStats upsert;  // all upserts

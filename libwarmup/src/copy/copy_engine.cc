@@ -267,6 +267,7 @@ void GoLiveAndVerify(CatalogSource& source, CatalogTarget& target, const CopyOpt
   const Status live = target.GoLive();
   r.golive_seconds = Seconds(Nanos(Clock::now() - start));
   r.golive = live.ok() ? GoLiveOutcome::kCompleted : GoLiveOutcome::kFailed;
+  if (live.ok()) r.index_statistics = target.IndexStatistics();
   if (!live.ok()) r.golive_error = live.ToString();
   for (RunObserver* o : options.observers) o->OnGoLiveEnd(r.golive, r.golive_seconds);
   Verify(source, target, options, r);

@@ -38,6 +38,8 @@ class NullTarget : public CatalogTarget {
 
 }  // namespace
 
+std::vector<CollectionIndexStatistics> CatalogTarget::IndexStatistics() const { return {}; }
+
 StatusOr<std::unique_ptr<CatalogSource>> CatalogTarget::ReadBack() {
   return UnimplementedError(Describe() + " keeps no content to read back");
 }

@@ -371,6 +371,17 @@ StatusOr<std::vector<int32_t>> CatalogImpl::FacetMembers(const std::string& enti
   return (*index)->FacetMembers(*id, referenced_pk);
 }
 
+StatusOr<std::vector<int32_t>> CatalogImpl::WithLocale(const std::string& entity_type,
+                                                       const std::string& locale,
+                                                       const IndexScope& scope) const {
+  auto index = IndexFor(entity_type, scope);
+  if (!index.ok()) return index.status();
+  if (*index == nullptr) return std::vector<int32_t>{};
+  const auto id = (*Find(entity_type))->KeyId(LocaleKey(locale));
+  if (!id) return std::vector<int32_t>{};
+  return (*index)->WithLocale(*id);
+}
+
 StatusOr<std::vector<int32_t>> CatalogImpl::FacetGroupMembers(const std::string& entity_type,
                                                               const std::string& reference, int32_t group_pk,
                                                               const IndexScope& scope) const {

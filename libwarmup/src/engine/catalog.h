@@ -67,6 +67,8 @@ class CatalogImpl : public Catalog {
                                          const IndexScope& scope) const override;
   StatusOr<std::vector<int32_t>> FacetMembers(const std::string& entity_type, const std::string& reference,
                                               int32_t referenced_pk, const IndexScope& scope) const override;
+  StatusOr<std::vector<int32_t>> WithLocale(const std::string& entity_type, const std::string& locale,
+                                            const IndexScope& scope) const override;
   StatusOr<std::vector<int32_t>> FacetGroupMembers(const std::string& entity_type,
                                                    const std::string& reference, int32_t group_pk,
                                                    const IndexScope& scope) const override;

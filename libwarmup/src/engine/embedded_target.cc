@@ -73,6 +73,9 @@ class EmbeddedTarget : public CatalogTarget {
     return catalog_->Upsert(entity);
   }
   Status GoLive() override { return catalog_->GoLive(); }
+  std::vector<CollectionIndexStatistics> IndexStatistics() const override {
+    return catalog_ == nullptr ? std::vector<CollectionIndexStatistics>{} : catalog_->index_statistics();
+  }
   StatusOr<int64_t> Count(const std::string& entity_type) override { return catalog_->Count(entity_type); }
   StatusOr<std::unique_ptr<CatalogSource>> ReadBack() override {
     auto source = std::make_unique<CatalogReadBack>(*catalog_, Describe());

@@ -503,6 +503,10 @@ class SenesiProfile : public Profile {
         Ref("parameterValues", "ParameterValue", Cardinality::kZeroOrMore, RIT::kForFiltering);
     parameters.group_type = "Parameter";
     parameters.group_type_managed = true;
+    // Indexed by group too: the production catalog keeps REFERENCED_GROUP_ENTITY indexes for Product.
+    parameters.indexed_components = {
+        {Scope::kLive,
+         {ReferenceIndexedComponent::kReferencedEntity, ReferenceIndexedComponent::kReferencedGroupEntity}}};
     parameters.faceted_in_scopes = {Scope::kLive};
     ref(parameters);
     ReferenceSchema stocks = Ref("stocks", "Stock", Cardinality::kZeroOrMore, RIT::kForFiltering);
@@ -528,8 +532,12 @@ class SenesiProfile : public Profile {
     reflected.deprecation_notice_inherited = true;
     reflected.cardinality_inherited = false;
     reflected.cardinality = Cardinality::kZeroOrMore;
-    reflected.faceted_inherited = true;
-    reflected.faceted_in_scopes = categories.faceted_in_scopes;
+    // Not faceted: a faceted reflected reference puts every product of a
+    // category into each of that category's reduced indexes as a facet, which
+    // grows with the square of a category's size; no shop facets categories
+    // by their products (tiny keeps it faceted, to exercise that path).
+    reflected.faceted_inherited = false;
+    reflected.faceted_in_scopes = {};
     reflected.indexed_inherited = true;
     reflected.index_types = categories.index_types;
     AttributeSchema inherited_order = categories.attributes.at("order");

@@ -1,4 +1,4 @@
-// RunResult as JSON, schema "warmup-run/4" (docs/measurement.md).
+// RunResult as JSON, schema "warmup-run/5" (docs/measurement.md).
 #include <nlohmann/json.hpp>
 
 #include "warmup/report.h"
@@ -95,9 +95,21 @@ std::string RenderJsonReport(const RunResult& r) {
     entry["target_count"] = c.target_count ? json(*c.target_count) : json(nullptr);
     collections.push_back(std::move(entry));
   }
+  json indexes = json::array();
+  for (const auto& c : r.index_statistics) {
+    json kinds = json::array();
+    for (const auto& k : c.kinds) {
+      kinds.push_back({{"kind", IndexKindName(k.kind)},
+                       {"indexes", k.indexes},
+                       {"entities", k.entities},
+                       {"entries", k.entries},
+                       {"bytes", k.bytes}});
+    }
+    indexes.push_back({{"entity_type", c.entity_type}, {"indexes", c.total_indexes()}, {"kinds", kinds}});
+  }
   const auto& e = r.environment;
   json doc = {
-      {"schema", "warmup-run/4"},
+      {"schema", "warmup-run/5"},
       {"run_label", r.run_label},
       {"started_at", r.started_at},
       {"source", r.source},
@@ -113,6 +125,7 @@ std::string RenderJsonReport(const RunResult& r) {
         {"kernel", e.kernel},
         {"build", e.build}}},
       {"collections", std::move(collections)},
+      {"index_statistics", std::move(indexes)},
       {"load_wall_seconds", r.load_wall_seconds},
       {"source_read_seconds", r.source_read_seconds},
       {"upsert", Stats(r.upsert)},
