@@ -138,9 +138,16 @@ TEST_CASE("senesi at scale 0.01, snapshot -> embedded engine: exit 0, complete r
   const std::string report = RenderTextReport(*result);
   for (const char* part :
        {"load wall-clock", "source read", "upsert (pure)", "loop overhead", "goLive -> ALIVE", "TOTAL",
-        "loader", "verification: VERIFIED", "Product", "RUN_STATUS=MEASUREMENT-DONE-senesi"}) {
+        "loader", "verification: VERIFIED", "Product", "RUN_STATUS=MEASUREMENT-DONE-senesi",
+        "indexes at goLive", "REF_ENT", "embedded engine: the index work of evitaDB's WARM_UP upsert"}) {
     CHECK_MESSAGE(report.find(part) != std::string::npos, part);
   }
+  // The embedded target reports its indexes: every collection, Product with reduced indexes.
+  REQUIRE(result->index_statistics.size() == 18);
+  const auto product = std::find_if(result->index_statistics.begin(), result->index_statistics.end(),
+                                    [](const CollectionIndexStatistics& c) { return c.entity_type == "Product"; });
+  REQUIRE(product != result->index_statistics.end());
+  CHECK(product->total_indexes() > 1);
   // The same snapshot again, declining verification, into another catalog of the same engine data.
   auto again = MakeEmbeddedTarget(dir / "work");
   REQUIRE_OK(again);

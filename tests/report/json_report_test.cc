@@ -78,6 +78,10 @@ RunResult Example() {
   product.expected_count = 2000;
   product.upsert = Stats(30, 2000, true);
   r.collections = {brand, product};
+  r.index_statistics = {{"Product",
+                         {{IndexKind::kGlobal, 1, 10, 200, 3000},
+                          {IndexKind::kReferencedEntity, 4, 12, 90, 800},
+                          {IndexKind::kReferencedEntityType, 1, 4, 4, 50}}}};
   r.load_wall_seconds = 7.5;
   r.source_read_seconds = 1.25;
   r.upsert = Stats(40, 2020, true);
@@ -126,6 +130,7 @@ TEST_CASE("the JSON report carries every documented figure with its value") {
                                          "target_catalog",
                                          "environment",
                                          "collections",
+                                         "index_statistics",
                                          "load_wall_seconds",
                                          "source_read_seconds",
                                          "upsert",
@@ -157,6 +162,17 @@ TEST_CASE("the JSON report carries every documented figure with its value") {
                                  {"memory_limit_bytes", 24LL << 30},
                                  {"kernel", "6.1"},
                                  {"build", "warmup 0.1.0 (abc)"}});
+  REQUIRE(j["index_statistics"].size() == 1);
+  const json& indexes = j["index_statistics"][0];
+  CHECK(indexes["entity_type"] == "Product");
+  CHECK(indexes["indexes"] == 6);
+  REQUIRE(indexes["kinds"].size() == 3);
+  CHECK(indexes["kinds"][1] == json{{"kind", "REFERENCED_ENTITY"},
+                                    {"indexes", 4},
+                                    {"entities", 12},
+                                    {"entries", 90},
+                                    {"bytes", 800}});
+  CHECK(indexes["kinds"][2]["kind"] == "REFERENCED_ENTITY_TYPE");
   REQUIRE(j["collections"].size() == 2);
   const json& brand = j["collections"][0];
   CHECK(Keys(brand) == std::set<std::string>{"entity_type", "source_count", "expected_count", "copied",
