@@ -31,10 +31,14 @@ mutations=(
   "libwarmup/src/model/digest.cc|Write(p.indexed);|;|the digest ignores a price's indexed flag"
   "libwarmup/src/model/digest.cc|if (r.group) Write(*r.group);|;|the digest ignores a reference's group"
   "libwarmup/src/engine/entity_index.cc|if (!p.indexed) continue;|;|prices that are not indexed are indexed"
-  "libwarmup/src/engine/entity_index.cc|if (entity.price_inner_record_handling == PriceInnerRecordHandling::kSum) {|if (entity.price_inner_record_handling == PriceInnerRecordHandling::kLowestPrice) {|SUM handling computes the minimum"
+  "libwarmup/src/engine/price_for_sale.cc|if (in_range(sum)) selected[pk] = sum;|if (in_range(sum)) selected[pk] = chosen.begin()->second;|SUM handling takes one inner record"
   "libwarmup/src/engine/index_keys.cc|if (remainder * 2 >= divisor) ++n;|if (remainder * 2 > divisor) ++n;|decimals round half down"
   "libwarmup/src/engine/entity_index.cc|rs != nullptr && InScope(rs->faceted_in_scopes, scope)|rs != nullptr|references that are not faceted are indexed as facets"
-  "libwarmup/src/engine/entity_index.cc|all_.remove(id);|;|a replaced entity stays in the index"
+  "libwarmup/src/engine/collection.cc|global.RemoveMember(pk);|;|a replaced entity stays in the index"
+  "libwarmup/src/engine/collection.cc|if (stored == offsets_.end()) return OkStatus();|if (true) return OkStatus();|reflected references leave the referenced entity's indexes alone"
+  "libwarmup/src/engine/collection.cc|type == ReferenceIndexType::kForFilteringAndPartitioning ? entries.full : entries.filtering;|entries.full;|filtering-only reduced indexes get the entity's whole data"
+  "libwarmup/src/engine/price_for_sale.cc|if (!valid[i].contains(static_cast<uint32_t>(id))) continue;|;|price validity is ignored"
+  "libwarmup/src/engine/collection.cc|if (member != d.members.end() && --member->second == 0) {|if (member != d.members.end()) {|an entity leaves a group index with its first reference out"
 )
 
 backup=$(mktemp -d)

@@ -290,6 +290,15 @@ void CheckAllIndexes(const Catalog& catalog, const State& state) {
                 values.emplace_back(type_index ? target : owner, v);
             }
           }
+          CAPTURE(name);
+          // Sorted by a reference attribute: within one referenced entity's index.
+          if (!type_index && In(a.sortable_in_scopes, scope.scope) && !values.empty() &&
+              Compare(values.front().second->scalar(), values.front().second->scalar(), a.indexed_decimal_places)) {
+            std::vector<std::pair<Scalar, int32_t>> keyed;
+            for (const auto& [record, v] : values) keyed.emplace_back(v->scalar(), record);
+            CHECK(*catalog.SortBy(type, name, "", OrderDirection::kAsc, by_reference) ==
+                  OrderedBy(keyed, a.indexed_decimal_places, false));
+          }
           if (!filterable || values.empty()) continue;
           const Value& probe = *values.front().second;
           if (probe.is_array()) continue;
@@ -299,7 +308,6 @@ void CheckAllIndexes(const Catalog& catalog, const State& state) {
               if (item == probe.scalar()) want.insert(record);
             }
           }
-          CAPTURE(name);
           CHECK(*catalog.FilterEquals(type, name, "", probe, by_reference) ==
                 std::vector<int32_t>(want.begin(), want.end()));
         }

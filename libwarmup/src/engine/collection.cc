@@ -91,8 +91,9 @@ Status Collection::Replay(uint64_t from, const std::function<Status(Entity&&, ui
       if (!payload.empty() && payload[0] == kRemovalMark) {
         if (payload.size() != 5) return DataLossError(where + ": removal record of the wrong size");
         uint32_t pk = 0;
-        for (int i = 0; i < 4; ++i)
+        for (int i = 0; i < 4; ++i) {
           pk |= static_cast<uint32_t>(static_cast<uint8_t>(payload[1 + i])) << (8 * i);
+        }
         return removed(static_cast<int32_t>(pk));
       }
       if (!message_->ParseFromArray(payload.data(), static_cast<int>(payload.size()))) {

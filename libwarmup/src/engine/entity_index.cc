@@ -88,8 +88,9 @@ void AppendCompoundElement(const std::optional<std::string>& key, const Attribut
     part.append("\x00\x00", 2);
   }
   if (element.direction == OrderDirection::kDesc && key) {
-    for (size_t i = 1; i < part.size(); ++i)
+    for (size_t i = 1; i < part.size(); ++i) {
       part[i] = static_cast<char>(~static_cast<unsigned char>(part[i]));
+    }
   }
   out->append(part);
 }
