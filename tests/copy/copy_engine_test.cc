@@ -144,8 +144,9 @@ TEST_CASE("senesi at scale 0.01, snapshot -> embedded engine: exit 0, complete r
   }
   // The embedded target reports its indexes: every collection, Product with reduced indexes.
   REQUIRE(result->index_statistics.size() == 18);
-  const auto product = std::find_if(result->index_statistics.begin(), result->index_statistics.end(),
-                                    [](const CollectionIndexStatistics& c) { return c.entity_type == "Product"; });
+  const auto product =
+      std::find_if(result->index_statistics.begin(), result->index_statistics.end(),
+                   [](const CollectionIndexStatistics& c) { return c.entity_type == "Product"; });
   REQUIRE(product != result->index_statistics.end());
   CHECK(product->total_indexes() > 1);
   // The same snapshot again, declining verification, into another catalog of the same engine data.

@@ -293,7 +293,8 @@ void CheckAllIndexes(const Catalog& catalog, const State& state) {
           CAPTURE(name);
           // Sorted by a reference attribute: within one referenced entity's index.
           if (!type_index && In(a.sortable_in_scopes, scope.scope) && !values.empty() &&
-              Compare(values.front().second->scalar(), values.front().second->scalar(), a.indexed_decimal_places)) {
+              Compare(values.front().second->scalar(), values.front().second->scalar(),
+                      a.indexed_decimal_places)) {
             std::vector<std::pair<Scalar, int32_t>> keyed;
             for (const auto& [record, v] : values) keyed.emplace_back(v->scalar(), record);
             CHECK(*catalog.SortBy(type, name, "", OrderDirection::kAsc, by_reference) ==

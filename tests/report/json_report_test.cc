@@ -167,11 +167,9 @@ TEST_CASE("the JSON report carries every documented figure with its value") {
   CHECK(indexes["entity_type"] == "Product");
   CHECK(indexes["indexes"] == 6);
   REQUIRE(indexes["kinds"].size() == 3);
-  CHECK(indexes["kinds"][1] == json{{"kind", "REFERENCED_ENTITY"},
-                                    {"indexes", 4},
-                                    {"entities", 12},
-                                    {"entries", 90},
-                                    {"bytes", 800}});
+  CHECK(
+      indexes["kinds"][1] ==
+      json{{"kind", "REFERENCED_ENTITY"}, {"indexes", 4}, {"entities", 12}, {"entries", 90}, {"bytes", 800}});
   CHECK(indexes["kinds"][2]["kind"] == "REFERENCED_ENTITY_TYPE");
   REQUIRE(j["collections"].size() == 2);
   const json& brand = j["collections"][0];

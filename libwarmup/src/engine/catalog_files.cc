@@ -14,7 +14,7 @@ namespace {
 
 // Version 2: reflected references moved from the collections' index files
 // to the catalog's own.
-constexpr const char* kFormat = "warmup-catalog 2";
+constexpr const char* kFormat = "warmup-catalog 3";
 
 std::string Hex32(uint32_t v) {
   char buf[9];
