@@ -245,12 +245,16 @@ void CheckAllIndexes(const Catalog& catalog, const State& state) {
   constexpr int kDeepChecks = 12;
   const CatalogSchema& schema = catalog.schema();
   const auto refs = EffectiveReferences(state, schema);
-  for (const auto& [type, es] : schema.entities) {
+  for (const auto& type_entry : schema.entities) {
+    // Named, not bound: clang before 16 cannot capture a structured binding.
+    const auto& type = type_entry.first;
+    const auto& es = type_entry.second;
     CAPTURE(type);
     const auto expected = ExpectedIndexes(type, state, schema, refs);
     const ReferencesByName by_name = ByName(type, state, refs);
     std::map<std::tuple<int, int, std::string>, int> deep;
-    for (const auto& [key, x] : expected) {
+    for (const auto& index_entry : expected) {
+      const Expected& x = index_entry.second;
       const IndexScope& scope = x.scope;
       CAPTURE(scope.reference);
       CAPTURE(static_cast<int>(scope.kind));
@@ -273,7 +277,10 @@ void CheckAllIndexes(const Catalog& catalog, const State& state) {
         const ReferenceSchema* rs = es.FindReference(scope.reference);
         IndexScope by_reference = scope;
         by_reference.reference_attributes = true;
-        for (const auto& [name, a] : rs->attributes) {
+        for (const auto& attribute_entry : rs->attributes) {
+          // Named, not bound: clang before 16 cannot capture a structured binding.
+          const auto& name = attribute_entry.first;
+          const auto& a = attribute_entry.second;
           if (a.localized || a.type == ValueType::kPredecessor) continue;
           const bool filterable = In(a.filterable_in_scopes, scope.scope);
           // (record, value) pairs: records are members, or referenced pks in type indexes.
@@ -325,7 +332,10 @@ void CheckAllIndexes(const Catalog& catalog, const State& state) {
         CHECK(*catalog.WithLocale(type, locale.tag(), scope) == want);
       }
       // Facets, by facet and by group: in every index holding entities.
-      for (const auto& [name, rs] : es.references) {
+      for (const auto& reference_entry : es.references) {
+        // Named, not bound: clang before 16 cannot capture a structured binding.
+        const auto& name = reference_entry.first;
+        const auto& rs = reference_entry.second;
         if (!In(rs.faceted_in_scopes, scope.scope)) continue;
         std::map<int32_t, std::set<int32_t>> by_facet;
         std::map<int32_t, std::set<int32_t>> by_group;
@@ -348,7 +358,10 @@ void CheckAllIndexes(const Catalog& catalog, const State& state) {
         }
       }
       // Entity attributes: only where the index holds the entity's data.
-      for (const auto& [name, a] : es.attributes) {
+      for (const auto& attribute_entry : es.attributes) {
+        // Named, not bound: clang before 16 cannot capture a structured binding.
+        const auto& name = attribute_entry.first;
+        const auto& a = attribute_entry.second;
         CAPTURE(name);
         if (a.localized) continue;
         std::vector<std::pair<const Value*, int32_t>> having;
@@ -423,7 +436,10 @@ void CheckAllIndexes(const Catalog& catalog, const State& state) {
         }
       }
       // Compounds over global attributes: element by element, nulls where the schema says.
-      for (const auto& [name, compound] : es.sortable_attribute_compounds) {
+      for (const auto& compound_entry : es.sortable_attribute_compounds) {
+        // Named, not bound: clang before 16 cannot capture a structured binding.
+        const auto& name = compound_entry.first;
+        const auto& compound = compound_entry.second;
         if (!In(compound.indexed_in_scopes, scope.scope)) continue;
         bool plain = true;
         for (const auto& el : compound.elements) plain &= !es.attributes.at(el.attribute_name).localized;

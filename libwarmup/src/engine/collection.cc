@@ -3,15 +3,13 @@
 #include <algorithm>
 #include <deque>
 
-#include "codec/entity_convert.h"
-#include "codec/serialize.h"
+#include "engine/storage_parts.h"
 
 namespace warmup::engine {
 namespace {
 
-// A removal record: a zero byte (no entity record starts with one: protobuf
-// has no field 0) and the primary key.
-constexpr char kRemovalMark = '\0';
+// A removal record: its kind byte and the primary key.
+constexpr char kRemovalMark = static_cast<char>(PartKind::kRemoval);
 
 std::string RemovalRecord(int32_t pk) {
   std::string out(1, kRemovalMark);
@@ -44,11 +42,7 @@ void AppendU32(std::string* out, uint32_t v) {
 
 Collection::Collection(Env* env, std::string records_path, const EntitySchema* schema,
                        RecordCompression compression)
-    : env_(env),
-      records_path_(std::move(records_path)),
-      schema_(schema),
-      compression_(compression),
-      message_(std::make_unique<pb::GrpcSealedEntity>()) {}
+    : env_(env), records_path_(std::move(records_path)), schema_(schema), compression_(compression) {}
 
 Collection::~Collection() = default;
 
@@ -59,7 +53,8 @@ Status Collection::OpenForAppend() {
   return OkStatus();
 }
 
-Status Collection::ReadEntity(uint64_t offset, Entity* entity) const {
+Status Collection::ReadEntity(uint64_t offset, Entity* entity, std::vector<PartLocation>* parts,
+                              std::vector<std::string>* records) const {
   if (writer_) {
     if (Status s = writer_->Flush(); !s.ok()) return s;
   }
@@ -69,15 +64,26 @@ Status Collection::ReadEntity(uint64_t offset, Entity* entity) const {
     reader_ = std::move(reader).value();
     reader_size_ = reader_->Size();
   }
+  return ReadStored(*reader_, offset, entity, parts, records);
+}
+
+Status Collection::ReadStored(const ReadFile& file, uint64_t offset, Entity* entity,
+                              std::vector<PartLocation>* parts, std::vector<std::string>* records) const {
+  const std::string where = records_path_ + ": offset " + std::to_string(offset);
   std::string payload;
-  if (Status s = ReadRecord(*reader_, records_path_, offset, &payload); !s.ok()) return s;
-  io::evitadb::externalApi::grpc::generated::GrpcSealedEntity message;
-  if (!message.ParseFromString(payload)) {
-    return DataLossError(records_path_ + ": offset " + std::to_string(offset) + ": record does not parse");
+  if (Status s = ReadRecord(file, records_path_, offset, &payload); !s.ok()) return s;
+  std::vector<PartLocation> locations;
+  if (Status s = DecodeBody(payload, where, entity, &locations); !s.ok()) return s;
+  if (records != nullptr) records->clear();
+  for (const PartLocation& part : locations) {
+    if (Status s = ReadRecord(file, records_path_, part.offset, &payload); !s.ok()) return s;
+    if (Status s = MergePart(payload, records_path_ + ": offset " + std::to_string(part.offset), entity);
+        !s.ok()) {
+      return s;
+    }
+    if (records != nullptr) records->push_back(payload);
   }
-  auto parsed = codec::EntityFromProto(message);
-  if (!parsed.ok()) return parsed.status().WithContext(records_path_ + ": offset " + std::to_string(offset));
-  *entity = std::move(parsed).value();
+  if (parts != nullptr) *parts = std::move(locations);
   return OkStatus();
 }
 
@@ -96,12 +102,12 @@ Status Collection::Replay(uint64_t from, const std::function<Status(Entity&&, ui
         }
         return removed(static_cast<int32_t>(pk));
       }
-      if (!message_->ParseFromArray(payload.data(), static_cast<int>(payload.size()))) {
-        return DataLossError(where + ": record does not parse");
-      }
-      auto parsed = codec::EntityFromProto(*message_);
-      if (!parsed.ok()) return parsed.status().WithContext(where);
-      return visit(std::move(parsed).value(), offset);
+      // Parts are read through the body that names them; a part whose body
+      // never made it (a torn tail) belongs to no entity.
+      if (payload.empty() || static_cast<PartKind>(payload[0]) != PartKind::kBody) return OkStatus();
+      Entity entity;
+      if (Status s = ReadStored(**reader, offset, &entity, nullptr, nullptr); !s.ok()) return s;
+      return visit(std::move(entity), offset);
     });
     if (!end.ok()) return end.status();
   }
@@ -459,11 +465,36 @@ StatusOr<std::optional<Entity>> Collection::Replace(const Entity& e, uint64_t of
 }
 
 StatusOr<std::optional<Entity>> Collection::Store(const Entity& e, bool durable, CatalogIndexes* catalog) {
-  codec::EntityToProto(e, message_.get());
-  codec::SerializeDeterministic(*message_, &buffer_);
+  std::optional<Entity> old;
+  std::vector<PartLocation> old_parts;
+  std::vector<std::string> old_records;
+  if (auto existing = offsets_.find(e.primary_key); existing != offsets_.end()) {
+    old.emplace();
+    if (Status s = ReadEntity(existing->second, &*old, &old_parts, &old_records); !s.ok()) return s;
+    if (*old == e) return old;  // nothing changed: nothing to write or index, as in evitaDB
+  }
+  // Only the parts that changed are written again; the body, last, names them all.
+  std::vector<PartLocation> locations;
+  for (StoragePart& part : SplitIntoParts(e)) {
+    PartLocation location{part.kind, part.key, 0};
+    bool unchanged = false;
+    for (size_t i = 0; i < old_parts.size() && !unchanged; ++i) {
+      if (old_parts[i].kind == part.kind && old_parts[i].key == part.key && old_records[i] == part.record) {
+        location.offset = old_parts[i].offset;
+        unchanged = true;
+      }
+    }
+    if (!unchanged) {
+      if (Status s = AppendRecord(part.record, false, &location.offset); !s.ok()) return s;
+    }
+    locations.push_back(std::move(location));
+  }
   uint64_t offset = 0;
-  if (Status s = AppendRecord(buffer_, durable, &offset); !s.ok()) return s;
-  return Replace(e, offset, catalog);
+  if (Status s = AppendRecord(EncodeBody(e, locations), durable, &offset); !s.ok()) return s;
+  if (old) UpdateIndexes(*old, false, catalog);
+  offsets_[e.primary_key] = offset;
+  UpdateIndexes(e, true, catalog);
+  return old;
 }
 
 StatusOr<std::optional<Entity>> Collection::Restore(const Entity& e, uint64_t offset,
@@ -477,6 +508,7 @@ StatusOr<Entity> Collection::Erase(int32_t pk, bool durable, CatalogIndexes* cat
   }
   uint64_t offset = 0;
   if (Status s = AppendRecord(RemovalRecord(pk), durable, &offset); !s.ok()) return s;
+  (void)offset;
   auto old = Unstore(pk, catalog);
   if (!old.ok()) return old.status();
   return std::move(**old);

@@ -19,12 +19,9 @@
 #include "engine/env.h"
 #include "engine/index_io.h"
 #include "engine/record_file.h"
+#include "engine/storage_parts.h"
 #include "engine/upsert_validation.h"
 #include "warmup/engine.h"
-
-namespace io::evitadb::externalApi::grpc::generated {
-class GrpcSealedEntity;
-}  // namespace io::evitadb::externalApi::grpc::generated
 
 namespace warmup::engine {
 
@@ -135,7 +132,12 @@ class Collection {
   // enters the index with its first reference and leaves with its last.
   static void UpdateCounted(DerivedIndex& index, int32_t record, const IndexEntries& entries, bool add);
   StatusOr<std::optional<Entity>> Replace(const Entity& entity, uint64_t offset, CatalogIndexes* catalog);
-  Status ReadEntity(uint64_t offset, Entity* entity) const;
+  // Reads the entity whose body is at `offset` (and, when asked, where its
+  // parts are and their records, to tell which a re-upsert changes).
+  Status ReadEntity(uint64_t offset, Entity* entity, std::vector<PartLocation>* parts = nullptr,
+                    std::vector<std::string>* records = nullptr) const;
+  Status ReadStored(const ReadFile& file, uint64_t offset, Entity* entity, std::vector<PartLocation>* parts,
+                    std::vector<std::string>* records) const;
   Status AppendRecord(std::string_view payload, bool durable, uint64_t* offset);
 
   Env* env_;
@@ -160,9 +162,6 @@ class Collection {
   int32_t next_price_id_ = 1;
   CollationKeys collation_;
   KeyDictionary keys_;
-  // A reused encode/decode buffer; generated types stay out of engine headers.
-  std::unique_ptr<io::evitadb::externalApi::grpc::generated::GrpcSealedEntity> message_;
-  std::string buffer_;
 };
 
 }  // namespace warmup::engine

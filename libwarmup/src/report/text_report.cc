@@ -207,10 +207,10 @@ std::string RenderTextReport(const RunResult& r) {
   }
   if (r.target.rfind("embedded", 0) == 0) {
     out +=
-        "  - embedded engine: the index work of evitaDB's WARM_UP upsert, but not all of it: one record\n"
-        "    per entity, not per storage part; no histograms, conditional facets (facetedPartially),\n"
-        "    implicit default values or reference-cardinality checks; index sizes are the bytes goLive\n"
-        "    wrote, not heap bytes (docs/engine.md lists every structure).\n";
+        "  - embedded engine: the index work of evitaDB's WARM_UP upsert, but not all of it: no\n"
+        "    histograms, conditional facets (facetedPartially), implicit default values or\n"
+        "    reference-cardinality checks; parts are protobuf, not Kryo; index sizes are the bytes\n"
+        "    goLive wrote, not heap bytes (docs/engine.md lists every structure).\n";
   }
   if (r.target.rfind("null", 0) == 0) {
     out += "  - null target: nothing is stored; the figures measure the harness itself.\n";
