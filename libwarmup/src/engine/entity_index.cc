@@ -191,17 +191,6 @@ bool IndexEntries::empty() const {
          locales.empty() && prices.empty() && facets.empty();
 }
 
-void IndexEntries::Append(const IndexEntries& o) {
-  filter.insert(filter.end(), o.filter.begin(), o.filter.end());
-  ranges.insert(ranges.end(), o.ranges.begin(), o.ranges.end());
-  sort.insert(sort.end(), o.sort.begin(), o.sort.end());
-  chains.insert(chains.end(), o.chains.begin(), o.chains.end());
-  unique.insert(unique.end(), o.unique.begin(), o.unique.end());
-  locales.insert(locales.end(), o.locales.begin(), o.locales.end());
-  prices.insert(prices.end(), o.prices.begin(), o.prices.end());
-  facets.insert(facets.end(), o.facets.begin(), o.facets.end());
-}
-
 IndexEntries ComputeEntityEntries(const Entity& entity, const std::vector<Reference>& references,
                                   const EntitySchema& schema, int32_t first_price_id,
                                   CollationKeys& collation, KeyDictionary& keys) {
@@ -369,21 +358,6 @@ void EntityIndex::Remove(int32_t pk, const IndexEntries& e) {
     RemoveFrom(group->second, f.facet, id);
     if (group->second.empty()) groups.erase(group);
   }
-}
-
-bool EntityIndex::empty() const {
-  if (!all_.isEmpty()) return false;
-  for (const auto& r : ranges_) {
-    if (!r.by_start.empty()) return false;
-  }
-  auto none = [](const auto& slots) {
-    return std::all_of(slots.begin(), slots.end(), [](const auto& m) { return m.empty(); });
-  };
-  return none(filter_) && none(sort_) && none(unique_) && none(facets_) &&
-         std::all_of(chains_.begin(), chains_.end(),
-                     [](const ChainIndex& c) { return c.predecessor.empty(); }) &&
-         std::all_of(locales_.begin(), locales_.end(), [](const Roaring& r) { return r.isEmpty(); }) &&
-         std::all_of(prices_.begin(), prices_.end(), [](const PriceIndex& p) { return p.records.empty(); });
 }
 
 IndexCounts EntityIndex::Counts() const {

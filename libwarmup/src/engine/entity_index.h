@@ -87,8 +87,6 @@ struct IndexEntries {
   std::vector<PriceEntry> prices;
   std::vector<FacetEntry> facets;
   bool empty() const;
-  // Appends everything `other` holds.
-  void Append(const IndexEntries& other);
 };
 
 // Dictionary keys: "a:name" or "a:name|tag" for entity attributes,
@@ -138,7 +136,6 @@ class EntityIndex {
   void AddMember(int32_t pk) { all_.add(static_cast<uint32_t>(pk)); }
   void RemoveMember(int32_t pk) { all_.remove(static_cast<uint32_t>(pk)); }
   bool Contains(int32_t pk) const { return all_.contains(static_cast<uint32_t>(pk)); }
-  bool empty() const;
   IndexCounts Counts() const;
   // Writes the whole index / replaces it with what `in` holds.
   void Save(IndexWriter& out) const;
