@@ -10,9 +10,7 @@
 #include <map>
 #include <memory>
 #include <optional>
-#include <set>
 #include <string>
-#include <unordered_map>
 
 #include "engine/catalog_indexes.h"
 #include "engine/entity_index.h"
