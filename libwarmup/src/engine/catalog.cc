@@ -363,34 +363,31 @@ StatusOr<std::vector<int32_t>> CatalogImpl::Members(const std::string& entity_ty
 StatusOr<std::vector<int32_t>> CatalogImpl::FacetMembers(const std::string& entity_type,
                                                          const std::string& reference, int32_t referenced_pk,
                                                          const IndexScope& scope) const {
-  auto index = IndexFor(entity_type, scope);
-  if (!index.ok()) return index.status();
-  if (*index == nullptr) return std::vector<int32_t>{};
-  const auto id = (*Find(entity_type))->KeyId(ReferenceKey(reference));
-  if (!id) return std::vector<int32_t>{};
-  return (*index)->FacetMembers(*id, referenced_pk);
+  auto keyed = KeyedIndex(entity_type, scope, ReferenceKey(reference));
+  if (!keyed.ok()) return keyed.status();
+  const auto [index, id] = *keyed;
+  if (index == nullptr || !id) return std::vector<int32_t>{};
+  return index->FacetMembers(*id, referenced_pk);
 }
 
 StatusOr<std::vector<int32_t>> CatalogImpl::WithLocale(const std::string& entity_type,
                                                        const std::string& locale,
                                                        const IndexScope& scope) const {
-  auto index = IndexFor(entity_type, scope);
-  if (!index.ok()) return index.status();
-  if (*index == nullptr) return std::vector<int32_t>{};
-  const auto id = (*Find(entity_type))->KeyId(LocaleKey(locale));
-  if (!id) return std::vector<int32_t>{};
-  return (*index)->WithLocale(*id);
+  auto keyed = KeyedIndex(entity_type, scope, LocaleKey(locale));
+  if (!keyed.ok()) return keyed.status();
+  const auto [index, id] = *keyed;
+  if (index == nullptr || !id) return std::vector<int32_t>{};
+  return index->WithLocale(*id);
 }
 
 StatusOr<std::vector<int32_t>> CatalogImpl::FacetGroupMembers(const std::string& entity_type,
                                                               const std::string& reference, int32_t group_pk,
                                                               const IndexScope& scope) const {
-  auto index = IndexFor(entity_type, scope);
-  if (!index.ok()) return index.status();
-  if (*index == nullptr) return std::vector<int32_t>{};
-  const auto id = (*Find(entity_type))->KeyId(ReferenceKey(reference));
-  if (!id) return std::vector<int32_t>{};
-  return (*index)->FacetGroupMembers(*id, group_pk);
+  auto keyed = KeyedIndex(entity_type, scope, ReferenceKey(reference));
+  if (!keyed.ok()) return keyed.status();
+  const auto [index, id] = *keyed;
+  if (index == nullptr || !id) return std::vector<int32_t>{};
+  return index->FacetGroupMembers(*id, group_pk);
 }
 
 StatusOr<std::vector<int32_t>> CatalogImpl::HierarchyLevel(const std::string& entity_type, int level,
@@ -419,6 +416,13 @@ StatusOr<Collection*> CatalogImpl::Find(const std::string& type) const {
     return NotFoundError("catalog " + schema_.name + " has no entity type " + type);
   }
   return it->second.get();
+}
+
+StatusOr<std::pair<const EntityIndex*, std::optional<uint32_t>>> CatalogImpl::KeyedIndex(
+    const std::string& type, const IndexScope& scope, const std::string& key) const {
+  auto index = IndexFor(type, scope);
+  if (!index.ok()) return index.status();
+  return std::pair(*index, (*Find(type))->KeyId(key));
 }
 
 StatusOr<const EntityIndex*> CatalogImpl::IndexFor(const std::string& type, const IndexScope& scope) const {

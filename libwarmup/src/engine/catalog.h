@@ -8,6 +8,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "engine/catalog_indexes.h"
@@ -85,6 +86,11 @@ class CatalogImpl : public Catalog {
   StatusOr<Collection*> Find(const std::string& type) const;
   // The index a read call uses, or nullptr when that reduced index is empty.
   StatusOr<const EntityIndex*> IndexFor(const std::string& type, const IndexScope& scope) const;
+  // IndexFor, and the id of `key` (a reference or locale key) in the collection's
+  // dictionary; a null index or no id means nothing matches.
+  StatusOr<std::pair<const EntityIndex*, std::optional<uint32_t>>> KeyedIndex(const std::string& type,
+                                                                              const IndexScope& scope,
+                                                                              const std::string& key) const;
   // The key id and attribute schema an attribute read names in `scope` (an
   // entity attribute, a reference attribute, or a compound); nullopt id when
   // no entity used it. Errors: kInvalidArgument for an unknown name.
