@@ -95,6 +95,151 @@ TEST_CASE("bad input gives clear errors and loses nothing") {
   CHECK_FALSE(fs::exists(dir / "escape"));
 }
 
+// Products whose references have every cardinality a rule applies to, a
+// required reference attribute, a defaulted attribute and a required
+// localized one.
+CatalogSchema CardinalitySchema() {
+  CatalogSchema schema;
+  schema.name = "shop";
+  EntitySchema product;
+  product.name = "Product";
+  product.locales = {*Locale::Parse("cs")};
+  AttributeSchema code;
+  code.name = "code";
+  AttributeSchema priority;
+  priority.name = "priority";
+  priority.type = ValueType::kLong;
+  priority.default_value = Value::Long(5);
+  priority.filterable_in_scopes = {Scope::kLive};
+  AttributeSchema name;
+  name.name = "name";
+  name.localized = true;
+  product.attributes = {{"code", code}, {"priority", priority}, {"name", name}};
+  auto reference = [&](const std::string& ref_name, Cardinality cardinality) {
+    ReferenceSchema r;
+    r.name = ref_name;
+    r.referenced_entity_type = "Target";
+    r.cardinality = cardinality;
+    r.index_types = {{Scope::kLive, ReferenceIndexType::kForFiltering}};
+    product.references.emplace(ref_name, r);
+  };
+  reference("main", Cardinality::kExactlyOne);
+  reference("brand", Cardinality::kZeroOrOne);
+  reference("tags", Cardinality::kZeroOrMore);
+  reference("related", Cardinality::kZeroOrMoreWithDuplicates);
+  AttributeSchema weight;
+  weight.name = "weight";
+  weight.type = ValueType::kInteger;
+  weight.kind = AttributeSchemaKind::kReference;
+  product.references.at("brand").attributes.emplace("weight", weight);
+  AttributeSchema order;
+  order.name = "order";
+  order.type = ValueType::kInteger;
+  order.kind = AttributeSchemaKind::kReference;
+  order.nullable = true;
+  order.default_value = Value::Integer(0);
+  product.references.at("tags").attributes.emplace("order", order);
+  schema.entities.emplace("Product", product);
+  return schema;
+}
+
+Entity ValidProduct(int32_t pk) {
+  Entity e = Named("Product", pk, "výrobek");
+  e.references.push_back({"main", {"Target", 1}, std::nullopt, {}});
+  return e;
+}
+
+TEST_CASE(
+    "reference cardinality, reference attributes and required locales are checked before anything changes") {
+  testing::TempDir dir;
+  auto engine = OpenEngine(dir.path());
+  auto created = engine->CreateCatalog(CardinalitySchema());
+  REQUIRE_OK(created);
+  Catalog* catalog = *created;
+  REQUIRE_OK(catalog->Upsert(ValidProduct(1)));
+  auto expect = [&](const Entity& e, const std::string& message) {
+    Status s = catalog->Upsert(e);
+    CHECK(s.code() == StatusCode::kInvalidArgument);
+    CHECK_MESSAGE(s.message().find(message) != std::string::npos, s.message());
+  };
+  Entity no_main = ValidProduct(2);
+  no_main.references.clear();
+  expect(no_main, "entity Product/2: reference 'main' is EXACTLY_ONE, and the entity has none");
+  Entity two_mains = ValidProduct(2);
+  two_mains.references.push_back({"main", {"Target", 2}, std::nullopt, {}});
+  expect(two_mains, "entity Product/2: reference 'main' is EXACTLY_ONE, and the entity has 2");
+  Entity two_brands = ValidProduct(2);
+  Attributes weighted;
+  weighted.global.emplace("weight", Value::Integer(3));
+  two_brands.references.push_back({"brand", {"Target", 4}, std::nullopt, weighted});
+  two_brands.references.push_back({"brand", {"Target", 5}, std::nullopt, weighted});
+  expect(two_brands, "reference 'brand' is ZERO_OR_ONE, and the entity has 2");
+  Entity duplicate_tag = ValidProduct(2);
+  duplicate_tag.references.push_back({"tags", {"Target", 7}, std::nullopt, {}});
+  duplicate_tag.references.push_back({"tags", {"Target", 7}, std::nullopt, {}});
+  expect(duplicate_tag,
+         "entity Product/2: reference 'tags' -> 7 is there twice, and its cardinality ZERO_OR_MORE allows no "
+         "duplicates");
+  Entity unweighted = ValidProduct(2);
+  unweighted.references.push_back({"brand", {"Target", 4}, std::nullopt, {}});
+  expect(unweighted, "entity Product/2: reference 'brand' -> 4: required attribute 'weight' is missing");
+  Entity wrong_weight = ValidProduct(2);
+  Attributes text_weight;
+  text_weight.global.emplace("weight", Value::String("heavy"));
+  wrong_weight.references.push_back({"brand", {"Target", 4}, std::nullopt, text_weight});
+  expect(wrong_weight, "reference 'brand' -> 4: attribute 'weight' is INTEGER, got STRING");
+  Entity unknown_attribute = ValidProduct(2);
+  Attributes colour;
+  colour.global.emplace("colour", Value::String("red"));
+  unknown_attribute.references.push_back({"tags", {"Target", 7}, std::nullopt, colour});
+  expect(unknown_attribute,
+         "reference 'tags' -> 7: attribute 'colour' is not in the schema of the reference");
+  Entity no_locale = ValidProduct(2);
+  no_locale.attributes.localized.clear();
+  no_locale.locales.clear();
+  expect(no_locale, "entity Product/2: has no locale, but its localized attribute 'name' must have a value");
+  // Nothing of the rejected upserts stuck.
+  CHECK(*catalog->Count("Product") == 1);
+  CHECK(*catalog->PrimaryKeys("Product") == std::vector<int32_t>{1});
+
+  // Duplicates where the cardinality allows them, and one of each bounded kind.
+  Entity full = ValidProduct(2);
+  full.references.push_back({"brand", {"Target", 4}, std::nullopt, weighted});
+  full.references.push_back({"related", {"Target", 9}, std::nullopt, {}});
+  full.references.push_back({"related", {"Target", 9}, std::nullopt, {}});
+  full.references.push_back({"tags", {"Target", 7}, std::nullopt, {}});
+  CHECK_OK(catalog->Upsert(full));
+  CHECK(*catalog->Count("Product") == 2);
+}
+
+TEST_CASE("an upsert lacking a defaulted value stores and indexes the default, a re-upsert too") {
+  testing::TempDir dir;
+  auto engine = OpenEngine(dir.path());
+  auto created = engine->CreateCatalog(CardinalitySchema());
+  REQUIRE_OK(created);
+  Catalog* catalog = *created;
+  Entity product = ValidProduct(1);
+  product.references.push_back({"tags", {"Target", 7}, std::nullopt, {}});
+  REQUIRE_FALSE(product.attributes.global.contains("priority"));
+  REQUIRE_OK(catalog->Upsert(product));
+  auto stored = catalog->Get("Product", 1);
+  REQUIRE_OK(stored);
+  REQUIRE(stored->has_value());
+  CHECK((*stored)->attributes.global.at("priority") == Value::Long(5));
+  CHECK((*stored)->references.back().attributes.global.at("order") == Value::Integer(0));
+  CHECK(*catalog->FilterEquals("Product", "priority", "", Value::Long(5)) == std::vector<int32_t>{1});
+
+  // A value of its own replaces the default in the index.
+  product.attributes.global["priority"] = Value::Long(8);
+  REQUIRE_OK(catalog->Upsert(product));
+  CHECK(catalog->FilterEquals("Product", "priority", "", Value::Long(5))->empty());
+  CHECK(*catalog->FilterEquals("Product", "priority", "", Value::Long(8)) == std::vector<int32_t>{1});
+  // Without it again, the default is back.
+  product.attributes.global.erase("priority");
+  REQUIRE_OK(catalog->Upsert(product));
+  CHECK(*catalog->FilterEquals("Product", "priority", "", Value::Long(5)) == std::vector<int32_t>{1});
+}
+
 // Category.products as the products' categories references say it should be.
 void CheckReflectedProducts(const Catalog& catalog, const std::vector<Entity>& all) {
   int checked = 0;

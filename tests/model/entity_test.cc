@@ -46,5 +46,77 @@ TEST_CASE("RemoveReflectedReferences drops exactly the references the schema mar
   CHECK(e.references[1].name == "unknown");  // not in the schema: not known to be reflected, kept
 }
 
+// A Product schema with defaults of each kind: global, localized, on a
+// reference, on a reflected reference (which is never filled).
+EntitySchema DefaultsSchema() {
+  auto attribute = [](const std::string& name, ValueType type, std::optional<Value> default_value) {
+    AttributeSchema a;
+    a.name = name;
+    a.type = type;
+    a.default_value = std::move(default_value);
+    return a;
+  };
+  EntitySchema schema;
+  schema.name = "Product";
+  schema.attributes.emplace("priority", attribute("priority", ValueType::kLong, Value::Long(5)));
+  schema.attributes.emplace("code", attribute("code", ValueType::kString, std::nullopt));
+  AttributeSchema label = attribute("label", ValueType::kString, Value::String("none"));
+  label.localized = true;
+  schema.attributes.emplace("label", label);
+  ReferenceSchema brand;
+  brand.name = "brand";
+  brand.referenced_entity_type = "Brand";
+  brand.attributes.emplace("weight", attribute("weight", ValueType::kInteger, Value::Integer(1)));
+  schema.references.emplace("brand", brand);
+  ReferenceSchema reflected;
+  reflected.name = "bundles";
+  reflected.referenced_entity_type = "Bundle";
+  reflected.reflected_reference_name = "products";
+  reflected.attributes.emplace("weight", attribute("weight", ValueType::kInteger, Value::Integer(1)));
+  schema.references.emplace("bundles", reflected);
+  return schema;
+}
+
+TEST_CASE("ApplyDefaultValues fills exactly the missing defaulted values, in the entity's locales") {
+  const EntitySchema schema = DefaultsSchema();
+  Entity e;
+  e.type = "Product";
+  e.primary_key = 1;
+  e.attributes.global.emplace("code", Value::String("P1"));
+  e.attributes.localized["cs"].emplace("label", Value::String("cena"));
+  e.associated_data.localized["sk"]["notes"] = AssociatedDataValue{Value::String("n")};
+  e.locales = DeriveLocales(e);  // cs and sk
+  Reference given;
+  given.name = "brand";
+  given.referenced = {"Brand", 2};
+  given.attributes.global.emplace("weight", Value::Integer(9));
+  Reference bare = given;
+  bare.referenced = {"Brand", 3};
+  bare.attributes = {};
+  Reference reflected;
+  reflected.name = "bundles";
+  reflected.referenced = {"Bundle", 4};
+  e.references = {given, bare, reflected};
+
+  REQUIRE(LacksDefaultValues(schema, e));
+  // priority, label in sk (cs has its own), weight on the bare reference.
+  CHECK(ApplyDefaultValues(schema, e) == 3);
+  CHECK(e.attributes.global.at("priority") == Value::Long(5));
+  CHECK(e.attributes.global.at("code") == Value::String("P1"));  // no default: left alone
+  CHECK(e.attributes.localized.at("cs").at("label") == Value::String("cena"));
+  CHECK(e.attributes.localized.at("sk").at("label") == Value::String("none"));
+  CHECK(e.references[0].attributes.global.at("weight") == Value::Integer(9));
+  CHECK(e.references[1].attributes.global.at("weight") == Value::Integer(1));
+  CHECK(e.references[2].attributes.empty());  // reflected: the catalog's to fill
+  CHECK_FALSE(LacksDefaultValues(schema, e));
+  CHECK(ApplyDefaultValues(schema, e) == 0);
+
+  Entity no_locales;
+  no_locales.type = "Product";
+  no_locales.primary_key = 2;
+  CHECK(ApplyDefaultValues(schema, no_locales) == 1);  // priority; no locale to put a label in
+  CHECK(no_locales.attributes.localized.empty());
+}
+
 }  // namespace
 }  // namespace warmup

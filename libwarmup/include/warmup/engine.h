@@ -86,12 +86,15 @@ class Catalog {
   virtual CatalogState state() const = 0;
   virtual const CatalogSchema& schema() const = 0;
 
-  // Validates `entity` against the schema and, when valid, stores and indexes
-  // it (replacing an entity with the same primary key). In WARM_UP the write is
-  // not durable until GoLive; in ALIVE it is durable when this returns.
+  // Gives `entity` the default values it lacks (ApplyDefaultValues), validates
+  // it against the schema and, when valid, stores and indexes it (replacing an
+  // entity with the same primary key). In WARM_UP the write is not durable
+  // until GoLive; in ALIVE it is durable when this returns.
   // Errors: kInvalidArgument naming entity, attribute or reference, and value
   // (unknown attribute or reference, wrong type, locale not allowed, missing
-  // required value, unique violation); the catalog is unchanged and usable.
+  // required value, unique violation, a reference's cardinality broken: a
+  // mandatory one missing, a second one where one is allowed, a duplicate
+  // target where duplicates are not); the catalog is unchanged and usable.
   virtual Status Upsert(const Entity& entity) = 0;
   // Removes the entity and everything indexed for it, including the
   // reflected references it held on other entities.

@@ -92,6 +92,16 @@ std::vector<Locale> DeriveLocales(const Entity& entity);
 // originals, so an upsert carries none and a copy keeps none.
 void RemoveReflectedReferences(const EntitySchema& schema, Entity& entity);
 
+// Whether `entity` lacks an attribute value that `schema` gives a default
+// value for: a global attribute, a localized one in one of the entity's
+// locales, or an attribute of one of its own (not reflected) references in
+// one of the entity's locales. Unknown references are skipped.
+bool LacksDefaultValues(const EntitySchema& schema, const Entity& entity);
+
+// Gives `entity` each value LacksDefaultValues finds missing, as evitaDB's
+// implicit attribute mutations do on an upsert; returns how many it added.
+int ApplyDefaultValues(const EntitySchema& schema, Entity& entity);
+
 // Returns "<type>/<primary key>", the way errors name an entity.
 std::string EntityLabel(const Entity& entity);
 

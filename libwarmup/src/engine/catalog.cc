@@ -102,10 +102,17 @@ Status CatalogImpl::Upsert(const Entity& entity) {
                                 " has no entity type " + entity.type);
   }
   Collection& collection = *it->second;
-  if (Status s = collection.Validate(entity, indexes_); !s.ok()) return s;
-  auto before = collection.Store(entity, state_ == CatalogState::kAlive, &indexes_);
+  // evitaDB's implicit attribute mutations; the copy only when one is due.
+  std::optional<Entity> with_defaults;
+  if (LacksDefaultValues(collection.schema(), entity)) {
+    with_defaults = entity;
+    ApplyDefaultValues(collection.schema(), *with_defaults);
+  }
+  const Entity& stored = with_defaults ? *with_defaults : entity;
+  if (Status s = collection.Validate(stored, indexes_); !s.ok()) return s;
+  auto before = collection.Store(stored, state_ == CatalogState::kAlive, &indexes_);
   if (!before.ok()) return before.status();
-  return ApplyReflections(*before, &entity);
+  return ApplyReflections(*before, &stored);
 }
 
 Status CatalogImpl::Remove(const std::string& entity_type, int32_t pk) {

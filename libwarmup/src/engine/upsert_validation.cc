@@ -1,6 +1,10 @@
 #include "engine/upsert_validation.h"
 
+#include <absl/strings/str_join.h>
+
 #include <algorithm>
+#include <map>
+#include <set>
 
 #include "engine/entity_index.h"
 #include "engine/index_keys.h"
@@ -13,6 +17,36 @@ std::string DisplayAttribute(const std::string& key) {
   std::string name = key.substr(2);
   const size_t bar = name.find('|');
   return bar == std::string::npos ? name : name.substr(0, bar) + " (" + name.substr(bar + 1) + ")";
+}
+
+std::string CardinalityName(Cardinality c) {
+  switch (c) {
+    case Cardinality::kNotSpecified:
+      return "NOT_SPECIFIED";
+    case Cardinality::kZeroOrOne:
+      return "ZERO_OR_ONE";
+    case Cardinality::kExactlyOne:
+      return "EXACTLY_ONE";
+    case Cardinality::kZeroOrMore:
+      return "ZERO_OR_MORE";
+    case Cardinality::kOneOrMore:
+      return "ONE_OR_MORE";
+    case Cardinality::kZeroOrMoreWithDuplicates:
+      return "ZERO_OR_MORE_WITH_DUPLICATES";
+    case Cardinality::kOneOrMoreWithDuplicates:
+      return "ONE_OR_MORE_WITH_DUPLICATES";
+  }
+  return "cardinality " + std::to_string(static_cast<int>(c));
+}
+
+// NOT_SPECIFIED is what evitaDB reads as ZERO_OR_MORE.
+bool IsMandatory(Cardinality c) {
+  return c == Cardinality::kExactlyOne || c == Cardinality::kOneOrMore ||
+         c == Cardinality::kOneOrMoreWithDuplicates;
+}
+bool AtMostOne(Cardinality c) { return c == Cardinality::kZeroOrOne || c == Cardinality::kExactlyOne; }
+bool AllowsDuplicates(Cardinality c) {
+  return c == Cardinality::kZeroOrMoreWithDuplicates || c == Cardinality::kOneOrMoreWithDuplicates;
 }
 
 }  // namespace
@@ -59,47 +93,67 @@ Status ValidateUpsert(const Entity& e, const EntitySchema& schema, const UniqueV
   const std::string label = "entity " + EntityLabel(e);
   auto fail = [&](const std::string& what) { return InvalidArgumentError(label + ": " + what); };
   if (e.primary_key <= 0) return fail("primary key must be positive");
-  auto check_attribute = [&](const std::string& name, const std::string& tag, const Value& value) -> Status {
-    auto it = schema.attributes.find(name);
-    if (it == schema.attributes.end()) {
-      return fail("attribute '" + name + "' is not in the schema of " + schema.name);
+  // `prefix` names whose values these are: empty for the entity's own,
+  // "reference 'brand' -> 3: " for a reference's.
+  auto check_attributes = [&](const std::map<std::string, AttributeSchema>& schemas, const Attributes& values,
+                              const std::string& prefix) -> Status {
+    auto check = [&](const std::string& name, const std::string& tag, const Value& value) -> Status {
+      const std::string what = prefix + "attribute '" + name + "'";
+      auto it = schemas.find(name);
+      if (it == schemas.end()) {
+        return fail(what + " is not in the schema of " + (prefix.empty() ? schema.name : "the reference"));
+      }
+      const AttributeSchema& a = it->second;
+      if (a.type != value.type()) {
+        return fail(what + " is " + std::string(ValueTypeName(a.type)) + ", got " +
+                    std::string(ValueTypeName(value.type())) + " " + DebugString(value));
+      }
+      if (a.localized != !tag.empty()) {
+        return fail(what + " is " + (a.localized ? "localized and needs a locale" : "not localized"));
+      }
+      if (!tag.empty() && !schema.locales.empty() &&
+          std::none_of(schema.locales.begin(), schema.locales.end(),
+                       [&](const Locale& l) { return l.tag() == tag; })) {
+        return fail(what + ": locale '" + tag + "' is not allowed in " + schema.name);
+      }
+      return OkStatus();
+    };
+    for (const auto& [name, value] : values.global) {
+      if (Status s = check(name, "", value); !s.ok()) return s;
     }
-    const AttributeSchema& a = it->second;
-    if (a.type != value.type()) {
-      return fail("attribute '" + name + "' is " + std::string(ValueTypeName(a.type)) + ", got " +
-                  std::string(ValueTypeName(value.type())) + " " + DebugString(value));
+    for (const auto& [tag, localized] : values.localized) {
+      for (const auto& [name, value] : localized) {
+        if (Status s = check(name, tag, value); !s.ok()) return s;
+      }
     }
-    if (a.localized != !tag.empty()) {
-      return fail("attribute '" + name + "' is " +
-                  (a.localized ? "localized and needs a locale" : "not localized"));
-    }
-    if (!tag.empty() && !schema.locales.empty() &&
-        std::none_of(schema.locales.begin(), schema.locales.end(),
-                     [&](const Locale& l) { return l.tag() == tag; })) {
-      return fail("attribute '" + name + "': locale '" + tag + "' is not allowed in " + schema.name);
+    // A default fills a missing value before validation (ApplyDefaultValues),
+    // so only required values without one can be missing here.
+    for (const auto& [name, a] : schemas) {
+      if (a.nullable || a.default_value) continue;
+      if (!a.localized) {
+        if (!values.global.contains(name))
+          return fail(prefix + "required attribute '" + name + "' is missing");
+        continue;
+      }
+      for (const auto& locale : e.locales) {
+        auto held = values.localized.find(locale.tag());
+        if (held == values.localized.end() || !held->second.contains(name)) {
+          return fail(prefix + "required attribute '" + name + "' is missing in locale " + locale.tag());
+        }
+      }
     }
     return OkStatus();
   };
-  for (const auto& [name, value] : e.attributes.global) {
-    if (Status s = check_attribute(name, "", value); !s.ok()) return s;
-  }
-  for (const auto& [tag, values] : e.attributes.localized) {
-    for (const auto& [name, value] : values) {
-      if (Status s = check_attribute(name, tag, value); !s.ok()) return s;
+  if (Status s = check_attributes(schema.attributes, e.attributes, ""); !s.ok()) return s;
+  if (e.locales.empty()) {
+    std::vector<std::string> localized_required;
+    for (const auto& [name, a] : schema.attributes) {
+      if (a.localized && !a.nullable && !a.default_value) localized_required.push_back("'" + name + "'");
     }
-  }
-  for (const auto& [name, a] : schema.attributes) {
-    if (a.nullable || a.default_value) continue;
-    if (!a.localized && !e.attributes.global.contains(name)) {
-      return fail("required attribute '" + name + "' is missing");
-    }
-    if (a.localized) {
-      for (const auto& locale : e.locales) {
-        auto values = e.attributes.localized.find(locale.tag());
-        if (values == e.attributes.localized.end() || !values->second.contains(name)) {
-          return fail("required attribute '" + name + "' is missing in locale " + locale.tag());
-        }
-      }
+    if (!localized_required.empty()) {
+      return fail("has no locale, but its localized attribute" +
+                  std::string(localized_required.size() > 1 ? "s " : " ") +
+                  absl::StrJoin(localized_required, ", ") + " must have a value, so it needs at least one");
     }
   }
   for (const auto& [attribute, key] : UniqueKeys(e, schema, false)) {
@@ -137,11 +191,34 @@ Status ValidateUpsert(const Entity& e, const EntitySchema& schema, const UniqueV
       if (Status s = check_associated_data(name, value); !s.ok()) return s;
     }
   }
+  // Cardinality as evitaDB's verifyReferenceCardinalities checks it, and the
+  // upper bound as its reference builders refuse a second reference. Only the
+  // entity's own references count: reflected ones are the catalog's to keep
+  // (an upsert's are ignored), so their cardinality is not checked.
+  std::map<std::string, int64_t> counts;
+  std::set<std::pair<std::string, int32_t>> targets;
   for (const Reference& r : e.references) {
+    const std::string what = "reference '" + r.name + "' -> " + std::to_string(r.referenced.primary_key);
     const ReferenceSchema* rs = schema.FindReference(r.name);
-    if (rs == nullptr) {
-      return fail("reference '" + r.name + "' -> " + std::to_string(r.referenced.primary_key) +
-                  " is not in the schema of " + schema.name);
+    if (rs == nullptr) return fail(what + " is not in the schema of " + schema.name);
+    if (rs->is_reflected()) continue;
+    if (Status s = check_attributes(rs->attributes, r.attributes, what + ": "); !s.ok()) return s;
+    ++counts[r.name];
+    if (!AllowsDuplicates(rs->cardinality) && !targets.emplace(r.name, r.referenced.primary_key).second) {
+      return fail(what + " is there twice, and its cardinality " + CardinalityName(rs->cardinality) +
+                  " allows no duplicates");
+    }
+  }
+  for (const auto& [name, rs] : schema.references) {
+    if (rs.is_reflected()) continue;
+    const int64_t count = counts[name];
+    if (count == 0 && IsMandatory(rs.cardinality)) {
+      return fail("reference '" + name + "' is " + CardinalityName(rs.cardinality) +
+                  ", and the entity has none");
+    }
+    if (count > 1 && AtMostOne(rs.cardinality)) {
+      return fail("reference '" + name + "' is " + CardinalityName(rs.cardinality) + ", and the entity has " +
+                  std::to_string(count));
     }
   }
   if (!e.prices.empty() && !schema.with_price) return fail(schema.name + " has no prices");

@@ -26,8 +26,9 @@ class Profile {
   virtual const CatalogSchema& schema() const = 0;
   // Sorted by entity type, counts already scaled.
   virtual const std::vector<CollectionPlan>& collections() const = 0;
-  // Fills `*entity` (overwriting it) with entity `pk` of `entity_type`. The
-  // result depends only on the options' seed, the type and `pk`.
+  // Fills `*entity` (overwriting it) with entity `pk` of `entity_type`, as a
+  // catalog holds it: locales derived, default values applied. The result
+  // depends only on the options' seed, the type and `pk`.
   virtual void MakeEntity(const std::string& entity_type, int32_t pk, Entity* entity) const = 0;
 };
 

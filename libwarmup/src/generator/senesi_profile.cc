@@ -199,6 +199,7 @@ class SenesiProfile : public Profile {
       });
     }
     e->locales = DeriveLocales(*e);
+    ApplyDefaultValues(es, *e);
   }
 
  private:

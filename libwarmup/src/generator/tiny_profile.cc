@@ -444,6 +444,7 @@ Entity RandomEntity(Rng& rng, const CatalogSchema& schema, const std::string& ty
     }
   }
   e.locales = DeriveLocales(e);
+  ApplyDefaultValues(es, e);
   return e;
 }
 

@@ -27,6 +27,57 @@ void RemoveReflectedReferences(const EntitySchema& schema, Entity& entity) {
   });
 }
 
+namespace {
+
+// Calls visit(values, tag, name, default) for each value `entity` lacks that
+// `schema` gives a default for; `values` is the entity's or a reference's
+// attributes, `tag` empty for a global attribute. Templated on constness so
+// the check and the fill walk the same way.
+template <typename EntityT, typename Visit>
+void ForEachMissingDefault(const EntitySchema& schema, EntityT& entity, Visit visit) {
+  auto scan = [&](const std::map<std::string, AttributeSchema>& attributes, auto& values) {
+    for (const auto& [name, a] : attributes) {
+      if (!a.default_value) continue;
+      if (!a.localized) {
+        if (!values.global.contains(name)) visit(values, std::string(), name, *a.default_value);
+        continue;
+      }
+      for (const Locale& locale : entity.locales) {
+        auto held = values.localized.find(locale.tag());
+        if (held == values.localized.end() || !held->second.contains(name)) {
+          visit(values, locale.tag(), name, *a.default_value);
+        }
+      }
+    }
+  };
+  scan(schema.attributes, entity.attributes);
+  for (auto& reference : entity.references) {
+    const ReferenceSchema* rs = schema.FindReference(reference.name);
+    if (rs != nullptr && !rs->is_reflected()) scan(rs->attributes, reference.attributes);
+  }
+}
+
+}  // namespace
+
+bool LacksDefaultValues(const EntitySchema& schema, const Entity& entity) {
+  bool lacks = false;
+  ForEachMissingDefault(
+      schema, entity,
+      [&](const Attributes&, const std::string&, const std::string&, const Value&) { lacks = true; });
+  return lacks;
+}
+
+int ApplyDefaultValues(const EntitySchema& schema, Entity& entity) {
+  int added = 0;
+  ForEachMissingDefault(
+      schema, entity,
+      [&](Attributes& values, const std::string& tag, const std::string& name, const Value& value) {
+        (tag.empty() ? values.global : values.localized[tag]).emplace(name, value);
+        ++added;
+      });
+  return added;
+}
+
 std::string EntityLabel(const Entity& entity) {
   return entity.type + "/" + std::to_string(entity.primary_key);
 }

@@ -208,9 +208,9 @@ std::string RenderTextReport(const RunResult& r) {
   if (r.target.rfind("embedded", 0) == 0) {
     out +=
         "  - embedded engine: the index work of evitaDB's WARM_UP upsert, but not all of it: no\n"
-        "    histograms, conditional facets (facetedPartially), implicit default values or\n"
-        "    reference-cardinality checks; parts are protobuf, not Kryo; index sizes are the bytes\n"
-        "    goLive wrote, not heap bytes (docs/engine.md lists every structure).\n";
+        "    histograms or conditional facets (facetedPartially); parts are protobuf, not Kryo;\n"
+        "    index sizes are the bytes goLive wrote, not heap bytes (docs/engine.md lists every\n"
+        "    structure).\n";
   }
   if (r.target.rfind("null", 0) == 0) {
     out += "  - null target: nothing is stored; the figures measure the harness itself.\n";
