@@ -40,7 +40,7 @@ mutations=(
   "libwarmup/src/engine/price_for_sale.cc|if (!valid[i].contains(static_cast<uint32_t>(id))) continue;|;|price validity is ignored"
   "libwarmup/src/engine/collection.cc|if (member != d.members.end() && --member->second == 0) {|if (member != d.members.end()) {|an entity leaves a group index with its first reference out"
   "libwarmup/src/engine/catalog.cc|if (LacksDefaultValues(collection.schema(), entity)) {|if (false) {|an upsert's missing default values stay missing"
-  "libwarmup/src/engine/upsert_validation.cc|if (count == 0 && IsMandatory(rs.cardinality)) {|if (false) {|a mandatory reference may be missing"
+  "libwarmup/src/engine/upsert_validation.cc|if (count == 0 && IsMandatory(rs.cardinality)) {|if (count < 0 && IsMandatory(rs.cardinality)) {|a mandatory reference may be missing"
 )
 
 backup=$(mktemp -d)
