@@ -8,7 +8,8 @@ function(warmup_add_proto_library target)
   file(MAKE_DIRECTORY ${out_dir})
   add_library(${target} STATIC ${ARG_PROTOS})
   target_link_libraries(${target} PUBLIC protobuf::libprotobuf gRPC::grpc++)
-  target_include_directories(${target} SYSTEM PUBLIC ${out_dir})
+  # Generated headers are never installed: only the build tree sees them.
+  target_include_directories(${target} SYSTEM PUBLIC $<BUILD_INTERFACE:${out_dir}>)
   protobuf_generate(TARGET ${target} LANGUAGE cpp APPEND_PATH PROTOC_OUT_DIR ${out_dir})
   protobuf_generate(TARGET ${target} LANGUAGE grpc APPEND_PATH
                     GENERATE_EXTENSIONS .grpc.pb.h .grpc.pb.cc

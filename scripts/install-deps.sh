@@ -13,6 +13,8 @@ packages=(
   clang-format
   openssl  # the TLS tests make their certificates with it
   clang libclang-rt-14-dev  # the sanitized suites (ASan+UBSan, TSan) and the libFuzzer targets
+  pybind11-dev python3-dev python3-pytest  # the Python package (bindings/python) and its tests
+  python3-matplotlib  # the plotting example (examples/python)
 )
 
 missing=()

@@ -1,0 +1,193 @@
+"""The warmup Python package against the library it wraps: generate, inspect,
+run (null, embedded, remote through warmup.Server), the Engine's reads, errors."""
+
+import datetime
+import decimal
+import signal
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+import warmup
+
+
+@pytest.fixture(scope="module")
+def tiny(tmp_path_factory):
+    """A generated tiny snapshot, shared by the tests that only read it."""
+    return warmup.generate("tiny", 1.0, tmp_path_factory.mktemp("pristine"), seed=3)
+
+
+def test_generate_and_inspect_agree(tiny):
+    info = warmup.inspect(tiny)
+    counts = {c["entity_type"]: c["count"] for c in info["collections"]}
+    assert counts["Product"] == 200
+    assert sum(counts.values()) == 300
+    assert info["total_count"] == 300
+    assert info["provenance"]["generator.profile"] == "tiny"
+
+
+def test_generate_twice_into_the_same_place_raises_already_exists(tiny):
+    with pytest.raises(warmup.AlreadyExistsError, match="tiny"):
+        warmup.generate("tiny", 1.0, str(tiny).rsplit("/", 1)[0], seed=3)
+
+
+def test_a_bad_path_raises_not_found(tmp_path):
+    with pytest.raises(warmup.NotFoundError) as raised:
+        warmup.inspect(tmp_path / "nothing-here")
+    assert "nothing-here" in str(raised.value)
+    assert isinstance(raised.value, warmup.Error)
+
+
+def test_bad_arguments_raise_invalid_argument(tiny, tmp_path):
+    with pytest.raises(warmup.InvalidArgumentError, match="profile"):
+        warmup.generate("no-such-profile", 1.0, tmp_path)
+    with pytest.raises(warmup.InvalidArgumentError, match="needs work_dir"):
+        warmup.run(tiny, target="embedded")
+    with pytest.raises(warmup.InvalidArgumentError, match='"embedded", "remote" or "null"'):
+        warmup.run(tiny, target="elsewhere")
+
+
+def test_run_into_the_null_target_reports_every_collection(tiny):
+    report = warmup.run(tiny, target="null", run_label="py-null")
+    assert report["schema"] == "warmup-run/5"
+    assert report["run_label"] == "py-null"
+    assert report["exit_code"] == 0
+    assert report["verification"]["outcome"] == "verified"
+    assert {c["entity_type"] for c in report["collections"]} == {
+        "Brand", "Category", "Parameter", "ParameterValue", "Product"}
+    assert report["copied"] == report["expected"] == 300
+
+
+def test_run_embedded_with_progress_and_a_generator_source(tmp_path):
+    calls = []
+    report = warmup.run({"profile": "senesi", "scale": 0.002, "seed": 2}, target="embedded",
+                        work_dir=tmp_path / "work", progress=calls.append)
+    assert report["exit_code"] == 0
+    done = [c for c in calls if c["collection_done"]]
+    assert [c["collection"] for c in done] == [c["entity_type"] for c in report["collections"]]
+    assert all(c["copied"] == c["expected"] for c in done)
+    assert report["index_statistics"], "the embedded engine reports its indexes"
+
+
+def test_an_exception_in_progress_stops_the_run_and_is_raised(tiny, tmp_path):
+    def fail(_):
+        raise RuntimeError("stop here")
+
+    with pytest.raises(RuntimeError, match="stop here"):
+        warmup.run(tiny, target="embedded", work_dir=tmp_path / "work", progress=fail)
+
+
+def test_ctrl_c_interrupts_a_run_between_upserts(tmp_path):
+    source = {"profile": "senesi", "scale": 0.05, "seed": 1}
+    timer = threading.Timer(0.5, lambda: signal.raise_signal(signal.SIGINT))
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            warmup.run(source, target="embedded", work_dir=tmp_path / "work")
+    finally:
+        timer.cancel()
+    # The interrupted run dropped its catalog: the work directory holds none.
+    engine = warmup.Engine(str(tmp_path / "work"))
+    assert engine.catalog_names() == []
+
+
+def test_remote_run_against_an_in_process_server(tiny, tmp_path):
+    with warmup.Server(tmp_path / "server") as server:
+        assert server.port > 0
+        report = warmup.run(tiny, target="remote", address=server.address, verify="content")
+    assert report["exit_code"] == 0
+    assert report["verification"]["content_compared"] == 300
+    assert report["server"] is not None, "warmup serve reports its own time per upsert"
+
+
+def product(pk, **attributes):
+    return {"type": "Product", "primary_key": pk, "attributes": {"code": f"P{pk}", **attributes},
+            "localized_attributes": {"cs": {"url": f"/cs/p/{pk}"}},
+            "references": [{"name": "categories", "pk": 1, "attributes": {"order": 1}}],
+            "prices": [{"price_id": 1, "price_list": "basic", "currency": "CZK",
+                        "price_without_tax": "100", "tax_rate": "21", "price_with_tax": decimal.Decimal("121.00"),
+                        "validity": (datetime.datetime(2026, 1, 1, tzinfo=datetime.timezone.utc), None)}]}
+
+
+def test_engine_upserts_dicts_and_its_reads_prove_the_indexes(tmp_path):
+    engine = warmup.Engine(str(tmp_path / "data"))
+    catalog = engine.create_catalog("shop", schema_from={"profile": "senesi", "scale": 0.001})
+    assert catalog.state == "WARMING_UP"
+    assert "Product" in catalog.entity_types
+    for pk, ean in [(1, "859001"), (2, "859002"), (3, "859003")]:
+        catalog.upsert(product(pk, ean=ean, stockQuantity=pk * 10))
+    catalog.go_live()
+    assert catalog.state == "ALIVE"
+    assert catalog.count("Product") == 3
+    assert catalog.primary_keys("Product") == [1, 2, 3]
+    assert catalog.filter_equals("Product", "ean", "859002") == [2]
+    assert catalog.sort_by("Product", "code", descending=True) == [3, 2, 1]
+    assert catalog.filter_range("Product", "stockQuantity", low=15) == [2, 3]
+    assert catalog.members("Product", index={"reference": "categories", "pk": 1}) == [1, 2, 3]
+    assert catalog.facet_members("Product", "categories", 1) == [1, 2, 3]
+    at_121 = catalog.prices_for_sale("Product", ["basic"], "CZK", low="100", high="200")
+    assert [pk for pk, _ in at_121] == [1, 2, 3]
+    stored = catalog.get("Product", 2)
+    assert stored["attributes"]["ean"] == "859002"
+    assert stored["prices"][0]["price_with_tax"] == decimal.Decimal("121.00")
+    assert stored["prices"][0]["validity"][0] == datetime.datetime(2026, 1, 1, tzinfo=datetime.timezone.utc)
+    assert catalog.get("Product", 99) is None
+    stats = {s["entity_type"]: s["kinds"] for s in catalog.index_statistics()}
+    assert stats["Product"]["REFERENCED_ENTITY"]["indexes"] >= 1
+
+
+def test_engine_rejects_bad_entities_naming_what_is_wrong(tmp_path):
+    engine = warmup.Engine(str(tmp_path / "data"))
+    catalog = engine.create_catalog("shop", schema_from={"profile": "senesi", "scale": 0.001})
+    with pytest.raises(warmup.InvalidArgumentError, match="attribute .stockQuantity.*INTEGER wants an int"):
+        catalog.upsert(product(1, ean="1", stockQuantity="ten"))
+    with pytest.raises(warmup.InvalidArgumentError, match="attribute 'colour'.*not in the schema"):
+        catalog.upsert(product(1, ean="1", colour="red"))
+    with pytest.raises(warmup.InvalidArgumentError, match="unknown key 'colour'"):
+        catalog.upsert({"type": "Product", "primary_key": 1, "colour": "red"})
+    with pytest.raises(warmup.InvalidArgumentError, match="has no entity type Planet"):
+        catalog.upsert({"type": "Planet", "primary_key": 1})
+    with pytest.raises(warmup.InvalidArgumentError, match="reference 'categories' is ONE_OR_MORE"):
+        catalog.upsert({"type": "Product", "primary_key": 1, "attributes": {"code": "P1", "ean": "1"},
+                        "localized_attributes": {"cs": {"url": "/cs/p/1"}}})
+    with pytest.raises(warmup.InvalidArgumentError, match="has no locale, but its localized attribute 'url'"):
+        catalog.upsert({"type": "Product", "primary_key": 1, "attributes": {"code": "P1", "ean": "1"}})
+    assert catalog.count("Product") == 0
+    with pytest.raises(warmup.FailedPreconditionError, match="in use"):
+        warmup.Engine(str(tmp_path / "data"))
+    engine.close()
+    with pytest.raises(warmup.FailedPreconditionError, match="closed"):
+        engine.catalog_names()
+
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+def readme_snippet(name):
+    """The fenced block after "<!-- snippet: NAME -->" in README.md."""
+    lines = (ROOT / "README.md").read_text().splitlines()
+    start = lines.index(f"<!-- snippet: {name} -->") + 2  # the marker, then the opening fence
+    end = next(i for i in range(start, len(lines)) if lines[i].startswith("```"))
+    return "\n".join(lines[start:end])
+
+
+def test_the_readme_python_snippet_runs_as_written(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    exec(compile(readme_snippet("python/publish.py"), "README.md", "exec"), {})
+    out = capsys.readouterr().out
+    assert "exit 0 total" in out
+    assert "remote exit 0" in out
+    assert "Product" in out
+
+
+def test_the_matplotlib_example_plots_two_runs(tmp_path):
+    chart = tmp_path / "medians.png"
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "examples/python/compare_medians.py"), "--scale", "0.002", "--out", str(chart)],
+        capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert "Product" in done.stdout
+    assert chart.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
