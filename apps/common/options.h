@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "common/profiler_window.h"
 #include "warmup/catalog_admin.h"
 #include "warmup/copy_engine.h"
 #include "warmup/generator.h"
@@ -83,6 +84,15 @@ struct ServerStartOptions {
   int stop_grace_seconds = 10;     // after SIGTERM, before SIGKILL
 };
 
+// warmup-profile, and warmup serve --profiler: which profiler records the
+// window and where it writes (see profiler_window.h).
+struct ProfilerOptions {
+  ProfilerKind kind = ProfilerKind::kNone;  // --profiler none | cpu | heap | perf
+  std::string out;                          // --profile-out: the file (heap: the prefix)
+  // serve only: a second window over goLive, into OUT.golive (--profile-golive).
+  bool golive = false;
+};
+
 struct LoadCommand {
   std::string help;  // set by --help: print it and exit 0, run nothing
   SourceOptions source;
@@ -90,6 +100,12 @@ struct LoadCommand {
   CopyOptions copy;
   ReportOptions report;
   ServerStartOptions server;
+};
+
+// warmup-profile: an embedded load (load's source, copy and report flags)
+// with a profiler window around the load alone.
+struct ProfileCommand : LoadCommand {
+  ProfilerOptions profiler;
 };
 
 // `warmup export`: a live catalog written out as a snapshot.
@@ -121,6 +137,7 @@ struct ServeCommand {
   std::vector<ServerOptions::InjectedFault> faults;  // --inject-fault METHOD[@N]
   ServerTlsOptions tls;                              // --tls-cert, --tls-key, --client-ca
   std::string system_listen;                         // --system-listen: serve /system/server.crt here
+  ProfilerOptions profiler;                          // a window from a catalog's first upsert to its goLive
   // Write {"pid": P, "port": N, "system_port": S} and a newline to this descriptor once
   // listening, then close it: how a supervisor learns the server is ready.
   int ready_fd = -1;
@@ -148,6 +165,9 @@ StatusOr<LoadCommand> ParseLoad(const std::vector<std::string>& args);
 // `warmup reindex`: load's flags, --target remote|embedded (--target-mode is
 // its older spelling), and the server-start group.
 StatusOr<LoadCommand> ParseReindex(const std::vector<std::string>& args);
+// warmup-profile: load's flags for an embedded target (--target is refused),
+// and --profiler, --profile-out.
+StatusOr<ProfileCommand> ParseProfile(const std::vector<std::string>& args);
 StatusOr<ServeCommand> ParseServe(const std::vector<std::string>& args);
 StatusOr<CatalogsCommand> ParseCatalogs(const std::vector<std::string>& args);
 StatusOr<ExportCommand> ParseExport(const std::vector<std::string>& args);

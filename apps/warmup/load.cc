@@ -76,7 +76,7 @@ warmup::Status CheckOutputs(const warmup::cli::LoadCommand& cmd) {
 
 warmup::StatusOr<warmup::RunResult> RunLoad(const warmup::cli::LoadCommand& cmd,
                                             const std::vector<warmup::RunObserver*>& observers,
-                                            const std::atomic<bool>* stop) {
+                                            const std::atomic<bool>* stop, const TargetWrapper& wrap) {
   if (auto s = CheckOutputs(cmd); !s.ok()) return s;
   auto open_source = [&]() -> warmup::StatusOr<std::unique_ptr<warmup::CatalogSource>> {
     if (!cmd.source.grpc_address.empty()) {
@@ -120,6 +120,7 @@ warmup::StatusOr<warmup::RunResult> RunLoad(const warmup::cli::LoadCommand& cmd,
   } else {
     target = warmup::MakeNullTarget();
   }
+  if (wrap) target = wrap(std::move(target));
   return warmup::RunCopy(**source, *target, copy);
 }
 
@@ -141,7 +142,9 @@ int Finish(const warmup::cli::LoadCommand& cmd, const warmup::RunResult& result)
   return exit_code;
 }
 
-int RunLoadUntilInterrupted(const warmup::cli::LoadCommand& cmd, const char* command) {
+warmup::StatusOr<warmup::RunResult> RunUntilInterrupted(
+    const char* command,
+    const std::function<warmup::StatusOr<warmup::RunResult>(const std::atomic<bool>*)>& run) {
   std::atomic<bool> stop{false};
   std::atomic<int> received{0};
   // Asio turns the signals into a handler call on a thread of ours.
@@ -155,14 +158,20 @@ int RunLoadUntilInterrupted(const warmup::cli::LoadCommand& cmd, const char* com
               << " received; stopping after the current upsert\n";
   });
   std::thread watcher([&] { signals_io.run(); });
-  auto result = RunLoad(cmd, {}, &stop);
+  auto result = run(&stop);
   signals_io.stop();
   watcher.join();
-  if (!result.ok()) return FailWith(result.status());
-  if (received != 0 && result->abort_reason != warmup::AbortReason::kInterrupted) {
+  if (result.ok() && received != 0 && result->abort_reason != warmup::AbortReason::kInterrupted) {
     std::cerr << "warmup " << command
               << ": the signal came during goLive (or after the load), which was let finish\n";
   }
+  return result;
+}
+
+int RunLoadUntilInterrupted(const warmup::cli::LoadCommand& cmd, const char* command) {
+  auto result =
+      RunUntilInterrupted(command, [&](const std::atomic<bool>* stop) { return RunLoad(cmd, {}, stop); });
+  if (!result.ok()) return FailWith(result.status());
   return Finish(cmd, *result);
 }
 

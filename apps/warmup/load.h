@@ -3,24 +3,36 @@
 #define WARMUP_APPS_WARMUP_LOAD_H_
 
 #include <atomic>
+#include <functional>
 #include <iostream>
+#include <memory>
 #include <optional>
 
 #include "common/options.h"
+#include "warmup/catalog_target.h"
 #include "warmup/run_observer.h"
 #include "warmup/run_result.h"
 #include "warmup/status.h"
 
-// Opens the source, makes the target `cmd` names and runs the copy, with
-// progress lines on a terminal, the per-entity CSV if asked, and `observers`.
-// `stop`: see CopyOptions::stop.
+// Wraps the target a load writes to, e.g. to measure inside each upsert.
+using TargetWrapper =
+    std::function<std::unique_ptr<warmup::CatalogTarget>(std::unique_ptr<warmup::CatalogTarget>)>;
+
+// Opens the source, makes the target `cmd` names (passed through `wrap` when
+// set) and runs the copy, with progress lines on a terminal, the per-entity
+// CSV if asked, and `observers`. `stop`: see CopyOptions::stop.
 warmup::StatusOr<warmup::RunResult> RunLoad(const warmup::cli::LoadCommand& cmd,
                                             const std::vector<warmup::RunObserver*>& observers = {},
-                                            const std::atomic<bool>* stop = nullptr);
-// RunLoad, then Finish, with SIGINT and SIGTERM turned into a clean stop: the
-// load ends after the current upsert, the partial target is dropped (unless
-// --keep-target), and the report of what was measured is printed, exit 1.
-// `command` names the command in the messages.
+                                            const std::atomic<bool>* stop = nullptr,
+                                            const TargetWrapper& wrap = {});
+// Calls `run` with a stop flag that SIGINT and SIGTERM set: the load ends
+// after the current upsert, the partial target is dropped (unless
+// --keep-target), and the result of what was measured comes back. `command`
+// names the command in the messages.
+warmup::StatusOr<warmup::RunResult> RunUntilInterrupted(
+    const char* command,
+    const std::function<warmup::StatusOr<warmup::RunResult>(const std::atomic<bool>*)>& run);
+// RunLoad under RunUntilInterrupted, then Finish.
 int RunLoadUntilInterrupted(const warmup::cli::LoadCommand& cmd, const char* command);
 // Writes the JSON report where --report-json says (if it does), prints the
 // text report, stays alive --hold-open-seconds, and returns the exit status.

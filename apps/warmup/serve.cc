@@ -2,6 +2,8 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <memory>
+#include <string>
 #include <thread>
 #include <utility>  // before Asio: Boost 1.74's awaitable.hpp needs std::exchange
 // clang-format off
@@ -29,6 +31,62 @@ const char* CompressionLabel(warmup::RecordCompression compression) {
   }
 }
 
+// --profiler: one window from the first upsert of a warming-up catalog to the
+// start of its goLive, and with --profile-golive one over that goLive; for
+// the first catalog that opens one (a profile file holds one window).
+class ProfilerObserver : public warmup::ServerObserver {
+ public:
+  ProfilerObserver(std::unique_ptr<warmup::cli::ProfilerWindow> load,
+                   std::unique_ptr<warmup::cli::ProfilerWindow> golive)
+      : load_(std::move(load)), golive_(std::move(golive)) {}
+
+  void OnFirstUpsert(const std::string& catalog) override {
+    if (!catalog_.empty()) {
+      if (catalog != catalog_)
+        Say("%s is not profiled: the window was %s's\n", catalog.c_str(), catalog_.c_str());
+      return;
+    }
+    catalog_ = catalog;
+    Open(*load_, "at the first upsert of " + catalog);
+  }
+  void OnGoLiveStart(const std::string& catalog) override {
+    if (catalog != catalog_ || !load_->open()) return;
+    Close(*load_);
+    if (golive_ != nullptr) Open(*golive_, "over the goLive of " + catalog);
+  }
+  void OnGoLiveEnd(const std::string& catalog, bool ok) override {
+    if (catalog != catalog_ || golive_ == nullptr || !golive_->open()) return;
+    Close(*golive_);
+    if (!ok) Say("(that goLive failed)\n");
+  }
+
+ private:
+  template <typename... Args>
+  static void Say(const char* format, Args... args) {
+    std::printf("warmup serve: profiler: ");
+    std::printf(format, args...);
+    std::fflush(stdout);
+  }
+  static void Open(warmup::cli::ProfilerWindow& window, const std::string& when) {
+    if (auto s = window.Open(); !s.ok()) {
+      Say("the window did not open: %s\n", s.ToString().c_str());
+      return;
+    }
+    Say("%s window opened %s\n", warmup::cli::ProfilerKindName(window.kind()), when.c_str());
+  }
+  static void Close(warmup::cli::ProfilerWindow& window) {
+    if (auto s = window.Close(); !s.ok()) {
+      Say("the window did not close cleanly: %s\n", s.ToString().c_str());
+      return;
+    }
+    Say("window closed; wrote %s\n", window.Describe().c_str());
+  }
+
+  std::unique_ptr<warmup::cli::ProfilerWindow> load_;
+  std::unique_ptr<warmup::cli::ProfilerWindow> golive_;  // null without --profile-golive
+  std::string catalog_;                                  // the catalog the window is for
+};
+
 }  // namespace
 
 int Serve(const std::vector<std::string>& args) {
@@ -43,7 +101,23 @@ int Serve(const std::vector<std::string>& args) {
   boost::asio::io_context signals_io;
   boost::asio::signal_set signals(signals_io, SIGTERM, SIGINT);
 
+  // The profiler is checked before the server starts, so that a missing one
+  // is an error and not a run without its profile.
+  std::unique_ptr<ProfilerObserver> profiler;
+  if (cmd->profiler.kind != warmup::cli::ProfilerKind::kNone) {
+    auto load = warmup::cli::ProfilerWindow::Make(cmd->profiler.kind, cmd->profiler.out);
+    if (!load.ok()) return FailWith(load.status());
+    std::unique_ptr<warmup::cli::ProfilerWindow> golive;
+    if (cmd->profiler.golive) {
+      auto window = warmup::cli::ProfilerWindow::Make(cmd->profiler.kind, cmd->profiler.out + ".golive");
+      if (!window.ok()) return FailWith(window.status());
+      golive = std::move(window).value();
+    }
+    profiler = std::make_unique<ProfilerObserver>(std::move(load).value(), std::move(golive));
+  }
+
   warmup::ServerOptions options;
+  options.observer = profiler.get();
   options.data_dir = cmd->data_dir;
   options.listen = cmd->listen;
   options.engine.compression = cmd->compression;
@@ -90,6 +164,11 @@ int Serve(const std::vector<std::string>& args) {
   }
   if (cmd->golive_delay_ms > 0) {
     std::printf("  testing aid: goLive waits %d ms first\n", cmd->golive_delay_ms);
+  }
+  if (profiler != nullptr) {
+    std::printf("  profiler %s into %s: from the first upsert of a warming-up catalog to its goLive%s\n",
+                warmup::cli::ProfilerKindName(cmd->profiler.kind), cmd->profiler.out.c_str(),
+                cmd->profiler.golive ? ", and over the goLive" : "");
   }
   std::fflush(stdout);
   if (cmd->ready_fd >= 0) {  // the supervisor's readiness channel: one JSON line, then closed

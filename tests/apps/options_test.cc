@@ -358,6 +358,15 @@ TEST_CASE("generate, inspect, unpack, export and serve: every documented flag is
        {"golive-delay-ms",
         {serve({"--golive-delay-ms", "250"}),
          [](const ServeCommand& c) { return c.golive_delay_ms == 250; }}},
+       {"profiler",
+        {serve({"--profiler", "cpu", "--profile-out", "p.prof"}),
+         [](const ServeCommand& c) { return c.profiler.kind == ProfilerKind::kCpu; }}},
+       {"profile-out",
+        {serve({"--profiler", "cpu", "--profile-out", "p.prof"}),
+         [](const ServeCommand& c) { return c.profiler.out == "p.prof"; }}},
+       {"profile-golive",
+        {serve({"--profiler", "cpu", "--profile-out", "p.prof", "--profile-golive"}),
+         [](const ServeCommand& c) { return c.profiler.golive; }}},
        {"inject-fault",
         {serve({"--inject-fault", "UpsertEntity@5", "--inject-fault", "GoLiveAndClose"}),
          [](const ServeCommand& c) {
@@ -595,6 +604,42 @@ TEST_CASE("the parser looks at no file: --pristine-dir is resolved when the load
   REQUIRE_OK(parsed);
   CHECK(parsed->source.pristine_dir == "/no/such/dir");
   CHECK(parsed->source.catalog.empty());
+}
+
+TEST_CASE("warmup-profile and serve --profiler: the profiler, its output, and what goes with what") {
+  auto cpu = ParseProfile({"--pristine-dir", "/d", "--profiler", "cpu", "--profile-out", "/tmp/p.prof",
+                           "--collections", "Product", "--compress", "deflate"});
+  REQUIRE_OK(cpu);
+  CHECK(cpu->profiler.kind == ProfilerKind::kCpu);
+  CHECK(cpu->profiler.out == "/tmp/p.prof");
+  CHECK(cpu->target.kind == "embedded");
+  CHECK(cpu->copy.collections == std::vector<std::string>{"Product"});
+  CHECK(cpu->target.compression == RecordCompression::kDeflate);
+  auto none = ParseProfile({"--pristine-dir", "/d"});
+  REQUIRE_OK(none);
+  CHECK(none->profiler.kind == ProfilerKind::kNone);
+  CHECK(ParseProfile({"--pristine-dir", "/d", "--profiler", "cpu"}).status().message() ==
+        "--profiler cpu needs --profile-out");
+  CHECK(ParseProfile({"--pristine-dir", "/d", "--profiler", "gprof", "--profile-out", "p"})
+            .status()
+            .message() == "--profiler must be none, cpu, heap or perf, not 'gprof'");
+  CHECK(ParseProfile({"--pristine-dir", "/d", "--profile-out", "p"}).status().message() ==
+        "--profile-out and --profile-golive need --profiler cpu, heap or perf");
+  CHECK(ParseProfile({"--pristine-dir", "/d", "--target", "remote"})
+            .status()
+            .message()
+            .find("warmup-profile profiles the embedded engine") == 0);
+  CHECK(ParseProfile({"--help"})->help.find("usage: warmup-profile") == 0);
+  CHECK_FALSE(ParseProfile({"--pristine-dir", "/d", "--profile-golive"}).ok());  // serve's flag only
+
+  auto serve =
+      ParseServe({"--data-dir", "/d", "--profiler", "perf", "--profile-out", "/p", "--profile-golive"});
+  REQUIRE_OK(serve);
+  CHECK(serve->profiler.kind == ProfilerKind::kPerf);
+  CHECK(serve->profiler.golive);
+  CHECK(ParseServe({"--data-dir", "/d", "--profile-golive"}).status().message() ==
+        "--profile-out and --profile-golive need --profiler cpu, heap or perf");
+  CHECK(ParseServe({"--data-dir", "/d"})->profiler.kind == ProfilerKind::kNone);
 }
 
 }  // namespace

@@ -74,6 +74,49 @@ TEST_CASE(
   CHECK(compared == 200);
 }
 
+// What a ServerObserver was told, as "event catalog" lines.
+class RecordingObserver : public ServerObserver {
+ public:
+  void OnFirstUpsert(const std::string& catalog) override { Add("first-upsert " + catalog); }
+  void OnGoLiveStart(const std::string& catalog) override { Add("golive-start " + catalog); }
+  void OnGoLiveEnd(const std::string& catalog, bool ok) override {
+    Add(std::string(ok ? "golive-ok " : "golive-failed ") + catalog);
+  }
+  std::vector<std::string> events() {
+    std::lock_guard lock(mu_);
+    return events_;
+  }
+
+ private:
+  void Add(std::string event) {
+    std::lock_guard lock(mu_);
+    events_.push_back(std::move(event));
+  }
+  std::mutex mu_;
+  std::vector<std::string> events_;
+};
+
+TEST_CASE("a server observer hears each catalog's first upsert once, then its goLive start and end") {
+  testing::TempDir dir;
+  RecordingObserver observer;
+  ServerOptions options;
+  options.observer = &observer;
+  auto server = StartServer(dir.path(), options);
+  for (const char* name : {"first", "second"}) {
+    auto target = MakeRemoteTarget(Address(*server));
+    REQUIRE_OK(target);
+    auto source = Tiny();
+    CopyOptions copy;
+    copy.target_catalog = name;
+    auto result = RunCopy(*source, **target, copy);
+    REQUIRE_OK(result);
+    CHECK(result->ExitCode() == 0);
+  }
+  CHECK(observer.events() == std::vector<std::string>{"first-upsert first", "golive-start first",
+                                                      "golive-ok first", "first-upsert second",
+                                                      "golive-start second", "golive-ok second"});
+}
+
 TEST_CASE("the server enforces evitaDB's session rules and keeps serving") {
   testing::TempDir dir;
   auto server = StartServer(dir.path());

@@ -18,6 +18,21 @@
 
 namespace warmup {
 
+// Told when a catalog's write phases begin and end, e.g. to open and close a
+// profiler window around them (warmup serve --profiler). Called on the
+// server's threads, one call at a time, while the call being served waits:
+// keep each short. Every method has an empty default.
+class ServerObserver {
+ public:
+  virtual ~ServerObserver() = default;
+  // An upsert into `catalog`, WARM_UP, is about to be applied, and it is the
+  // first since the catalog was created or the server started.
+  virtual void OnFirstUpsert(const std::string& catalog) { (void)catalog; }
+  // goLive of `catalog` is about to start, and has ended (`ok` when ALIVE).
+  virtual void OnGoLiveStart(const std::string& catalog) { (void)catalog; }
+  virtual void OnGoLiveEnd(const std::string& catalog, bool ok) { (void)catalog, (void)ok; }
+};
+
 struct ServerOptions {
   // The engine's data directory.
   std::string data_dir;
@@ -55,6 +70,9 @@ struct ServerOptions {
     int64_t after_calls = 0;
   };
   std::vector<InjectedFault> faults;
+  // Told about write phases (see ServerObserver); not owned, must outlive the
+  // server; none when null.
+  ServerObserver* observer = nullptr;
 };
 
 // The RPC names ServerOptions::faults accepts: UpsertEntity,

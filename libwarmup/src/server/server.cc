@@ -88,6 +88,8 @@ class State {
   int golive_delay_ms = 0;
   int upsert_delay_ms = 0;
   int session_idle_seconds = 0;
+  ServerObserver* observer = nullptr;
+  std::set<std::string> upserted;         // catalogs that had an upsert (observer->OnFirstUpsert)
   std::map<std::string, int64_t> faults;  // method -> calls that still succeed
 
   // Counts one call of `method`; UNAVAILABLE once its injected fault is due.
@@ -134,6 +136,7 @@ class State {
 
   bool Delete(const std::string& name) {
     std::erase_if(sessions_, [&](const auto& s) { return s.second.catalog == name; });
+    upserted.erase(name);
     if (pending_.erase(name) > 0) return true;
     return engine_->DeleteCatalog(name).ok();
   }
@@ -396,6 +399,10 @@ class EvitaSessionServiceImpl final : public pb::EvitaSessionService::Service {
     }
     auto entity = codec::EntityFromUpsertMutation(upsert, *schema);
     if (!entity.ok()) return ToGrpc(entity.status());
+    if (state_->observer != nullptr && (*catalog)->state() == CatalogState::kWarmingUp &&
+        state_->upserted.insert(session->catalog).second) {
+      state_->observer->OnFirstUpsert(session->catalog);
+    }
     if (Status s = (*catalog)->Upsert(*entity); !s.ok()) return ToGrpc(s);
     out->mutable_entityreference()->set_entitytype(entity->type);
     out->mutable_entityreference()->set_primarykey(entity->primary_key);
@@ -535,7 +542,10 @@ class EvitaSessionServiceImpl final : public pb::EvitaSessionService::Service {
     if (state_->golive_delay_ms > 0) {
       std::this_thread::sleep_for(std::chrono::milliseconds(state_->golive_delay_ms));
     }
+    if (state_->observer != nullptr) state_->observer->OnGoLiveStart(session->catalog);
     Status live = (*catalog)->GoLive();
+    if (state_->observer != nullptr) state_->observer->OnGoLiveEnd(session->catalog, live.ok());
+    state_->upserted.erase(session->catalog);
     state_->SetTransition(session->catalog, std::nullopt);
     if (!live.ok()) return live;
     state_->CloseSession(context);
@@ -663,6 +673,7 @@ class ServerImpl : public Server {
     state_.golive_delay_ms = options.golive_delay_ms;
     state_.upsert_delay_ms = options.upsert_delay_ms;
     state_.session_idle_seconds = options.session_idle_seconds;
+    state_.observer = options.observer;
     for (const auto& fault : options.faults) state_.faults[fault.method] = fault.after_calls;
   }
   void Shutdown() override {
