@@ -176,8 +176,9 @@ void PrintProfile(const nlohmann::json& p) {
   std::printf(
       "  allocations: every malloc and new on the loading thread inside an upsert (tcmalloc's hook).\n"
       "  This binary runs on tcmalloc; warmup load runs on glibc malloc, so times differ from its.\n");
-  if (!p["output"].get<std::string>().empty())
+  if (!p["output"].get<std::string>().empty()) {
     std::printf("  wrote %s\n", p["output"].get<std::string>().c_str());
+  }
   if (!p["error"].is_null()) std::printf("  PROFILER ERROR: %s\n", p["error"].get<std::string>().c_str());
 }
 

@@ -204,8 +204,9 @@ IndexScope IndexFrom(const py::object& index) {
           found = true;
         }
       }
-      if (!found)
+      if (!found) {
         Raise(InvalidArgumentError("index kind '" + kind + "' is not one of evitaDB's (GLOBAL, ...)"));
+      }
     } else if (k == "reference_attributes") {
       scope.reference_attributes = value.cast<bool>();
     } else {
@@ -386,7 +387,14 @@ class PyServer {
     options.engine.compression = CompressionNamed(compress);
     server_ = Unwrap(WithoutGil([&] { return Server::Start(options); }));
   }
-  ~PyServer() { Shutdown(); }
+  // A server nobody shut down stops with its Python object; nothing may
+  // escape a destructor.
+  ~PyServer() {
+    try {
+      Shutdown();
+    } catch (...) {  // NOLINT(bugprone-empty-catch): the interpreter is going away
+    }
+  }
   int port() const { return server_ ? server_->port() : 0; }
   void Shutdown() {
     if (server_ == nullptr) return;

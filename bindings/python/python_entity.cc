@@ -268,8 +268,9 @@ Status ToAttributes(const py::dict& object, const std::map<std::string, Attribut
   auto localized = DictAt(object, "localized_attributes", what);
   if (!localized.ok()) return localized.status();
   for (const auto& [tag, values] : *localized) {
-    if (!py::isinstance<py::dict>(values))
+    if (!py::isinstance<py::dict>(values)) {
       return Wrong(what + " localized_attributes", "wants dicts by locale");
+    }
     for (const auto& [name, value] : values.cast<py::dict>()) {
       if (Status s = one(name, value, py::str(tag).cast<std::string>()); !s.ok()) return s;
     }

@@ -131,8 +131,9 @@ Status ValidateUpsert(const Entity& e, const EntitySchema& schema, const UniqueV
     for (const auto& [name, a] : schemas) {
       if (a.nullable || a.default_value) continue;
       if (!a.localized) {
-        if (!values.global.contains(name))
+        if (!values.global.contains(name)) {
           return fail(prefix + "required attribute '" + name + "' is missing");
+        }
         continue;
       }
       for (const auto& locale : e.locales) {
