@@ -620,6 +620,34 @@ StatusOr<ServeCommand> ParseServe(const std::vector<std::string>& args) {
   return cmd;
 }
 
+StatusOr<CompareCommand> ParseCompare(const std::vector<std::string>& args) {
+  CompareCommand cmd;
+  po::options_description o("options");
+  o.add_options()("help", "show this help")("a", po::value(&cmd.a_files)->multitoken(),
+                                            "arm A's run reports (the positional arguments)")(
+      "vs", po::value(&cmd.b_files)->multitoken()->required(), "arm B's run reports (--report-json files)")(
+      "noise-from", po::value(&cmd.noise_files)->multitoken(),
+      "A/A run reports (one build, 4 or more): each metric's noise threshold")(
+      "json", po::value(&cmd.json_out), "write every figure as JSON here")(
+      "resamples", po::value(&cmd.options.resamples)->default_value(cmd.options.resamples),
+      "bootstrap resamples (10,000 or more)")("seed", po::value(&cmd.options.seed)->default_value(1),
+                                              "the bootstrap's seed: the same runs give the same intervals")(
+      "force", po::bool_switch(&cmd.options.force), "compare runs of different datasets or hosts");
+  po::positional_options_description positional;
+  positional.add("a", -1);
+  auto vm = Parse(args, o, positional,
+                  "usage: warmup compare A.json... --vs B.json... [--noise-from AA.json...] [--json F]\n"
+                  "Per metric: medians, the ratio B/A with a bootstrap 95 % interval, the Mann-Whitney U "
+                  "test,\nthe Hodges-Lehmann shift, and a verdict. Exit 0: no regression, 3: a regression, "
+                  "1: error.",
+                  &cmd.help);
+  if (!vm.ok()) return vm.status();
+  if (!cmd.help.empty()) return cmd;
+  if (cmd.a_files.empty()) return InvalidArgumentError("name arm A's run reports before --vs");
+  if (auto s = CheckRange("resamples", cmd.options.resamples, 1000, 10'000'000); !s.ok()) return s;
+  return cmd;
+}
+
 StatusOr<CatalogsCommand> ParseCatalogs(const std::vector<std::string>& args) {
   CatalogsCommand cmd;
   po::options_description o("options");

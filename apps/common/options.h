@@ -9,6 +9,7 @@
 
 #include "common/profiler_window.h"
 #include "warmup/catalog_admin.h"
+#include "warmup/compare.h"
 #include "warmup/copy_engine.h"
 #include "warmup/generator.h"
 #include "warmup/grpc_source.h"
@@ -151,6 +152,16 @@ struct CatalogsCommand {
   ServerAdminOptions admin;               // --call-timeout, --tls ...
 };
 
+// `warmup compare`: run reports of build A against build B.
+struct CompareCommand {
+  std::string help;                      // set by --help: print it and exit 0, run nothing
+  std::vector<std::string> a_files;      // positional
+  std::vector<std::string> b_files;      // --vs
+  std::vector<std::string> noise_files;  // --noise-from: A/A runs
+  std::string json_out;                  // --json: the comparison as JSON here
+  CompareOptions options;                // --resamples, --seed, --force
+};
+
 // Each parser reads the arguments after the command name and touches nothing
 // outside them (no file is looked at). With `--help` the command's `help`
 // holds its usage and options, and nothing else is checked.
@@ -169,6 +180,7 @@ StatusOr<LoadCommand> ParseReindex(const std::vector<std::string>& args);
 // and --profiler, --profile-out.
 StatusOr<ProfileCommand> ParseProfile(const std::vector<std::string>& args);
 StatusOr<ServeCommand> ParseServe(const std::vector<std::string>& args);
+StatusOr<CompareCommand> ParseCompare(const std::vector<std::string>& args);
 StatusOr<CatalogsCommand> ParseCatalogs(const std::vector<std::string>& args);
 StatusOr<ExportCommand> ParseExport(const std::vector<std::string>& args);
 

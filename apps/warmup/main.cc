@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <fstream>
 #include <iostream>
 #include <optional>
 #include <string>
@@ -103,6 +104,21 @@ int Catalogs(const std::vector<std::string>& args) {
   return 0;
 }
 
+int Compare(const std::vector<std::string>& args) {
+  auto cmd = warmup::cli::ParseCompare(args);
+  if (auto stop = StopAfterParse(cmd)) return *stop;
+  if (auto s = CheckOutputFile("--json", cmd->json_out, true); !s.ok()) return FailWith(s);
+  auto comparison = warmup::CompareRuns(cmd->a_files, cmd->b_files, cmd->noise_files, cmd->options);
+  if (!comparison.ok()) return FailWith(comparison.status());
+  if (!cmd->json_out.empty()) {
+    std::ofstream json(cmd->json_out, std::ios::trunc);
+    json << warmup::RenderComparisonJson(*comparison);
+    if (!json) return FailWith(warmup::FailedPreconditionError("cannot write --json " + cmd->json_out));
+  }
+  std::cout << warmup::RenderComparisonText(*comparison);
+  return comparison->ExitCode();
+}
+
 int Version(const std::vector<std::string>&) {
   std::cout << "warmup " << warmup::Version() << "\n"
             << "evitaDB gRPC protocol: " << warmup::ProtocolDescription() << "\n";
@@ -132,6 +148,11 @@ constexpr Command kCommands[] = {
     {"unpack", "unzip an export into a pristine snapshot directory, verifying every checksum", Unpack},
     {"catalogs", "list a server's catalogs and their states, or --delete some (e.g. a killed load's)",
      Catalogs},
+    {"compare",
+     "is build B faster than A? run reports (--report-json) of each, per metric a test, an interval, a "
+     "verdict\n"
+     "             exit 0 = no regression, 3 = a regression, 1 = error (docs/comparing.md)",
+     Compare},
     {"version", "print the version and the evitaDB protocol this build speaks", Version},
 };
 

@@ -1,0 +1,112 @@
+// Comparing builds: is build B faster than build A? The unit is one whole
+// run (its JSON report); per metric, the runs of each arm are compared with
+// the two-sided Mann-Whitney U test, a bootstrap confidence interval of the
+// ratio of medians (B/A), and the Hodges-Lehmann shift, and a verdict is
+// given only when both the test and the interval agree (docs/comparing.md).
+#ifndef WARMUP_COMPARE_H_
+#define WARMUP_COMPARE_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "warmup/status.h"
+
+namespace warmup {
+
+// The median of `values` (the mean of the two middle ones for an even count).
+// REQUIRES: !values.empty().
+double Median(std::vector<double> values);
+
+struct MannWhitneyResult {
+  double u = 0;        // U of `a`: pairs (a_i, b_j) with a_i > b_j, ties counting one half
+  double p_value = 1;  // two-sided
+  // true: from the exact distribution of U (no ties, both samples of at most
+  // 20); false: the normal approximation with tie and continuity correction.
+  bool exact = false;
+};
+// REQUIRES: both samples non-empty.
+MannWhitneyResult MannWhitneyU(const std::vector<double>& a, const std::vector<double>& b);
+
+struct Interval {
+  double low = 0;
+  double high = 0;
+};
+// The percentile bootstrap interval of median(b) / median(a) at `confidence`,
+// resampling each sample independently `resamples` times from a generator
+// seeded with `seed` (the same inputs give the same interval).
+// REQUIRES: both samples non-empty, median(a) != 0, resamples >= 1.
+Interval BootstrapRatioOfMedians(const std::vector<double>& a, const std::vector<double>& b, int resamples,
+                                 uint64_t seed, double confidence = 0.95);
+
+// The Hodges-Lehmann estimate of the shift from `a` to `b`: the median of
+// every difference b_j - a_i. REQUIRES: both samples non-empty.
+double HodgesLehmannShift(const std::vector<double>& a, const std::vector<double>& b);
+
+// The smallest relative change of the median that a two-sided test at 5 %
+// would find with 80 % power, given these sample sizes and the spread of `a`
+// (its MAD scaled to a standard deviation), for the rank test's efficiency
+// (3/pi of the t test's on normal data). A planning figure, not a test.
+double DetectableChange(const std::vector<double>& a, size_t b_size);
+
+struct CompareOptions {
+  int resamples = 10'000;
+  uint64_t seed = 1;
+  double alpha = 0.05;
+  // The relative change a confidence interval must lie beyond for a verdict
+  // when no A/A runs give one (--noise-from).
+  double default_noise = 0.02;
+  // Compare runs of different datasets or hosts anyway.
+  bool force = false;
+};
+
+enum class Verdict { kNoChange, kImproved, kRegressed };
+const char* VerdictName(Verdict verdict);
+
+struct MetricComparison {
+  std::string metric;        // e.g. "total_seconds", "upsert_median_us:Product"
+  std::string unit;          // "s", "us", "bytes", "us/entity"
+  std::vector<double> a, b;  // one value per run
+  double median_a = 0, median_b = 0;
+  double ratio = 0;   // median_b / median_a
+  Interval ratio_ci;  // bootstrap, 95 %
+  MannWhitneyResult test;
+  double hodges_lehmann = 0;     // b - a, in the metric's unit
+  double detectable_change = 0;  // relative, see DetectableChange
+  double noise_threshold = 0;    // relative
+  std::string noise_source;      // "default" or "A/A runs (n)"
+  Verdict verdict = Verdict::kNoChange;
+};
+
+struct Comparison {
+  std::vector<std::string> a_files, b_files, noise_files;
+  std::string dataset_fingerprint;
+  std::vector<MetricComparison> metrics;
+  std::vector<std::string> warnings;  // e.g. fewer than 9 runs per arm
+  // 0 without a regression, 3 with one.
+  int ExitCode() const;
+};
+
+// Reads the run reports (JSON, schema warmup-run/5) of arm A, arm B and,
+// optionally, A/A runs that set each metric's noise threshold, and compares
+// every metric all runs have: TOTAL, net load (load minus source read),
+// goLive, the Product mean upsert, each collection's median upsert, the
+// server's CPU per entity and peak RSS (when a server was measured). Lower
+// is better for all of them; a verdict needs p < alpha and the interval of
+// the ratio entirely beyond 1 +- the noise threshold.
+// Errors: kInvalidArgument for fewer than 2 runs in an arm, a file that is
+// not a run report (naming it), runs that failed (exit code 1), or runs of
+// different datasets or hosts (naming both) unless `force`; kNotFound for a
+// file that is not there.
+StatusOr<Comparison> CompareRuns(const std::vector<std::string>& a_files,
+                                 const std::vector<std::string>& b_files,
+                                 const std::vector<std::string>& noise_files, const CompareOptions& options);
+
+// An aligned table, one metric a line, with the verdicts; and every figure as
+// JSON (schema "warmup-compare/1").
+std::string RenderComparisonText(const Comparison& comparison);
+std::string RenderComparisonJson(const Comparison& comparison);
+
+}  // namespace warmup
+
+#endif  // WARMUP_COMPARE_H_

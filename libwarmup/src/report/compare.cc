@@ -1,0 +1,401 @@
+// Run comparison: the statistics (docs/comparing.md says why these) and the
+// metrics read from run reports.
+#include "warmup/compare.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <numbers>
+#include <numeric>
+#include <random>
+#include <set>
+#include <sstream>
+
+namespace warmup {
+namespace {
+
+using json = nlohmann::json;
+
+double NormalTail(double z) { return 0.5 * std::erfc(z / std::sqrt(2.0)); }  // P(Z > z)
+
+// The number of arrangements of m a's and n b's giving each U (of `a`), by
+// the recurrence f(m, n, u) = f(m - 1, n, u - n) + f(m, n - 1, u).
+std::vector<double> ExactUCounts(size_t m, size_t n) {
+  // counts[i][j] = distribution for i a's and j b's, as a vector over u.
+  std::vector<std::vector<std::vector<double>>> counts(m + 1, std::vector<std::vector<double>>(n + 1));
+  for (size_t i = 0; i <= m; ++i) {
+    for (size_t j = 0; j <= n; ++j) {
+      std::vector<double>& f = counts[i][j];
+      f.assign(i * j + 1, 0.0);
+      if (i == 0 || j == 0) {
+        f[0] = 1;
+        continue;
+      }
+      // The largest value is an a (it beats all j b's) or a b.
+      for (size_t u = 0; u <= (i - 1) * j; ++u) f[u + j] += counts[i - 1][j][u];
+      for (size_t u = 0; u <= i * (j - 1); ++u) f[u] += counts[i][j - 1][u];
+    }
+  }
+  return counts[m][n];
+}
+
+}  // namespace
+
+double Median(std::vector<double> values) {
+  const size_t mid = values.size() / 2;
+  std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(mid), values.end());
+  const double upper = values[mid];
+  if (values.size() % 2 == 1) return upper;
+  const double lower = *std::max_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(mid));
+  return (lower + upper) / 2;
+}
+
+MannWhitneyResult MannWhitneyU(const std::vector<double>& a, const std::vector<double>& b) {
+  const size_t m = a.size();
+  const size_t n = b.size();
+  // Ranks of the pooled sample, ties sharing their mean rank.
+  std::vector<std::pair<double, int>> pooled;
+  for (double x : a) pooled.emplace_back(x, 0);
+  for (double x : b) pooled.emplace_back(x, 1);
+  std::sort(pooled.begin(), pooled.end());
+  const size_t total = m + n;
+  double rank_sum_a = 0;
+  double tie_term = 0;  // sum of t^3 - t over groups of ties
+  for (size_t i = 0; i < total;) {
+    size_t j = i;
+    while (j < total && pooled[j].first == pooled[i].first) ++j;
+    const double t = static_cast<double>(j - i);
+    const double mean_rank = (static_cast<double>(i + 1) + static_cast<double>(j)) / 2;
+    for (size_t k = i; k < j; ++k) {
+      if (pooled[k].second == 0) rank_sum_a += mean_rank;
+    }
+    tie_term += t * t * t - t;
+    i = j;
+  }
+  MannWhitneyResult r;
+  const double md = static_cast<double>(m);
+  const double nd = static_cast<double>(n);
+  r.u = rank_sum_a - md * (md + 1) / 2;
+  if (tie_term == 0 && m <= 20 && n <= 20) {
+    const std::vector<double> counts = ExactUCounts(m, n);
+    const double all = std::accumulate(counts.begin(), counts.end(), 0.0);
+    const auto u = static_cast<size_t>(std::llround(r.u));
+    double below = 0;  // P(U <= u)
+    for (size_t k = 0; k <= u; ++k) below += counts[k];
+    double above = 0;  // P(U >= u)
+    for (size_t k = u; k < counts.size(); ++k) above += counts[k];
+    r.p_value = std::min(1.0, 2 * std::min(below, above) / all);
+    r.exact = true;
+    return r;
+  }
+  const double mu = md * nd / 2;
+  const double nt = md + nd;
+  const double variance = md * nd / 12 * ((nt + 1) - tie_term / (nt * (nt - 1)));
+  if (variance <= 0) return r;  // every value equal: no evidence of a difference
+  const double z = std::max(0.0, std::abs(r.u - mu) - 0.5) / std::sqrt(variance);
+  r.p_value = std::min(1.0, 2 * NormalTail(z));
+  return r;
+}
+
+Interval BootstrapRatioOfMedians(const std::vector<double>& a, const std::vector<double>& b, int resamples,
+                                 uint64_t seed, double confidence) {
+  std::mt19937_64 rng(seed);
+  auto resample_median = [&](const std::vector<double>& x, std::vector<double>& scratch) {
+    for (double& v : scratch) v = x[rng() % x.size()];
+    return Median(scratch);
+  };
+  std::vector<double> ratios;
+  ratios.reserve(static_cast<size_t>(resamples));
+  std::vector<double> sa(a.size());
+  std::vector<double> sb(b.size());
+  for (int i = 0; i < resamples; ++i) {
+    const double ma = resample_median(a, sa);
+    const double mb = resample_median(b, sb);
+    if (ma != 0) ratios.push_back(mb / ma);
+  }
+  std::sort(ratios.begin(), ratios.end());
+  auto at = [&](double q) {
+    const double index = q * static_cast<double>(ratios.size() - 1);
+    return ratios[static_cast<size_t>(std::llround(index))];
+  };
+  const double tail = (1 - confidence) / 2;
+  return {at(tail), at(1 - tail)};
+}
+
+double HodgesLehmannShift(const std::vector<double>& a, const std::vector<double>& b) {
+  std::vector<double> differences;
+  differences.reserve(a.size() * b.size());
+  for (double x : a) {
+    for (double y : b) differences.push_back(y - x);
+  }
+  return Median(differences);
+}
+
+double DetectableChange(const std::vector<double>& a, size_t b_size) {
+  const double median = Median(a);
+  std::vector<double> deviations;
+  for (double x : a) deviations.push_back(std::abs(x - median));
+  const double sigma = 1.4826 * Median(deviations);
+  if (median == 0) return 0;
+  constexpr double kZAlpha = 1.959964;  // two-sided 5 %
+  constexpr double kZPower = 0.841621;  // 80 % power
+  constexpr double kRankEfficiency = 3 / std::numbers::pi;
+  const double n_a = static_cast<double>(a.size());
+  const double n_b = static_cast<double>(b_size);
+  return (kZAlpha + kZPower) * sigma * std::sqrt(1 / n_a + 1 / n_b) / std::sqrt(kRankEfficiency) /
+         std::abs(median);
+}
+
+const char* VerdictName(Verdict verdict) {
+  switch (verdict) {
+    case Verdict::kImproved:
+      return "improved";
+    case Verdict::kRegressed:
+      return "regressed";
+    case Verdict::kNoChange:
+      return "no change";
+  }
+  return "no change";
+}
+
+int Comparison::ExitCode() const {
+  for (const MetricComparison& m : metrics) {
+    if (m.verdict == Verdict::kRegressed) return 3;
+  }
+  return 0;
+}
+
+namespace {
+
+// One run's metrics: name -> (value, unit).
+using RunMetrics = std::map<std::string, std::pair<double, std::string>>;
+
+struct Run {
+  std::string file;
+  std::string fingerprint;
+  std::string host;  // hostname, CPU model, cores
+  RunMetrics metrics;
+};
+
+StatusOr<Run> ReadRun(const std::string& file) {
+  std::ifstream in(file);
+  if (!in) return NotFoundError(file + ": cannot be read");
+  const json doc = json::parse(in, nullptr, /*allow_exceptions=*/false);
+  auto bad = [&](const std::string& why) { return InvalidArgumentError(file + ": " + why); };
+  if (doc.is_discarded() || !doc.is_object()) return bad("not JSON");
+  if (doc.value("schema", "") != "warmup-run/5") {
+    return bad("not a run report (schema warmup-run/5), but " +
+               doc.value("schema", std::string("no schema")));
+  }
+  try {
+    if (doc.at("exit_code").get<int>() == 1) {
+      return bad("the run failed (exit 1: " + doc.at("verification").at("outcome").get<std::string>() +
+                 "); its figures do not stand");
+    }
+    Run run;
+    run.file = file;
+    run.fingerprint = doc.at("dataset_fingerprint").get<std::string>();
+    const json& env = doc.at("environment");
+    run.host = env.at("hostname").get<std::string>() + ", " + env.at("cpu_model").get<std::string>() + ", " +
+               std::to_string(env.at("cores").get<int>()) + " cores";
+    auto put = [&](const std::string& name, double value, const char* unit) {
+      run.metrics[name] = {value, unit};
+    };
+    if (!doc.at("total_seconds").is_null()) put("total_seconds", doc.at("total_seconds").get<double>(), "s");
+    put("net_load_seconds",
+        doc.at("load_wall_seconds").get<double>() - doc.at("source_read_seconds").get<double>(), "s");
+    put("golive_seconds", doc.at("golive").at("seconds").get<double>(), "s");
+    for (const json& c : doc.at("collections")) {
+      if (c.at("copied").get<int64_t>() == 0) continue;
+      const std::string type = c.at("entity_type").get<std::string>();
+      put("upsert_median_us:" + type, c.at("upsert").at("median_us").get<double>(), "us");
+      if (type == "Product") put("upsert_mean_us:Product", c.at("upsert").at("mean_us").get<double>(), "us");
+    }
+    const json& server = doc.at("server_process");
+    if (!server.is_null()) {
+      const json& usage = server.at("usage");
+      const double copied = doc.at("copied").get<double>();
+      if (copied > 0) {
+        put("server_cpu_us_per_entity",
+            (usage.at("user_seconds").get<double>() + usage.at("system_seconds").get<double>()) * 1e6 /
+                copied,
+            "us/entity");
+      }
+      put("server_peak_rss_bytes", usage.at("peak_rss_bytes").get<double>(), "bytes");
+    }
+    return run;
+  } catch (const json::exception& e) {
+    return bad(std::string("a field of the run report is missing or of the wrong type (") + e.what() + ")");
+  }
+}
+
+StatusOr<std::vector<Run>> ReadRuns(const std::vector<std::string>& files) {
+  std::vector<Run> runs;
+  for (const std::string& f : files) {
+    auto run = ReadRun(f);
+    if (!run.ok()) return run.status();
+    runs.push_back(std::move(run).value());
+  }
+  return runs;
+}
+
+// The values of `metric` over `runs`; empty unless every run has it.
+std::vector<double> Values(const std::vector<Run>& runs, const std::string& metric) {
+  std::vector<double> values;
+  for (const Run& r : runs) {
+    auto it = r.metrics.find(metric);
+    if (it == r.metrics.end()) return {};
+    values.push_back(it->second.first);
+  }
+  return values;
+}
+
+std::string Fixed(double v, int places) {
+  char buf[64];
+  std::snprintf(buf, sizeof(buf), "%.*f", places, v);
+  return buf;
+}
+
+}  // namespace
+
+StatusOr<Comparison> CompareRuns(const std::vector<std::string>& a_files,
+                                 const std::vector<std::string>& b_files,
+                                 const std::vector<std::string>& noise_files, const CompareOptions& options) {
+  if (a_files.size() < 2 || b_files.size() < 2) {
+    return InvalidArgumentError("each arm needs at least 2 runs (A has " + std::to_string(a_files.size()) +
+                                ", B has " + std::to_string(b_files.size()) + "); 9 or more are recommended");
+  }
+  if (!noise_files.empty() && noise_files.size() < 4) {
+    return InvalidArgumentError("A/A noise needs at least 4 runs (split into two halves), not " +
+                                std::to_string(noise_files.size()));
+  }
+  auto a = ReadRuns(a_files);
+  if (!a.ok()) return a.status();
+  auto b = ReadRuns(b_files);
+  if (!b.ok()) return b.status();
+  auto noise = ReadRuns(noise_files);
+  if (!noise.ok()) return noise.status();
+  Comparison out;
+  out.a_files = a_files;
+  out.b_files = b_files;
+  out.noise_files = noise_files;
+  const Run& first = a->front();
+  out.dataset_fingerprint = first.fingerprint;
+  for (const auto* arm : {&*a, &*b, &*noise}) {
+    for (const Run& r : *arm) {
+      if (r.fingerprint != first.fingerprint || r.host != first.host) {
+        const std::string what = r.fingerprint != first.fingerprint
+                                     ? "dataset " + r.fingerprint + " vs " + first.fingerprint
+                                     : "host " + r.host + " vs " + first.host;
+        if (!options.force) {
+          return InvalidArgumentError(r.file + " and " + first.file + " are not comparable (" + what +
+                                      "); --force compares them anyway");
+        }
+        out.warnings.push_back("compared despite different runs (--force): " + r.file + ": " + what);
+      }
+    }
+  }
+  if (a->size() < 9 || b->size() < 9) {
+    out.warnings.push_back("fewer than 9 runs per arm (" + std::to_string(a->size()) + " and " +
+                           std::to_string(b->size()) + "): the verdicts are unreliable");
+  }
+  // Noise from A/A runs: the two interleaved halves, whose ratio should be 1.
+  std::vector<Run> noise_x, noise_y;
+  for (size_t i = 0; i < noise->size(); ++i) (i % 2 == 0 ? noise_x : noise_y).push_back((*noise)[i]);
+  for (const auto& [metric, value_unit] : first.metrics) {
+    MetricComparison m;
+    m.metric = metric;
+    m.unit = value_unit.second;
+    m.a = Values(*a, metric);
+    m.b = Values(*b, metric);
+    if (m.a.empty() || m.b.empty()) continue;
+    m.median_a = Median(m.a);
+    m.median_b = Median(m.b);
+    if (m.median_a == 0) continue;
+    m.ratio = m.median_b / m.median_a;
+    m.ratio_ci = BootstrapRatioOfMedians(m.a, m.b, options.resamples, options.seed);
+    m.test = MannWhitneyU(m.a, m.b);
+    m.hodges_lehmann = HodgesLehmannShift(m.a, m.b);
+    m.detectable_change = DetectableChange(m.a, m.b.size());
+    m.noise_threshold = options.default_noise;
+    m.noise_source = "default";
+    const std::vector<double> x = Values(noise_x, metric);
+    const std::vector<double> y = Values(noise_y, metric);
+    if (!x.empty() && !y.empty() && Median(x) != 0) {
+      const Interval aa = BootstrapRatioOfMedians(x, y, options.resamples, options.seed + 1);
+      m.noise_threshold = std::max(std::abs(aa.low - 1), std::abs(aa.high - 1));
+      m.noise_source = "A/A runs (" + std::to_string(noise->size()) + ")";
+    }
+    if (m.test.p_value < options.alpha) {
+      if (m.ratio_ci.low > 1 + m.noise_threshold) m.verdict = Verdict::kRegressed;
+      if (m.ratio_ci.high < 1 - m.noise_threshold) m.verdict = Verdict::kImproved;
+    }
+    out.metrics.push_back(std::move(m));
+  }
+  return out;
+}
+
+std::string RenderComparisonText(const Comparison& c) {
+  std::ostringstream out;
+  out << "comparison: A = " << c.a_files.size() << " runs, B = " << c.b_files.size() << " runs, dataset "
+      << c.dataset_fingerprint << "\n";
+  out << "  lower is better everywhere; ratio = median B / median A, its 95 % bootstrap interval, the\n"
+         "  two-sided Mann-Whitney U p, the Hodges-Lehmann shift (B - A), the change this n could detect\n\n";
+  char line[512];
+  std::snprintf(line, sizeof(line), "%-36s %12s %12s %7s %17s %8s %12s %7s %7s  %s\n", "metric", "median A",
+                "median B", "ratio", "95% CI", "p", "shift", "detect", "noise", "verdict");
+  out << line;
+  for (const MetricComparison& m : c.metrics) {
+    const int places = m.unit == "s" ? 3 : m.unit == "bytes" ? 0 : 1;
+    const std::string ci = "[" + Fixed(m.ratio_ci.low, 3) + ", " + Fixed(m.ratio_ci.high, 3) + "]";
+    std::snprintf(line, sizeof(line), "%-36s %12s %12s %7s %17s %8s %12s %6s%% %6s%%  %s\n",
+                  (m.metric + " (" + m.unit + ")").c_str(), Fixed(m.median_a, places).c_str(),
+                  Fixed(m.median_b, places).c_str(), Fixed(m.ratio, 3).c_str(), ci.c_str(),
+                  (Fixed(m.test.p_value, 4) + (m.test.exact ? "" : "~")).c_str(),
+                  Fixed(m.hodges_lehmann, places).c_str(), Fixed(100 * m.detectable_change, 1).c_str(),
+                  Fixed(100 * m.noise_threshold, 1).c_str(), VerdictName(m.verdict));
+    out << line;
+  }
+  out << "\n  p~: normal approximation (ties, or more than 20 runs in an arm); noise: the change a verdict\n"
+         "  must exceed ("
+      << (c.noise_files.empty() ? "the default" : "from the A/A runs") << ")\n";
+  for (const std::string& w : c.warnings) out << "WARNING: " << w << "\n";
+  out << (c.ExitCode() == 3 ? "verdict: REGRESSED (exit 3)\n" : "verdict: no regression (exit 0)\n");
+  return out.str();
+}
+
+std::string RenderComparisonJson(const Comparison& c) {
+  json metrics = json::array();
+  for (const MetricComparison& m : c.metrics) {
+    metrics.push_back(
+        {{"metric", m.metric},
+         {"unit", m.unit},
+         {"a", m.a},
+         {"b", m.b},
+         {"median_a", m.median_a},
+         {"median_b", m.median_b},
+         {"ratio", m.ratio},
+         {"ratio_ci", {m.ratio_ci.low, m.ratio_ci.high}},
+         {"mann_whitney", {{"u", m.test.u}, {"p_value", m.test.p_value}, {"exact", m.test.exact}}},
+         {"hodges_lehmann_shift", m.hodges_lehmann},
+         {"detectable_change", m.detectable_change},
+         {"noise_threshold", m.noise_threshold},
+         {"noise_source", m.noise_source},
+         {"verdict", VerdictName(m.verdict)}});
+  }
+  json doc = {{"schema", "warmup-compare/1"},
+              {"a", c.a_files},
+              {"b", c.b_files},
+              {"noise", c.noise_files},
+              {"dataset_fingerprint", c.dataset_fingerprint},
+              {"metrics", std::move(metrics)},
+              {"warnings", c.warnings},
+              {"exit_code", c.ExitCode()}};
+  return doc.dump(2) + "\n";
+}
+
+}  // namespace warmup

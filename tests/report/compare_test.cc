@@ -1,0 +1,240 @@
+// Comparing builds: the statistics against values worked out by hand, the
+// bootstrap's coverage on data with a known ratio, and CompareRuns (and
+// `warmup compare`) on run reports whose figures are set on purpose.
+#include "warmup/compare.h"
+
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <random>
+
+#include "apps/cli.h"
+#include "common/status_matchers.h"
+#include "common/temp_dir.h"
+#include "warmup/report.h"
+#include "warmup/run_result.h"
+
+namespace warmup {
+namespace {
+
+TEST_CASE("Median and the Hodges-Lehmann shift, worked by hand") {
+  CHECK(Median({3, 1, 2}) == 2);
+  CHECK(Median({4, 1, 3, 2}) == 2.5);
+  // b - a over all pairs: 3 5 7 2 4 6 1 3 5, sorted 1 2 3 3 4 5 5 6 7.
+  CHECK(HodgesLehmannShift({1, 2, 3}, {4, 6, 8}) == 4);
+}
+
+TEST_CASE("Mann-Whitney U: the exact distribution for small samples without ties") {
+  // Complete separation: U = 0; of the C(6,3) = 20 arrangements one is as extreme on each side.
+  MannWhitneyResult separated = MannWhitneyU({1, 2, 3}, {4, 5, 6});
+  CHECK(separated.exact);
+  CHECK(separated.u == 0);
+  CHECK(separated.p_value == doctest::Approx(2.0 / 20));
+  CHECK(MannWhitneyU({1, 2, 3, 4}, {5, 6, 7, 8, 9}).p_value == doctest::Approx(2.0 / 126));
+  // m = 3, n = 4: U's frequencies over u = 0..12 are 1 1 2 3 4 4 5 4 4 3 2 1 1 (35 in all).
+  // a = {1, 4, 6} beats 0 + 2 + 3 of b = {2, 3, 5, 7}: U = 5, P(U <= 5) = 15/35, two-sided 30/35.
+  MannWhitneyResult mixed = MannWhitneyU({1, 4, 6}, {2, 3, 5, 7});
+  CHECK(mixed.u == 5);
+  CHECK(mixed.p_value == doctest::Approx(30.0 / 35));
+  CHECK(MannWhitneyU({2, 3, 5, 7}, {1, 4, 6}).p_value == doctest::Approx(30.0 / 35));  // symmetric
+}
+
+TEST_CASE("Mann-Whitney U: the normal approximation with tie and continuity correction") {
+  // Pooled 1 2 2 2 3 4: the three 2s share rank 3; R(a) = 1 + 3 + 3 = 7, U = 7 - 6 = 1.
+  // mu = 4.5; var = 9/12 * (7 - (27 - 3) / 30) = 4.65; z = (3.5 - 0.5) / sqrt(4.65) = 1.39122.
+  MannWhitneyResult tied = MannWhitneyU({1, 2, 2}, {2, 3, 4});
+  CHECK_FALSE(tied.exact);
+  CHECK(tied.u == 1);
+  CHECK(tied.p_value == doctest::Approx(0.164160).epsilon(1e-4));
+  // Every value equal: nothing to tell apart.
+  CHECK(MannWhitneyU({5, 5, 5}, {5, 5}).p_value == 1);
+  // More than 20 a side goes to the normal approximation too, and finds a clear shift.
+  std::vector<double> low, high;
+  for (int i = 0; i < 25; ++i) {
+    low.push_back(i);
+    high.push_back(i + 100);
+  }
+  MannWhitneyResult large = MannWhitneyU(low, high);
+  CHECK_FALSE(large.exact);
+  CHECK(large.p_value < 1e-6);
+}
+
+TEST_CASE("the bootstrap interval of the ratio of medians covers a known ratio about 95 % of the time") {
+  std::mt19937_64 rng(42);
+  std::normal_distribution<double> a_runs(100.0, 6.0);
+  std::normal_distribution<double> b_runs(110.0, 6.6);  // true ratio of medians 1.1
+  int covered = 0;
+  constexpr int kTrials = 200;
+  for (int trial = 0; trial < kTrials; ++trial) {
+    std::vector<double> a, b;
+    for (int i = 0; i < 15; ++i) {
+      a.push_back(a_runs(rng));
+      b.push_back(b_runs(rng));
+    }
+    const Interval ci = BootstrapRatioOfMedians(a, b, 2000, static_cast<uint64_t>(trial));
+    CHECK(ci.low <= ci.high);
+    covered += ci.low <= 1.1 && 1.1 <= ci.high;
+  }
+  // Percentile intervals of a median run a little narrow on small samples.
+  CHECK(covered >= kTrials * 85 / 100);
+  CHECK(covered <= kTrials * 995 / 1000);
+  // Seeded: the same inputs give the same interval.
+  const Interval first = BootstrapRatioOfMedians({1, 2, 3, 4}, {2, 3, 4, 5}, 5000, 7);
+  const Interval again = BootstrapRatioOfMedians({1, 2, 3, 4}, {2, 3, 4, 5}, 5000, 7);
+  CHECK(first.low == again.low);
+  CHECK(first.high == again.high);
+}
+
+TEST_CASE("the detectable change grows with the spread and shrinks with the runs") {
+  const std::vector<double> tight = {100, 101, 99, 100, 102, 98, 100, 101, 99};
+  const std::vector<double> loose = {100, 110, 90, 100, 120, 80, 100, 110, 90};
+  CHECK(DetectableChange(loose, 9) > DetectableChange(tight, 9));
+  CHECK(DetectableChange(tight, 30) < DetectableChange(tight, 9));
+}
+
+// A run report with the figures a comparison reads, rendered by the real
+// JSON writer.
+std::string WriteRun(const std::filesystem::path& dir, const std::string& name, double total,
+                     double product_us, const std::string& fingerprint = "f1") {
+  RunResult r;
+  r.run_label = name;
+  r.dataset_fingerprint = fingerprint;
+  r.environment.hostname = "host";
+  r.environment.cpu_model = "cpu";
+  r.environment.cores = 2;
+  for (const char* type : {"Brand", "Product"}) {
+    CollectionResult c;
+    c.entity_type = type;
+    c.source_count = c.expected_count = c.copied = c.target_count.emplace(100);
+    c.upsert.count = 100;
+    c.upsert.median_us = c.upsert.mean_us = std::string(type) == "Product" ? product_us : 20;
+    r.collections.push_back(c);
+  }
+  r.load_wall_seconds = total - 1;
+  r.source_read_seconds = 0.5;
+  r.golive = GoLiveOutcome::kCompleted;
+  r.golive_seconds = 1;
+  r.verify_mode = VerifyMode::kCounts;
+  r.verification = Verification::kVerified;
+  const std::string path = (dir / (name + ".json")).string();
+  std::ofstream(path) << RenderJsonReport(r);
+  return path;
+}
+
+const MetricComparison& Metric(const Comparison& c, const std::string& name) {
+  for (const MetricComparison& m : c.metrics) {
+    if (m.metric == name) return m;
+  }
+  FAIL("no metric " << name);
+  return c.metrics.front();
+}
+
+TEST_CASE("CompareRuns: a slower B regresses, a faster B improves, the same runs do not change") {
+  testing::TempDir dir;
+  std::mt19937_64 rng(3);
+  std::normal_distribution<double> jitter(0, 0.01);
+  std::vector<std::string> a, slower, faster, same;
+  for (int i = 0; i < 10; ++i) {
+    const double j = 1 + jitter(rng);
+    a.push_back(WriteRun(dir.path(), "a" + std::to_string(i), 10 * j, 500 * j));
+    slower.push_back(WriteRun(dir.path(), "s" + std::to_string(i), 10 * j, 600 * (1 + jitter(rng))));
+    faster.push_back(WriteRun(dir.path(), "f" + std::to_string(i), 8 * (1 + jitter(rng)), 500 * j));
+    same.push_back(
+        WriteRun(dir.path(), "x" + std::to_string(i), 10 * (1 + jitter(rng)), 500 * (1 + jitter(rng))));
+  }
+  auto regressed = CompareRuns(a, slower, {}, {});
+  REQUIRE_OK(regressed);
+  const MetricComparison& product = Metric(*regressed, "upsert_mean_us:Product");
+  CHECK(product.verdict == Verdict::kRegressed);
+  CHECK(product.ratio == doctest::Approx(1.2).epsilon(0.03));
+  CHECK(product.ratio_ci.low < 1.2);
+  CHECK(product.ratio_ci.high > 1.2);
+  CHECK(product.test.p_value < 0.001);
+  CHECK(product.hodges_lehmann == doctest::Approx(100).epsilon(0.1));
+  CHECK(Metric(*regressed, "upsert_median_us:Brand").verdict == Verdict::kNoChange);
+  CHECK(regressed->ExitCode() == 3);
+  CHECK(regressed->warnings.empty());
+  const std::string text = RenderComparisonText(*regressed);
+  CHECK(text.find("verdict: REGRESSED (exit 3)") != std::string::npos);
+  CHECK(RenderComparisonJson(*regressed).find("\"schema\": \"warmup-compare/1\"") != std::string::npos);
+
+  auto improved = CompareRuns(a, faster, {}, {});
+  REQUIRE_OK(improved);
+  CHECK(Metric(*improved, "total_seconds").verdict == Verdict::kImproved);
+  CHECK(Metric(*improved, "net_load_seconds").verdict == Verdict::kImproved);
+  CHECK(improved->ExitCode() == 0);
+
+  auto unchanged = CompareRuns(a, same, {}, {});
+  REQUIRE_OK(unchanged);
+  for (const MetricComparison& m : unchanged->metrics)
+    CHECK_MESSAGE(m.verdict == Verdict::kNoChange, m.metric);
+  CHECK(unchanged->ExitCode() == 0);
+
+  // A/A runs set the threshold: wide noise keeps a 20 % change from a verdict.
+  std::vector<std::string> noisy;
+  for (int i = 0; i < 8; ++i) {
+    noisy.push_back(WriteRun(dir.path(), "n" + std::to_string(i), 10, i % 2 == 0 ? 400 : 650));
+  }
+  auto with_noise = CompareRuns(a, slower, noisy, {});
+  REQUIRE_OK(with_noise);
+  const MetricComparison& noisy_product = Metric(*with_noise, "upsert_mean_us:Product");
+  CHECK(noisy_product.noise_source == "A/A runs (8)");
+  CHECK(noisy_product.noise_threshold > 0.3);
+  CHECK(noisy_product.verdict == Verdict::kNoChange);
+}
+
+TEST_CASE("CompareRuns refuses what cannot be compared, naming the file, and warns below 9 runs") {
+  testing::TempDir dir;
+  std::vector<std::string> a = {WriteRun(dir.path(), "a1", 10, 500), WriteRun(dir.path(), "a2", 10, 510)};
+  std::vector<std::string> b = {WriteRun(dir.path(), "b1", 10, 500), WriteRun(dir.path(), "b2", 10, 505)};
+  auto few = CompareRuns(a, b, {}, {});
+  REQUIRE_OK(few);
+  REQUIRE(few->warnings.size() == 1);
+  CHECK(few->warnings[0].find("fewer than 9 runs per arm") == 0);
+
+  CHECK(CompareRuns({a[0]}, b, {}, {}).status().message().find("each arm needs at least 2 runs") == 0);
+  const std::string other = WriteRun(dir.path(), "other", 10, 500, "f2");
+  auto different = CompareRuns(a, {b[0], other}, {}, {});
+  CHECK(different.status().code() == StatusCode::kInvalidArgument);
+  CHECK(different.status().message().find("other.json and ") != std::string::npos);
+  CHECK(different.status().message().find("dataset f2 vs f1") != std::string::npos);
+  CompareOptions force;
+  force.force = true;
+  auto forced = CompareRuns(a, {b[0], other}, {}, force);
+  REQUIRE_OK(forced);
+  CHECK(forced->warnings[0].find("--force") != std::string::npos);
+
+  const std::string not_json = dir / "junk.json";
+  std::ofstream(not_json) << "{ nope";
+  CHECK(CompareRuns(a, {b[0], not_json}, {}, {}).status().message() == not_json + ": not JSON");
+  CHECK(CompareRuns(a, {b[0], dir / "missing.json"}, {}, {}).status().code() == StatusCode::kNotFound);
+}
+
+TEST_CASE("warmup compare: exit 3 on a regression, 0 without, 1 on an error, and --json") {
+  testing::TempDir dir;
+  std::vector<std::string> args = {"compare"};
+  for (int i = 0; i < 4; ++i) args.push_back(WriteRun(dir.path(), "a" + std::to_string(i), 10, 500 + i));
+  args.push_back("--vs");
+  std::vector<std::string> same = args;
+  for (int i = 0; i < 4; ++i) {
+    args.push_back(WriteRun(dir.path(), "b" + std::to_string(i), 10, 700 + i));
+    same.push_back(WriteRun(dir.path(), "c" + std::to_string(i), 10, 501 + i));
+  }
+  const std::string json = dir / "cmp.json";
+  args.insert(args.end(), {"--json", json});
+  const testing::CliResult regressed = testing::RunCli(args);
+  CHECK(regressed.exit_code == 3);
+  CHECK(regressed.output.find("upsert_mean_us:Product") != std::string::npos);
+  CHECK(regressed.output.find("regressed") != std::string::npos);
+  CHECK(std::filesystem::file_size(json) > 0);
+  CHECK(testing::RunCli(same).exit_code == 0);
+  const testing::CliResult broken =
+      testing::RunCli({"compare", "x.json", "y.json", "--vs", "z.json", "w.json"});
+  CHECK(broken.exit_code == 1);
+  CHECK(broken.output.find("x.json: cannot be read") != std::string::npos);
+  CHECK(testing::RunCli({"compare", "--vs", "a.json"}).exit_code == 64);
+}
+
+}  // namespace
+}  // namespace warmup
