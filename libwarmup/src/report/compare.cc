@@ -346,16 +346,19 @@ std::string RenderComparisonText(const Comparison& c) {
   out << "  lower is better everywhere; ratio = median B / median A, its 95 % bootstrap interval, the\n"
          "  two-sided Mann-Whitney U p, the Hodges-Lehmann shift (B - A), the change this n could detect\n\n";
   char line[512];
-  std::snprintf(line, sizeof(line), "%-36s %12s %12s %7s %17s %8s %12s %7s %7s  %s\n", "metric", "median A",
+  std::snprintf(line, sizeof(line), "%-44s %12s %12s %7s %17s %8s %12s %7s %7s  %s\n", "metric", "median A",
                 "median B", "ratio", "95% CI", "p", "shift", "detect", "noise", "verdict");
   out << line;
   for (const MetricComparison& m : c.metrics) {
     const int places = m.unit == "s" ? 3 : m.unit == "bytes" ? 0 : 1;
     const std::string ci = "[" + Fixed(m.ratio_ci.low, 3) + ", " + Fixed(m.ratio_ci.high, 3) + "]";
-    std::snprintf(line, sizeof(line), "%-36s %12s %12s %7s %17s %8s %12s %6s%% %6s%%  %s\n",
+    char p[32];
+    std::snprintf(p, sizeof(p), m.test.p_value < 1e-4 ? "%.0e%s" : "%.4f%s", m.test.p_value,
+                  m.test.exact ? "" : "~");
+    std::snprintf(line, sizeof(line), "%-44s %12s %12s %7s %17s %8s %12s %6s%% %6s%%  %s\n",
                   (m.metric + " (" + m.unit + ")").c_str(), Fixed(m.median_a, places).c_str(),
                   Fixed(m.median_b, places).c_str(), Fixed(m.ratio, 3).c_str(), ci.c_str(),
-                  (Fixed(m.test.p_value, 4) + (m.test.exact ? "" : "~")).c_str(),
+                  p,
                   Fixed(m.hodges_lehmann, places).c_str(), Fixed(100 * m.detectable_change, 1).c_str(),
                   Fixed(100 * m.noise_threshold, 1).c_str(), VerdictName(m.verdict));
     out << line;
