@@ -70,6 +70,15 @@ expect jsonl_source "bad.jsonl:3: pk 2 does not ascend" "$out"
 out=$(run "$ex/progress_observer" 1000)
 expect progress_observer "^ +1000 upserts, now in " "$out"
 expect progress_observer "^goLive done in " "$out"
+# The Python example against the installed package, where the build made one.
+python_package=$prefix/lib/python3/dist-packages
+if [ -d "$python_package/warmup" ]; then
+  out=$(cd "$dir" && run env PYTHONPATH="$python_package" PYTHONDONTWRITEBYTECODE=1 /usr/bin/python3 \
+    "$source/examples/python/compare_medians.py" --scale 0.001 --out "$dir/medians.png")
+  expect compare_medians "^wrote " "$out"
+  [ -s "$dir/medians.png" ] || { echo "compare_medians.py wrote no chart"; exit 1; }
+fi
+
 # README's "Use it as a library" snippet, as written.
 snippet() {  # snippet NAME: the fenced block after "<!-- snippet: NAME -->" in README.md
   awk -v name="$1" '$0 == "<!-- snippet: " name " -->" { found = 1; next }

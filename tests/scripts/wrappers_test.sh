@@ -21,7 +21,9 @@ grep -q "verification: VERIFIED" <<< "$out" || { echo "reindex did not verify:";
 [ "$(tail -n 1 <<< "$out")" = "RUN_STATUS=MEASUREMENT-DONE-wrapped" ] || { echo "bad last line"; exit 1; }
 
 # Port 0: the server binds a free port and says which in its header.
-DATA_DIR=$dir/server LISTEN=127.0.0.1:0 RESET_DATA=true "$scripts/run-warmup-target-server.sh" > "$dir/server.log" 2>&1 &
+# PROFILE=cpu: the server profiles its first catalog's upserts (docs/profiling.md).
+DATA_DIR=$dir/server LISTEN=127.0.0.1:0 RESET_DATA=true PROFILE=cpu \
+  "$scripts/run-warmup-target-server.sh" > "$dir/server.log" 2>&1 &
 server_pid=$!
 port=
 for _ in $(seq 300); do
@@ -43,4 +45,6 @@ kill -TERM "$server_pid"
 wait "$server_pid"
 server_pid=
 grep -q "warmup serve stopped" "$dir/server.log" || { echo "server did not stop cleanly:"; cat "$dir/server.log"; exit 1; }
-echo "wrappers: reindex, target server, load and a live SOURCE passed"
+grep -q "window closed; wrote cpu profile $dir/profile-run.prof" "$dir/server.log" && [ -s "$dir/profile-run.prof" ] ||
+  { echo "PROFILE=cpu wrote no profile:"; cat "$dir/server.log"; exit 1; }
+echo "wrappers: reindex, target server (profiled), load and a live SOURCE passed"
