@@ -545,6 +545,9 @@ StatusOr<ServeCommand> ParseServe(const std::vector<std::string>& args) {
       "testing aid: wait this long before each upsert")(
       "golive-delay-ms", po::value(&cmd.golive_delay_ms)->default_value(0),
       "testing aid: wait this long before each goLive starts")(
+      "inject-upsert-delay-us", po::value(&cmd.inject_upsert_delay_us)->default_value(0),
+      "simulate a slower build: every upsert spends this many more microseconds (busy) inside the "
+      "measured server time, to check that a comparison finds a known change")(
       "tls-cert", po::value(&cmd.tls.cert_file), "serve gRPC over TLS with this certificate chain (PEM)")(
       "tls-key", po::value(&cmd.tls.key_file), "... and its private key (PEM)")(
       "client-ca", po::value(&cmd.tls.client_ca_file),
@@ -609,6 +612,8 @@ StatusOr<ServeCommand> ParseServe(const std::vector<std::string>& args) {
   }
   if (auto s = CheckRange("golive-delay-ms", cmd.golive_delay_ms, 0, 600000); !s.ok()) return s;
   if (auto s = CheckRange("upsert-delay-ms", cmd.upsert_delay_ms, 0, 60000); !s.ok()) return s;
+  if (auto s = CheckRange("inject-upsert-delay-us", cmd.inject_upsert_delay_us, 0, 1'000'000); !s.ok())
+    return s;
   if (auto s = CheckRange("session-idle-seconds", cmd.session_idle_seconds, 0, kWeekSeconds); !s.ok()) {
     return s;
   }

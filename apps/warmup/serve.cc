@@ -125,6 +125,7 @@ int Serve(const std::vector<std::string>& args) {
   options.orphaned_session_grace_seconds = cmd->orphaned_session_grace_seconds;
   options.golive_delay_ms = cmd->golive_delay_ms;
   options.upsert_delay_ms = cmd->upsert_delay_ms;
+  options.inject_upsert_delay_us = cmd->inject_upsert_delay_us;
   options.faults = cmd->faults;
   options.tls = cmd->tls;
   options.system_listen = cmd->system_listen;
@@ -164,6 +165,10 @@ int Serve(const std::vector<std::string>& args) {
   }
   if (cmd->golive_delay_ms > 0) {
     std::printf("  testing aid: goLive waits %d ms first\n", cmd->golive_delay_ms);
+  }
+  if (cmd->inject_upsert_delay_us > 0) {
+    std::printf("  simulated slower build: every upsert spends %d us more in the measured server time\n",
+                cmd->inject_upsert_delay_us);
   }
   if (profiler != nullptr) {
     std::printf("  profiler %s into %s: from the first upsert of a warming-up catalog to its goLive%s\n",

@@ -117,6 +117,24 @@ TEST_CASE("a server observer hears each catalog's first upsert once, then its go
                                                       "golive-start second", "golive-ok second"});
 }
 
+TEST_CASE("an injected upsert delay is spent inside the measured server time of every upsert") {
+  testing::TempDir dir;
+  ServerOptions options;
+  options.inject_upsert_delay_us = 3000;
+  auto server = StartServer(dir.path(), options);
+  auto target = MakeRemoteTarget(Address(*server));
+  REQUIRE_OK(target);
+  auto source = Tiny();
+  auto result = RunCopy(*source, **target, {});
+  REQUIRE_OK(result);
+  CHECK(result->ExitCode() == 0);
+  for (const CollectionResult& c : result->collections) {
+    REQUIRE(c.server.has_value());
+    // A lower bound, not a timing: the busy wait cannot end early.
+    CHECK_MESSAGE(c.server->median_us >= 3000, c.entity_type);
+  }
+}
+
 TEST_CASE("the server enforces evitaDB's session rules and keeps serving") {
   testing::TempDir dir;
   auto server = StartServer(dir.path());

@@ -61,6 +61,10 @@ struct ServerOptions {
   // Testing aid: every UpsertEntity waits this long first (outside the
   // measured server time), so that a test can interrupt a load mid-way.
   int upsert_delay_ms = 0;
+  // Simulates a slower build: every UpsertEntity spends this many more
+  // microseconds inside the measured server time, busy as slower code would
+  // be, so that a comparison can be checked against a known change.
+  int inject_upsert_delay_us = 0;
   // Testing aid: the calls of the RPC `method` that come after its first
   // `after_calls` fail with UNAVAILABLE ("injected fault"), so that a client's
   // failure paths can be exercised against a real server. `method` is one of

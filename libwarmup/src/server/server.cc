@@ -87,6 +87,7 @@ class State {
   }
   int golive_delay_ms = 0;
   int upsert_delay_ms = 0;
+  int inject_upsert_delay_us = 0;
   int session_idle_seconds = 0;
   ServerObserver* observer = nullptr;
   std::set<std::string> upserted;         // catalogs that had an upsert (observer->OnFirstUpsert)
@@ -384,6 +385,11 @@ class EvitaSessionServiceImpl final : public pb::EvitaSessionService::Service {
     const auto start = std::chrono::steady_clock::now();
     std::lock_guard lock(state_->mu);
     if (Status s = state_->Call("UpsertEntity"); !s.ok()) return ToGrpc(s);
+    if (state_->inject_upsert_delay_us > 0) {
+      const auto until = start + std::chrono::microseconds(state_->inject_upsert_delay_us);
+      while (std::chrono::steady_clock::now() < until) {
+      }
+    }
     auto session = Writer(context);
     if (!session.ok()) return ToGrpc(session.status());
     if (!in->entitymutation().has_entityupsertmutation()) {
@@ -672,6 +678,7 @@ class ServerImpl : public Server {
   void Configure(const ServerOptions& options) {
     state_.golive_delay_ms = options.golive_delay_ms;
     state_.upsert_delay_ms = options.upsert_delay_ms;
+    state_.inject_upsert_delay_us = options.inject_upsert_delay_us;
     state_.session_idle_seconds = options.session_idle_seconds;
     state_.observer = options.observer;
     for (const auto& fault : options.faults) state_.faults[fault.method] = fault.after_calls;
