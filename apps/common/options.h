@@ -135,7 +135,7 @@ struct ServeCommand {
   // Testing aids for clients' failure paths (see ServerOptions).
   int golive_delay_ms = 0;
   int upsert_delay_ms = 0;
-  int inject_upsert_delay_us = 0;  // a slower build, simulated (see ServerOptions)
+  int inject_upsert_delay_us = 0;                    // a slower build, simulated (see ServerOptions)
   std::vector<ServerOptions::InjectedFault> faults;  // --inject-fault METHOD[@N]
   ServerTlsOptions tls;                              // --tls-cert, --tls-key, --client-ca
   std::string system_listen;                         // --system-listen: serve /system/server.crt here

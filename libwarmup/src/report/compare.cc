@@ -357,8 +357,7 @@ std::string RenderComparisonText(const Comparison& c) {
                   m.test.exact ? "" : "~");
     std::snprintf(line, sizeof(line), "%-44s %12s %12s %7s %17s %8s %12s %6s%% %6s%%  %s\n",
                   (m.metric + " (" + m.unit + ")").c_str(), Fixed(m.median_a, places).c_str(),
-                  Fixed(m.median_b, places).c_str(), Fixed(m.ratio, 3).c_str(), ci.c_str(),
-                  p,
+                  Fixed(m.median_b, places).c_str(), Fixed(m.ratio, 3).c_str(), ci.c_str(), p,
                   Fixed(m.hodges_lehmann, places).c_str(), Fixed(100 * m.detectable_change, 1).c_str(),
                   Fixed(100 * m.noise_threshold, 1).c_str(), VerdictName(m.verdict));
     out << line;
