@@ -233,6 +233,49 @@ TEST_CASE("an export reads like its directory and unpacks into an identical pris
   CHECK(UnpackSnapshot(dir / "tiny.zip", dir / "pristine").status().code() == StatusCode::kAlreadyExists);
 }
 
+// Every directory and file under `root` with its permission bits, as "path mode" lines.
+std::vector<std::string> Modes(const std::string& root) {
+  std::vector<std::string> out;
+  auto mode = [](const std::filesystem::path& p) {
+    struct stat st {};
+    ::stat(p.c_str(), &st);
+    char text[8];
+    std::snprintf(text, sizeof(text), "%o", st.st_mode & 0777);
+    return std::string(text);
+  };
+  out.push_back(". " + mode(root));
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(root)) {
+    out.push_back(std::filesystem::relative(entry.path(), root).string() + " " + mode(entry.path()));
+  }
+  return out;
+}
+
+TEST_CASE("regression: snapshots and unpacked exports were 0700 (mkdtemp), now the umask decides") {
+  TempDir dir;
+  const mode_t saved = ::umask(022);
+  const std::string path = Generate(dir / "team");
+  const Status zipped = ZipSnapshot(path, dir / "tiny.zip");
+  auto unpacked = UnpackSnapshot(dir / "tiny.zip", dir / "unpacked");
+  ::umask(077);
+  const std::string private_path = Generate(dir / "mine");
+  ::umask(saved);
+  REQUIRE_OK(zipped);
+  REQUIRE_OK(unpacked);
+  for (const std::string& root : {path, *unpacked}) {
+    for (const std::string& line : Modes(root)) {
+      const bool directory = std::filesystem::is_directory(root + "/" + line.substr(0, line.rfind(' ')));
+      CHECK_MESSAGE(line.substr(line.rfind(' ') + 1) == (directory ? "755" : "644"), root, ": ", line);
+    }
+  }
+  struct stat zip_stat {};
+  REQUIRE(::stat((dir / "tiny.zip").c_str(), &zip_stat) == 0);
+  CHECK((zip_stat.st_mode & 0777) == 0644);
+  // A stricter umask is respected, not widened.
+  for (const std::string& line : Modes(private_path)) {
+    CHECK_MESSAGE(line.substr(line.rfind(' ') + 1).back() == '0', line);
+  }
+}
+
 TEST_CASE("inspection reports counts and per-entity averages") {
   TempDir dir;
   auto info = InspectSnapshot(Generate(dir.path(), "senesi", 0.002));

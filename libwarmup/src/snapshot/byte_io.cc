@@ -1,11 +1,13 @@
 #include "snapshot/byte_io.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <zstd.h>
 
 #include <cerrno>
 #include <cstring>
+#include <random>
 
 #include "common/crc32c.h"
 
@@ -269,6 +271,19 @@ Status SyncDirectory(const std::string& path) {
   ::close(fd);
   if (rc != 0) return IoError("fsync", path);
   return OkStatus();
+}
+
+StatusOr<std::string> MakeFreshDirectory(const std::string& parent, const std::string& prefix) {
+  static constexpr char kLetters[] = "abcdefghijklmnopqrstuvwxyz0123456789";
+  std::random_device entropy;
+  std::mt19937_64 rng((static_cast<uint64_t>(entropy()) << 32) ^ static_cast<uint64_t>(::getpid()));
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    std::string path = parent + "/" + prefix;
+    for (int i = 0; i < 8; ++i) path += kLetters[rng() % (sizeof(kLetters) - 1)];
+    if (::mkdir(path.c_str(), 0777) == 0) return path;
+    if (errno != EEXIST) return IoError("cannot create a directory in", parent);
+  }
+  return IoError("cannot find a fresh directory name in", parent);
 }
 
 }  // namespace warmup::snapshot

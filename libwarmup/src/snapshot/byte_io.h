@@ -105,6 +105,12 @@ StatusOr<std::string> ReadAll(ByteReader& reader);
 StatusOr<std::string> ReadWholeFile(const std::string& path);
 // Fsyncs a directory, so a rename or create in it is durable.
 Status SyncDirectory(const std::string& path);
+// Creates a new directory "<parent>/<prefix><8 random letters>" and returns
+// its path. Its mode is what mkdir gives (0777 less the umask), so that a
+// snapshot renamed into place from it is as readable as the user's files:
+// mkdtemp's 0700 would shut a team out of a shared pristine directory.
+// Errors: kUnavailable naming the parent.
+StatusOr<std::string> MakeFreshDirectory(const std::string& parent, const std::string& prefix);
 
 }  // namespace warmup::snapshot
 

@@ -188,12 +188,10 @@ StatusOr<std::unique_ptr<SnapshotWriter>> SnapshotWriter::Create(const std::stri
   }
   fs::create_directories(parent_dir, ec);
   if (ec) return Status(StatusCode::kUnavailable, "cannot create " + parent_dir + ": " + ec.message());
-  // A fresh directory of our own (mkdtemp never reuses a name), renamed into place by Finish.
-  std::string temp_template = (fs::path(parent_dir) / ("." + schema.name + ".partial-XXXXXX")).string();
-  if (::mkdtemp(temp_template.data()) == nullptr) {
-    return Status(StatusCode::kUnavailable, "cannot create a temporary directory in " + parent_dir);
-  }
-  const fs::path temp_dir = temp_template;
+  // A fresh directory of our own, renamed into place by Finish.
+  auto fresh = snapshot::MakeFreshDirectory(parent_dir, "." + schema.name + ".partial-");
+  if (!fresh.ok()) return fresh.status();
+  const fs::path temp_dir = *fresh;
   fs::create_directories(temp_dir / "collections", ec);
   if (ec) return Status(StatusCode::kUnavailable, "cannot create " + temp_dir.string() + ": " + ec.message());
   return std::unique_ptr<SnapshotWriter>(

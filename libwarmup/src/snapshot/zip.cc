@@ -98,11 +98,9 @@ StatusOr<std::string> UnpackSnapshot(const std::string& zip_path, const std::str
   std::error_code ec;
   if (fs::exists(final_dir, ec)) return AlreadyExistsError(final_dir.string() + " already exists");
   fs::create_directories(parent_dir, ec);
-  std::string temp_template = (fs::path(parent_dir) / ("." + catalog + ".unpack-XXXXXX")).string();
-  if (::mkdtemp(temp_template.data()) == nullptr) {
-    return Status(StatusCode::kUnavailable, "cannot create a temporary directory in " + parent_dir);
-  }
-  const fs::path temp_root = temp_template;
+  auto fresh = snapshot::MakeFreshDirectory(parent_dir, "." + catalog + ".unpack-");
+  if (!fresh.ok()) return fresh.status();
+  const fs::path temp_root = *fresh;
   auto fail = [&](Status s) {
     fs::remove_all(temp_root, ec);
     return s;
