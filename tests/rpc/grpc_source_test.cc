@@ -109,6 +109,22 @@ TEST_CASE("round trip: generate -> publish into warmup serve -> export over gRPC
     CHECK(run->source_read_seconds > 0);
     CHECK(run->source_read_seconds <= run->load_wall_seconds);
   }
+  // The shape fingerprint: stable for the same catalog, other for another shape.
+  CHECK((*live)->Fingerprint().rfind("shape-", 0) == 0);
+  CHECK((*live)->Fingerprint().size() == 14);
+  auto again = OpenGrpcSource(address, "published");
+  REQUIRE_OK(again);
+  CHECK((*again)->Fingerprint() == (*live)->Fingerprint());
+  {
+    auto target = MakeRemoteTarget(address);
+    CopyOptions fewer;
+    fewer.target_catalog = "fewer";
+    fewer.max_per_collection = 3;
+    REQUIRE_OK(RunCopy(**original, **target, fewer));
+  }
+  auto fewer_source = OpenGrpcSource(address, "fewer");
+  REQUIRE_OK(fewer_source);
+  CHECK((*fewer_source)->Fingerprint() != (*live)->Fingerprint());
   const auto want = Digests(**original, /*strip=*/true);
   CHECK(want.size() >= 300);
   CHECK(Digests(**reread, /*strip=*/false) == want);

@@ -4,11 +4,13 @@
 #include <grpcpp/grpcpp.h>
 
 #include <chrono>
+#include <cstdio>
 #include <future>
 
 #include "codec/entity_convert.h"
 #include "codec/pb.h"
 #include "codec/schema_convert.h"
+#include "common/crc32c.h"
 #include "rpc/client.h"
 #include "rpc/grpc_source_client.h"
 #include "rpc/paging.h"
@@ -190,10 +192,18 @@ class GrpcSource : public CatalogSource {
     return "evitaDB gRPC " + address_ + " catalog " + catalog_ + " (" + connection_.client.transport() +
            ", pages of " + std::to_string(options_.page_size) + ")";
   }
+  // A shape fingerprint: the catalog's name, its schema versions and its
+  // collections' counts, hashed with CRC-32C (stable across builds, unlike
+  // std::hash). Reading every entity to hash content would cost an export;
+  // equal shapes are necessary for equal content, not sufficient.
   std::string Fingerprint() const override {
-    std::string counts;
-    for (const auto& c : collections_) counts += c.entity_type + ":" + std::to_string(c.expected_count) + ",";
-    return "grpc-" + catalog_ + "-" + std::to_string(std::hash<std::string>{}(counts)&0xFFFFFFFF);
+    std::string shape = "catalog=" + catalog_ + ";version=" + std::to_string(schema_.version) + ";";
+    for (const auto& [type, entity] : schema_.entities)
+      shape += type + "@" + std::to_string(entity.version) + ";";
+    for (const auto& c : collections_) shape += c.entity_type + "=" + std::to_string(c.expected_count) + ";";
+    char hex[9];
+    std::snprintf(hex, sizeof(hex), "%08x", Crc32c(shape.data(), shape.size()));
+    return std::string("shape-") + hex;
   }
 
  private:
