@@ -660,16 +660,18 @@ constexpr bool kUnderAsan = false;
 constexpr bool kUnderAsan = false;
 #endif
 
+// The first load also warms the server up (gRPC's thread pool, per-thread
+// malloc arenas, lazily built tables): the comparison starts after it.
 TEST_CASE(
-    "fault: three loads in a row against one server all verify, and its RSS after the third is within 10% of "
-    "after "
-    "the first (regression: it grew 17% as freed memory stayed in malloc's per-thread arenas)") {
+    "fault: four loads in a row against one server all verify, and its RSS after the fourth is within 10% of "
+    "after the second (regression: it grew 17% over three as freed memory stayed in malloc's per-thread "
+    "arenas)") {
   TempDir dir;
   const std::string pristine = GenerateTiny(dir);
   ServeProcess server;
   server.Start(dir / "data");
   std::vector<int64_t> rss;
-  for (int run = 1; run <= 3; ++run) {
+  for (int run = 1; run <= 4; ++run) {
     CAPTURE(run);
     const CliResult load = RunCli({"load", "--pristine-dir", pristine, "--target", "remote", "--address",
                                    server.address(), "--target-catalog", "again", "--verify", "content"});
@@ -677,8 +679,8 @@ TEST_CASE(
     CHECK(RunCli({"catalogs", "--address", server.address(), "--delete", "again"}).exit_code == 0);
     rss.push_back(ResidentBytes(server.pid()));
   }
-  MESSAGE("server RSS after each load: ", rss[0], ", ", rss[1], ", ", rss[2], " bytes");
-  if (!kUnderAsan) CHECK(static_cast<double>(rss[2]) <= 1.10 * static_cast<double>(rss[0]));
+  MESSAGE("server RSS after each load: ", rss[0], ", ", rss[1], ", ", rss[2], ", ", rss[3], " bytes");
+  if (!kUnderAsan) CHECK(static_cast<double>(rss[3]) <= 1.10 * static_cast<double>(rss[1]));
   CHECK(server.Stop().exit_code == 0);
 }
 
