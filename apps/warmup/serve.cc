@@ -42,8 +42,7 @@ class ProfilerObserver : public warmup::ServerObserver {
 
   void OnFirstUpsert(const std::string& catalog) override {
     if (!catalog_.empty()) {
-      if (catalog != catalog_)
-        Say("%s is not profiled: the window was %s's\n", catalog.c_str(), catalog_.c_str());
+      if (catalog != catalog_) Say(catalog + " is not profiled: the window was " + catalog_ + "'s");
       return;
     }
     catalog_ = catalog;
@@ -57,29 +56,27 @@ class ProfilerObserver : public warmup::ServerObserver {
   void OnGoLiveEnd(const std::string& catalog, bool ok) override {
     if (catalog != catalog_ || golive_ == nullptr || !golive_->open()) return;
     Close(*golive_);
-    if (!ok) Say("(that goLive failed)\n");
+    if (!ok) Say("(that goLive failed)");
   }
 
  private:
-  template <typename... Args>
-  static void Say(const char* format, Args... args) {
-    std::printf("warmup serve: profiler: ");
-    std::printf(format, args...);
+  static void Say(const std::string& message) {
+    std::printf("warmup serve: profiler: %s\n", message.c_str());
     std::fflush(stdout);
   }
   static void Open(warmup::cli::ProfilerWindow& window, const std::string& when) {
     if (auto s = window.Open(); !s.ok()) {
-      Say("the window did not open: %s\n", s.ToString().c_str());
+      Say("the window did not open: " + s.ToString());
       return;
     }
-    Say("%s window opened %s\n", warmup::cli::ProfilerKindName(window.kind()), when.c_str());
+    Say(std::string(warmup::cli::ProfilerKindName(window.kind())) + " window opened " + when);
   }
   static void Close(warmup::cli::ProfilerWindow& window) {
     if (auto s = window.Close(); !s.ok()) {
-      Say("the window did not close cleanly: %s\n", s.ToString().c_str());
+      Say("the window did not close cleanly: " + s.ToString());
       return;
     }
-    Say("window closed; wrote %s\n", window.Describe().c_str());
+    Say("window closed; wrote " + window.Describe());
   }
 
   std::unique_ptr<warmup::cli::ProfilerWindow> load_;
