@@ -164,13 +164,14 @@ py::object Run(const py::object& source, const std::string& catalog, const std::
   options.max_per_collection = max_per_collection;
   options.run_label = run_label;
   options.keep_target = keep_target;
-  if (verify == "none") {
-    options.verify = VerifyMode::kNone;
-  } else if (verify == "counts") {
-    options.verify = VerifyMode::kCounts;
-  } else if (verify == "content") {
-    options.verify = VerifyMode::kContent;
-  } else {
+  bool known = false;
+  for (VerifyMode mode : {VerifyMode::kNone, VerifyMode::kCounts, VerifyMode::kContent}) {
+    if (verify == VerifyModeName(mode)) {
+      options.verify = mode;
+      known = true;
+    }
+  }
+  if (!known) {
     Raise(InvalidArgumentError("verify is \"none\", \"counts\" or \"content\", not \"" + verify + "\""));
   }
   std::atomic<bool> stop{false};

@@ -349,20 +349,6 @@ StatusOr<Price> ToPrice(const py::handle& object, const std::string& what) {
   return price;
 }
 
-const char* HandlingName(PriceInnerRecordHandling h) {
-  switch (h) {
-    case PriceInnerRecordHandling::kNone:
-      return "NONE";
-    case PriceInnerRecordHandling::kLowestPrice:
-      return "LOWEST_PRICE";
-    case PriceInnerRecordHandling::kSum:
-      return "SUM";
-    case PriceInnerRecordHandling::kUnknown:
-      return "UNKNOWN";
-  }
-  return "UNKNOWN";
-}
-
 }  // namespace
 
 void Raise(const Status& status) {
@@ -481,15 +467,15 @@ StatusOr<Entity> ToEntity(const py::dict& object, const EntitySchema& schema) {
   if (Status s = data("localized_associated_data", true); !s.ok()) return s;
   if (object.contains("price_inner_record_handling")) {
     const std::string h = py::str(object["price_inner_record_handling"]).cast<std::string>();
-    if (h == "NONE") {
-      e.price_inner_record_handling = PriceInnerRecordHandling::kNone;
-    } else if (h == "LOWEST_PRICE") {
-      e.price_inner_record_handling = PriceInnerRecordHandling::kLowestPrice;
-    } else if (h == "SUM") {
-      e.price_inner_record_handling = PriceInnerRecordHandling::kSum;
-    } else {
-      return Wrong(what + ".price_inner_record_handling", "is NONE, LOWEST_PRICE or SUM, not " + h);
+    bool known = false;
+    for (auto handling : {PriceInnerRecordHandling::kNone, PriceInnerRecordHandling::kLowestPrice,
+                          PriceInnerRecordHandling::kSum}) {
+      if (h == PriceInnerRecordHandlingName(handling)) {
+        e.price_inner_record_handling = handling;
+        known = true;
+      }
     }
+    if (!known) return Wrong(what + ".price_inner_record_handling", "is NONE, LOWEST_PRICE or SUM, not " + h);
   }
   if (object.contains("prices")) {
     for (const auto& p : object["prices"]) {
@@ -550,7 +536,8 @@ py::dict FromEntity(const Entity& e) {
   }
   out["associated_data"] = global;
   out["localized_associated_data"] = localized;
-  out["price_inner_record_handling"] = HandlingName(e.price_inner_record_handling);
+  out["price_inner_record_handling"] =
+      std::string(PriceInnerRecordHandlingName(e.price_inner_record_handling));
   py::list prices;
   for (const Price& p : e.prices) {
     py::dict price;

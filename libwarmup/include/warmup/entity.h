@@ -10,6 +10,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "warmup/schema.h"
@@ -18,6 +19,8 @@
 namespace warmup {
 
 enum class PriceInnerRecordHandling : int { kNone = 0, kLowestPrice = 1, kSum = 2, kUnknown = 3 };
+// evitaDB's name of `handling`: "NONE", "LOWEST_PRICE", "SUM", "UNKNOWN".
+std::string_view PriceInnerRecordHandlingName(PriceInnerRecordHandling handling);
 
 // Attribute values keyed by name: the global ones, and per language tag the
 // localized ones.

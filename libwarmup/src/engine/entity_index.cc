@@ -147,19 +147,6 @@ void AddCompoundEntries(const std::map<std::string, SortableAttributeCompoundSch
   }
 }
 
-std::string HandlingName(PriceInnerRecordHandling handling) {
-  switch (handling) {
-    case PriceInnerRecordHandling::kNone:
-      return "NONE";
-    case PriceInnerRecordHandling::kLowestPrice:
-      return "LOWEST_PRICE";
-    case PriceInnerRecordHandling::kSum:
-      return "SUM";
-    default:
-      return "UNKNOWN";
-  }
-}
-
 }  // namespace
 
 std::string AttributeKey(const std::string& name, const std::string& tag) {
@@ -174,7 +161,7 @@ std::string CompoundKey(const std::string& name, const std::string& tag) {
 }
 std::string PriceKey(const std::string& price_list, const std::string& currency,
                      PriceInnerRecordHandling handling) {
-  return "p:" + price_list + "|" + currency + "|" + HandlingName(handling);
+  return "p:" + price_list + "|" + currency + "|" + std::string(PriceInnerRecordHandlingName(handling));
 }
 std::string LocaleKey(const std::string& tag) { return "l:" + tag; }
 std::string ReferenceKey(const std::string& name) { return "r:" + name; }

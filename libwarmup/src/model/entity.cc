@@ -4,6 +4,20 @@
 
 namespace warmup {
 
+std::string_view PriceInnerRecordHandlingName(PriceInnerRecordHandling handling) {
+  switch (handling) {
+    case PriceInnerRecordHandling::kNone:
+      return "NONE";
+    case PriceInnerRecordHandling::kLowestPrice:
+      return "LOWEST_PRICE";
+    case PriceInnerRecordHandling::kSum:
+      return "SUM";
+    case PriceInnerRecordHandling::kUnknown:
+      return "UNKNOWN";
+  }
+  return "UNKNOWN";
+}
+
 std::vector<Locale> DeriveLocales(const Entity& entity) {
   std::set<std::string> tags;
   for (const auto& [tag, values] : entity.attributes.localized) {
