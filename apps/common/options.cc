@@ -77,6 +77,14 @@ Status RefuseIgnored(const po::variables_map& vm, std::initializer_list<const ch
   return OkStatus();
 }
 
+// "a b  c" -> {"a", "b", "c"}.
+std::vector<std::string> SplitAtSpaces(const std::string& text) {
+  std::vector<std::string> words;
+  std::istringstream in(text);
+  for (std::string word; in >> word;) words.push_back(word);
+  return words;
+}
+
 constexpr int64_t kDaySeconds = int64_t{24} * 3600;
 constexpr int64_t kWeekSeconds = 7 * kDaySeconds;
 
@@ -272,6 +280,7 @@ StatusOr<LoadCommand> ParseLoadOrReindex(const std::vector<std::string>& args, b
   std::string collections;
   std::string compression;
   std::string target_mode;  // reindex's older spelling of --target
+  std::string server_args;
   std::string verify;
   bool skip_verify = false;  // the older spelling of --verify none
   ClientTlsOptions tls;
@@ -326,7 +335,9 @@ StatusOr<LoadCommand> ParseLoadOrReindex(const std::vector<std::string>& args, b
         "server-start-timeout", po::value(&cmd.server.start_timeout_seconds)->default_value(60),
         "seconds the started server may take to be ready")(
         "server-stop-grace", po::value(&cmd.server.stop_grace_seconds)->default_value(10),
-        "seconds the server may take to exit after SIGTERM before it is killed");
+        "seconds the server may take to exit after SIGTERM before it is killed")(
+        "server-args", po::value(&server_args),
+        "more flags for the started serve, one string split at spaces, e.g. \"--inject-upsert-delay-us 50\"");
     visible.add(server);
     hidden.add_options()("target-mode", po::value(&target_mode), "older spelling of --target");
   }
@@ -374,6 +385,7 @@ StatusOr<LoadCommand> ParseLoadOrReindex(const std::vector<std::string>& args, b
       return s;
     }
     if (auto s = CheckRange("server-stop-grace", cmd.server.stop_grace_seconds, 0, 3600); !s.ok()) return s;
+    cmd.server.extra_args = SplitAtSpaces(server_args);
   } else if (cmd.target.kind != "embedded" && cmd.target.kind != "null" && cmd.target.kind != "remote") {
     return InvalidArgumentError("--target must be embedded, remote or null, not '" + cmd.target.kind + "'");
   }
@@ -389,7 +401,8 @@ StatusOr<LoadCommand> ParseLoadOrReindex(const std::vector<std::string>& args, b
     }
   } else if (cmd.target.kind == "embedded") {
     if (auto s = RefuseIgnored(*vm, {"address", "golive-timeout", "tls"}, kind); !s.ok()) return s;
-    if (auto s = RefuseIgnored(*vm, {"server-binary", "server-start-timeout", "server-stop-grace"}, kind);
+    if (auto s = RefuseIgnored(
+            *vm, {"server-binary", "server-start-timeout", "server-stop-grace", "server-args"}, kind);
         !s.ok()) {
       return s;
     }
@@ -398,8 +411,9 @@ StatusOr<LoadCommand> ParseLoadOrReindex(const std::vector<std::string>& args, b
         !s.ok()) {
       return s;
     }
-    if (auto s = RefuseIgnored(*vm, {"server-binary", "server-start-timeout", "server-stop-grace"},
-                               "with --address: reindex starts no server");
+    if (auto s =
+            RefuseIgnored(*vm, {"server-binary", "server-start-timeout", "server-stop-grace", "server-args"},
+                          "with --address: reindex starts no server");
         !s.ok()) {
       return s;
     }
@@ -625,6 +639,13 @@ StatusOr<ServeCommand> ParseServe(const std::vector<std::string>& args) {
   return cmd;
 }
 
+namespace {
+Status CheckAlpha(double alpha) {
+  if (alpha > 0 && alpha <= 0.2) return OkStatus();
+  return InvalidArgumentError("--alpha must be above 0 and at most 0.2, not " + std::to_string(alpha));
+}
+}  // namespace
+
 StatusOr<CompareCommand> ParseCompare(const std::vector<std::string>& args) {
   CompareCommand cmd;
   po::options_description o("options");
@@ -637,7 +658,9 @@ StatusOr<CompareCommand> ParseCompare(const std::vector<std::string>& args) {
       "resamples", po::value(&cmd.options.resamples)->default_value(cmd.options.resamples),
       "bootstrap resamples (10,000 or more)")("seed", po::value(&cmd.options.seed)->default_value(1),
                                               "the bootstrap's seed: the same runs give the same intervals")(
-      "force", po::bool_switch(&cmd.options.force), "compare runs of different datasets or hosts");
+      "force", po::bool_switch(&cmd.options.force), "compare runs of different datasets or hosts")(
+      "alpha", po::value(&cmd.options.alpha)->default_value(cmd.options.alpha, "0.05"),
+      "significance level of a verdict, for the Holm-adjusted p");
   po::positional_options_description positional;
   positional.add("a", -1);
   auto vm = Parse(args, o, positional,
@@ -650,6 +673,89 @@ StatusOr<CompareCommand> ParseCompare(const std::vector<std::string>& args) {
   if (!cmd.help.empty()) return cmd;
   if (cmd.a_files.empty()) return InvalidArgumentError("name arm A's run reports before --vs");
   if (auto s = CheckRange("resamples", cmd.options.resamples, 1000, 10'000'000); !s.ok()) return s;
+  if (auto s = CheckAlpha(cmd.options.alpha); !s.ok()) return s;
+  return cmd;
+}
+
+StatusOr<AbCommand> ParseAb(const std::vector<std::string>& args) {
+  AbCommand cmd;
+  std::string a_args, b_args, order;
+  po::options_description o("ab's options (every other flag is reindex's: warmup reindex --help)");
+  o.add_options()("help", "show this help")("a", po::value(&cmd.a_binary)->required(),
+                                            "arm A: the warmup binary whose serve is started")(
+      "b", po::value(&cmd.b_binary)->required(), "arm B: the same, of the other build")(
+      "a-args", po::value(&a_args), "more serve flags for arm A, one string split at spaces")(
+      "b-args", po::value(&b_args), "more serve flags for arm B, e.g. \"--inject-upsert-delay-us 50\"")(
+      "runs", po::value(&cmd.runs)->default_value(cmd.runs),
+      "measured runs per arm (9 or more for a verdict you can trust), after one discarded warm-up run each")(
+      "order", po::value(&order)->default_value("abab"),
+      "abab (A, B, A, B, ...) | random (a seeded shuffle, --seed)")(
+      "seed", po::value(&cmd.order_seed)->default_value(1), "seed of --order random and of the bootstrap")(
+      "out", po::value(&cmd.out_dir)->default_value(cmd.out_dir),
+      "directory for every run's reports and the comparison; absent or empty")(
+      "keep-work", po::bool_switch(&cmd.keep_work), "keep the last run's data directory (OUT/work)")(
+      "noise-from", po::value(&cmd.noise_files)->multitoken(),
+      "A/A run reports (4 or more) that set each metric's noise threshold")(
+      "html", po::value(&cmd.html_out), "also write the comparison as a self-contained page here")(
+      "resamples", po::value(&cmd.compare.resamples)->default_value(cmd.compare.resamples),
+      "bootstrap resamples (10,000 or more)")("force", po::bool_switch(&cmd.compare.force),
+                                              "compare even if the runs' datasets or hosts differ")(
+      "alpha", po::value(&cmd.compare.alpha)->default_value(cmd.compare.alpha, "0.05"),
+      "significance level of a verdict, for the Holm-adjusted p");
+  const std::string usage =
+      "usage: warmup ab --a WARMUP_A --b WARMUP_B [--runs N] [--order abab|random] [--out DIR]\n"
+      "                 [--a-args \"...\"] [--b-args \"...\"] (--pristine-dir DIR | --source URL) "
+      "[reindex's flags]\n"
+      "Interleaved reindex runs of two server builds, each on a fresh server and data directory, then\n"
+      "warmup compare on them. Exit 0: no regression, 3: a regression, 1: error.";
+  po::variables_map vm;
+  std::vector<std::string> rest;
+  try {
+    auto parsed = po::command_line_parser(args).options(o).allow_unregistered().run();
+    po::store(parsed, vm);
+    if (vm.count("help")) {
+      std::ostringstream text;
+      text << usage << "\n\n" << o;
+      cmd.help = text.str();
+      return cmd;
+    }
+    po::notify(vm);
+    rest = po::collect_unrecognized(parsed.options, po::include_positional);
+  } catch (const po::error& e) {
+    return InvalidArgumentError(std::string(e.what()) + " (see --help)");
+  }
+  for (const std::string& token : rest) {
+    for (const char* flag : {"--address", "--server-binary", "--server-args", "--work-dir", "--run",
+                             "--report-json", "--per-entity-csv", "--hold-open-seconds"}) {
+      if (token == flag || token.starts_with(std::string(flag) + "=")) {
+        return InvalidArgumentError(
+            std::string(flag) + " is set by warmup ab for each run; leave it out (the reports go to --out)");
+      }
+    }
+  }
+  auto reindex = ParseReindex(rest);
+  if (!reindex.ok()) return reindex.status();
+  cmd.reindex = std::move(reindex).value();
+  if (!cmd.reindex.server.start) {
+    return InvalidArgumentError("warmup ab compares two servers it starts: --target embedded is for reindex");
+  }
+  if (order != "abab" && order != "random") {
+    return InvalidArgumentError("--order must be abab or random, not '" + order + "'");
+  }
+  cmd.random_order = order == "random";
+  if (auto s = CheckRange("runs", cmd.runs, 2, 1000); !s.ok()) return s;
+  if (auto s = CheckRange("resamples", cmd.compare.resamples, 1000, 10'000'000); !s.ok()) return s;
+  if (auto s = CheckAlpha(cmd.compare.alpha); !s.ok()) return s;
+  cmd.compare.seed = cmd.order_seed;
+  cmd.a_args = SplitAtSpaces(a_args);
+  cmd.b_args = SplitAtSpaces(b_args);
+  for (const std::string& name : {std::string("a"), std::string("b")}) {
+    if (!vm[name].empty() && vm[name].as<std::string>().empty()) {
+      return InvalidArgumentError("--" + name + " needs a value, not an empty one");
+    }
+  }
+  if (cmd.out_dir.empty()) return InvalidArgumentError("--out needs a value, not an empty one");
+  cmd.reindex.report.progress_lines = false;
   return cmd;
 }
 

@@ -74,6 +74,9 @@ struct ReportOptions {
   std::string per_entity_csv;  // one row per upsert; empty = none
   // Seconds to stay alive after the report, so that a profiler can take its dump.
   int hold_open_seconds = 0;
+  // One line per finished collection on a terminal (off where a command runs
+  // many loads and reports each itself, as `warmup ab` does).
+  bool progress_lines = true;
 };
 
 // reindex only: start this `warmup` binary's `serve` (or --server-binary's)
@@ -83,6 +86,9 @@ struct ServerStartOptions {
   std::string binary;              // empty = this binary
   int start_timeout_seconds = 60;  // until the started server must be ready
   int stop_grace_seconds = 10;     // after SIGTERM, before SIGKILL
+  // --server-args "...": more serve flags (split at spaces), e.g. a build's
+  // settings, or --inject-upsert-delay-us N to simulate a slower build.
+  std::vector<std::string> extra_args;
 };
 
 // warmup-profile, and warmup serve --profiler: which profiler records the
@@ -163,6 +169,25 @@ struct CompareCommand {
   CompareOptions options;                // --resamples, --seed, --force
 };
 
+// `warmup ab`: interleaved reindex runs of two server builds, then compare.
+struct AbCommand {
+  std::string help;  // set by --help: print it and exit 0, run nothing
+  // The reindex every run makes (reindex's flags after ab's own); its
+  // server.binary, server.extra_args, work_dir, run label and report files
+  // are set per run.
+  LoadCommand reindex;
+  std::string a_binary, b_binary;           // --a, --b: warmup binaries whose serve is started
+  std::vector<std::string> a_args, b_args;  // --a-args, --b-args: more serve flags per arm
+  int runs = 9;                             // measured runs per arm, after one discarded warm-up each
+  bool random_order = false;                // --order random (with --seed), else ABAB...
+  uint64_t order_seed = 1;
+  std::string out_dir = "warmup-ab";     // every run's reports, the comparison, the work directory
+  bool keep_work = false;                // keep the last run's data directory
+  std::vector<std::string> noise_files;  // --noise-from: A/A run reports
+  std::string html_out;                  // --html: the comparison as a page
+  CompareOptions compare;                // --resamples, --force (the bootstrap seed is --seed too)
+};
+
 // Each parser reads the arguments after the command name and touches nothing
 // outside them (no file is looked at). With `--help` the command's `help`
 // holds its usage and options, and nothing else is checked.
@@ -182,6 +207,10 @@ StatusOr<LoadCommand> ParseReindex(const std::vector<std::string>& args);
 StatusOr<ProfileCommand> ParseProfile(const std::vector<std::string>& args);
 StatusOr<ServeCommand> ParseServe(const std::vector<std::string>& args);
 StatusOr<CompareCommand> ParseCompare(const std::vector<std::string>& args);
+// `warmup ab`: its own flags, then reindex's (a started server, remote);
+// reindex flags that ab sets per run (--address, --server-binary,
+// --server-args, --work-dir, --run, --report-json, --per-entity-csv) are refused.
+StatusOr<AbCommand> ParseAb(const std::vector<std::string>& args);
 StatusOr<CatalogsCommand> ParseCatalogs(const std::vector<std::string>& args);
 StatusOr<ExportCommand> ParseExport(const std::vector<std::string>& args);
 

@@ -94,7 +94,7 @@ warmup::StatusOr<warmup::RunResult> RunLoad(const warmup::cli::LoadCommand& cmd,
   copy.stop = stop;
   copy.observers.insert(copy.observers.end(), observers.begin(), observers.end());
   ProgressLines progress;
-  if (isatty(STDERR_FILENO)) copy.observers.push_back(&progress);
+  if (cmd.report.progress_lines && isatty(STDERR_FILENO)) copy.observers.push_back(&progress);
   std::unique_ptr<warmup::RunObserver> csv;
   if (!cmd.report.per_entity_csv.empty()) {
     auto writer = warmup::MakePerEntityCsvWriter(cmd.report.per_entity_csv);

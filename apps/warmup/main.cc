@@ -21,6 +21,7 @@
 int Serve(const std::vector<std::string>& args);    // serve.cc
 int Load(const std::vector<std::string>& args);     // load.cc
 int Reindex(const std::vector<std::string>& args);  // reindex.cc
+int Ab(const std::vector<std::string>& args);       // ab.cc
 
 namespace {
 
@@ -153,6 +154,10 @@ constexpr Command kCommands[] = {
      "verdict\n"
      "             exit 0 = no regression, 3 = a regression, 1 = error (docs/comparing.md)",
      Compare},
+    {"ab",
+     "interleaved reindex runs of server builds A and B (fresh server each), then compare: --a BIN --b BIN\n"
+     "             exit 0 = no regression, 3 = a regression, 1 = error (docs/comparing.md)",
+     Ab},
     {"version", "print the version and the evitaDB protocol this build speaks", Version},
 };
 

@@ -2,6 +2,8 @@
 // data directory under supervision (or uses --address), loads over evitaDB's
 // protocol, goLive, verify, stops the server, and reports with the server's
 // figures as data. SIGINT/SIGTERM stop the server; the partial report follows.
+#include "reindex.h"
+
 #include <signal.h>
 #include <string.h>
 
@@ -31,59 +33,69 @@ int64_t DirectoryBytes(const std::string& dir) {
 
 }  // namespace
 
-int Reindex(const std::vector<std::string>& args) {
-  auto cmd = warmup::cli::ParseReindex(args);
-  if (auto stop = StopAfterParse(cmd)) return *stop;
-  if (!cmd->server.start) return RunLoadUntilInterrupted(*cmd, "reindex");
-
-  if (auto s = CheckOutputs(*cmd); !s.ok()) return FailWith(s);  // before a server is started for nothing
-  if (auto s = warmup::PrepareWorkDir(cmd->target.work_dir); !s.ok()) return FailWith(s);
+warmup::StatusOr<warmup::RunResult> ReindexWithOwnServer(const warmup::cli::LoadCommand& cmd,
+                                                         const char* command, int* interrupted_by) {
+  *interrupted_by = 0;
+  if (auto s = warmup::PrepareWorkDir(cmd.target.work_dir); !s.ok()) return s;
   warmup::ServerProcessOptions options;
-  options.binary = cmd->server.binary.empty() ? std::filesystem::read_symlink("/proc/self/exe").string()
-                                              : cmd->server.binary;
-  options.serve_args = {"--data-dir", cmd->target.work_dir};
+  options.binary = cmd.server.binary.empty() ? std::filesystem::read_symlink("/proc/self/exe").string()
+                                             : cmd.server.binary;
+  options.serve_args = {"--data-dir", cmd.target.work_dir};
   // zstd as the bare flag, which every serve build has read (another build may be older).
-  if (cmd->target.compression == warmup::RecordCompression::kZstd) options.serve_args.push_back("--compress");
-  if (cmd->target.compression == warmup::RecordCompression::kDeflate) {
+  if (cmd.target.compression == warmup::RecordCompression::kZstd) options.serve_args.push_back("--compress");
+  if (cmd.target.compression == warmup::RecordCompression::kDeflate) {
     options.serve_args.insert(options.serve_args.end(), {"--compress", "deflate"});
   }
-  options.start_timeout = std::chrono::seconds(cmd->server.start_timeout_seconds);
-  options.stop_grace = std::chrono::seconds(cmd->server.stop_grace_seconds);
+  options.serve_args.insert(options.serve_args.end(), cmd.server.extra_args.begin(),
+                            cmd.server.extra_args.end());
+  options.start_timeout = std::chrono::seconds(cmd.server.start_timeout_seconds);
+  options.stop_grace = std::chrono::seconds(cmd.server.stop_grace_seconds);
   // Signals wait on a thread of ours from here on, so an interrupt stops the
   // server, which ends the load at its next call, and the report still comes.
   boost::asio::io_context signals_io;
   boost::asio::signal_set signals(signals_io, SIGINT, SIGTERM);
   auto server = warmup::ServerProcess::Start(options);
-  if (!server.ok()) return FailWith(server.status());
-  int interrupted_by = 0;
+  if (!server.ok()) return server.status();
   signals.async_wait([&](const boost::system::error_code& ec, int signal) {
     if (ec) return;
-    interrupted_by = signal;
-    std::cerr << "warmup reindex: SIG" << ::sigabbrev_np(signal) << " received; stopping the server\n";
+    *interrupted_by = signal;
+    std::cerr << "warmup " << command << ": SIG" << ::sigabbrev_np(signal)
+              << " received; stopping the server\n";
     (*server)->Stop();
   });
   std::thread watcher([&] { signals_io.run(); });
 
-  warmup::cli::LoadCommand load = *cmd;
+  warmup::cli::LoadCommand load = cmd;
   load.target.address = (*server)->address();
   warmup::ServerSampler sampler(**server);
   auto result = RunLoad(load, {&sampler});
   warmup::ServerFigures figures = (*server)->Stop();
   signals_io.stop();
   watcher.join();
-  if (interrupted_by != 0) {
-    std::cerr << "warmup reindex: interrupted by SIG" << ::sigabbrev_np(interrupted_by)
+  if (*interrupted_by != 0) {
+    std::cerr << "warmup " << command << ": interrupted by SIG" << ::sigabbrev_np(*interrupted_by)
               << "; the server was stopped (" << figures.ended << ")\n";
   }
   if (!result.ok()) {
-    std::cerr << "warmup reindex: the server " << figures.binary << " (pid " << figures.pid << ") "
+    std::cerr << "warmup " << command << ": the server " << figures.binary << " (pid " << figures.pid << ") "
               << figures.ended << "\n";
-    return FailWith(result.status());
+    return result.status();
   }
   sampler.AddTo(figures);
-  figures.data_dir = cmd->target.work_dir;
-  figures.data_bytes = DirectoryBytes(cmd->target.work_dir);
+  figures.data_dir = cmd.target.work_dir;
+  figures.data_bytes = DirectoryBytes(cmd.target.work_dir);
   result->server_process = std::move(figures);
-  const int exit_code = Finish(load, *result);
+  return result;
+}
+
+int Reindex(const std::vector<std::string>& args) {
+  auto cmd = warmup::cli::ParseReindex(args);
+  if (auto stop = StopAfterParse(cmd)) return *stop;
+  if (!cmd->server.start) return RunLoadUntilInterrupted(*cmd, "reindex");
+  if (auto s = CheckOutputs(*cmd); !s.ok()) return FailWith(s);  // before a server is started for nothing
+  int interrupted_by = 0;
+  auto result = ReindexWithOwnServer(*cmd, "reindex", &interrupted_by);
+  if (!result.ok()) return FailWith(result.status());
+  const int exit_code = Finish(*cmd, *result);
   return interrupted_by != 0 && exit_code == 0 ? 1 : exit_code;
 }

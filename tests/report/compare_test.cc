@@ -93,6 +93,18 @@ TEST_CASE("the detectable change grows with the spread and shrinks with the runs
   CHECK(DetectableChange(tight, 30) < DetectableChange(tight, 9));
 }
 
+TEST_CASE("HolmAdjusted: the step-down adjustment, by hand") {
+  // Sorted: 0.005 x 4 = 0.02, 0.01 x 3 = 0.03, 0.03 x 2 = 0.06, 0.04 x 1 -> 0.06 (never below the last).
+  const std::vector<double> adjusted = HolmAdjusted({0.01, 0.04, 0.03, 0.005});
+  REQUIRE(adjusted.size() == 4);
+  CHECK(adjusted[0] == doctest::Approx(0.03));
+  CHECK(adjusted[1] == doctest::Approx(0.06));
+  CHECK(adjusted[2] == doctest::Approx(0.06));
+  CHECK(adjusted[3] == doctest::Approx(0.02));
+  CHECK(HolmAdjusted({0.5, 0.9})[1] == doctest::Approx(1.0));  // capped at 1
+  CHECK(HolmAdjusted({}).empty());
+}
+
 // A run report with the figures a comparison reads, rendered by the real
 // JSON writer.
 std::string WriteRun(const std::filesystem::path& dir, const std::string& name, double total,
@@ -151,6 +163,9 @@ TEST_CASE("CompareRuns: a slower B regresses, a faster B improves, the same runs
   CHECK(product.ratio_ci.low < 1.2);
   CHECK(product.ratio_ci.high > 1.2);
   CHECK(product.test.p_value < 0.001);
+  // The only metric that changed has the smallest p: Holm multiplies it by the number of metrics.
+  CHECK(product.p_adjusted == doctest::Approx(product.test.p_value * regressed->metrics.size()));
+  for (const MetricComparison& m : regressed->metrics) CHECK(m.p_adjusted >= m.test.p_value);
   CHECK(product.hodges_lehmann == doctest::Approx(100).epsilon(0.1));
   CHECK(Metric(*regressed, "upsert_median_us:Brand").verdict == Verdict::kNoChange);
   CHECK(regressed->ExitCode() == 3);
@@ -213,11 +228,12 @@ TEST_CASE("CompareRuns refuses what cannot be compared, naming the file, and war
 
 TEST_CASE("warmup compare: exit 3 on a regression, 0 without, 1 on an error, and --json") {
   testing::TempDir dir;
+  // 6 runs per arm: with 4 the smallest exact p (2/70) times Holm's factor would stay above 5 %.
   std::vector<std::string> args = {"compare"};
-  for (int i = 0; i < 4; ++i) args.push_back(WriteRun(dir.path(), "a" + std::to_string(i), 10, 500 + i));
+  for (int i = 0; i < 6; ++i) args.push_back(WriteRun(dir.path(), "a" + std::to_string(i), 10, 500 + i));
   args.push_back("--vs");
   std::vector<std::string> same = args;
-  for (int i = 0; i < 4; ++i) {
+  for (int i = 0; i < 6; ++i) {
     args.push_back(WriteRun(dir.path(), "b" + std::to_string(i), 10, 700 + i));
     same.push_back(WriteRun(dir.path(), "c" + std::to_string(i), 10, 501 + i));
   }

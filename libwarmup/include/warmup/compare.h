@@ -49,6 +49,12 @@ double HodgesLehmannShift(const std::vector<double>& a, const std::vector<double
 // (3/pi of the t test's on normal data). A planning figure, not a test.
 double DetectableChange(const std::vector<double>& a, size_t b_size);
 
+// Holm's step-down adjustment of p values tested together: the i-th smallest
+// of m becomes max over j <= i of min(1, (m - j + 1) p_(j)) (j from 1), so
+// that "some metric changed" is wrong with probability at most alpha for the
+// whole family. Returned in the order of `p`.
+std::vector<double> HolmAdjusted(const std::vector<double>& p);
+
 struct CompareOptions {
   int resamples = 10'000;
   uint64_t seed = 1;
@@ -71,6 +77,10 @@ struct MetricComparison {
   double ratio = 0;   // median_b / median_a
   Interval ratio_ci;  // bootstrap, 95 %
   MannWhitneyResult test;
+  // test.p_value after Holm's adjustment over all the metrics compared: a
+  // table of many metrics at 5 % each would otherwise find a "regression" in
+  // most comparisons of a build with itself.
+  double p_adjusted = 1;
   double hodges_lehmann = 0;     // b - a, in the metric's unit
   double detectable_change = 0;  // relative, see DetectableChange
   double noise_threshold = 0;    // relative
@@ -92,8 +102,8 @@ struct Comparison {
 // every metric all runs have: TOTAL, net load (load minus source read),
 // goLive, the Product mean upsert, each collection's median upsert, the
 // server's CPU per entity and peak RSS (when a server was measured). Lower
-// is better for all of them; a verdict needs p < alpha and the interval of
-// the ratio entirely beyond 1 +- the noise threshold.
+// is better for all of them; a verdict needs the Holm-adjusted p below alpha
+// and the interval of the ratio entirely beyond 1 +- the noise threshold.
 // Errors: kInvalidArgument for fewer than 2 runs in an arm, a file that is
 // not a run report (naming it), runs that failed (exit code 1), or runs of
 // different datasets or hosts (naming both) unless `force`; kNotFound for a

@@ -150,6 +150,19 @@ double DetectableChange(const std::vector<double>& a, size_t b_size) {
          std::abs(median);
 }
 
+std::vector<double> HolmAdjusted(const std::vector<double>& p) {
+  std::vector<size_t> order(p.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](size_t x, size_t y) { return p[x] < p[y]; });
+  std::vector<double> adjusted(p.size());
+  double running = 0;
+  for (size_t j = 0; j < order.size(); ++j) {
+    running = std::max(running, std::min(1.0, static_cast<double>(order.size() - j) * p[order[j]]));
+    adjusted[order[j]] = running;
+  }
+  return adjusted;
+}
+
 const char* VerdictName(Verdict verdict) {
   switch (verdict) {
     case Verdict::kImproved:
@@ -254,6 +267,13 @@ std::vector<double> Values(const std::vector<Run>& runs, const std::string& metr
   return values;
 }
 
+void HolmAdjust(std::vector<MetricComparison>& metrics) {
+  std::vector<double> p;
+  for (const MetricComparison& m : metrics) p.push_back(m.test.p_value);
+  p = HolmAdjusted(p);
+  for (size_t i = 0; i < metrics.size(); ++i) metrics[i].p_adjusted = p[i];
+}
+
 std::string Fixed(double v, int places) {
   char buf[64];
   std::snprintf(buf, sizeof(buf), "%.*f", places, v);
@@ -330,11 +350,14 @@ StatusOr<Comparison> CompareRuns(const std::vector<std::string>& a_files,
       m.noise_threshold = std::max(std::abs(aa.low - 1), std::abs(aa.high - 1));
       m.noise_source = "A/A runs (" + std::to_string(noise->size()) + ")";
     }
-    if (m.test.p_value < options.alpha) {
+    out.metrics.push_back(std::move(m));
+  }
+  HolmAdjust(out.metrics);
+  for (MetricComparison& m : out.metrics) {
+    if (m.p_adjusted < options.alpha) {
       if (m.ratio_ci.low > 1 + m.noise_threshold) m.verdict = Verdict::kRegressed;
       if (m.ratio_ci.high < 1 - m.noise_threshold) m.verdict = Verdict::kImproved;
     }
-    out.metrics.push_back(std::move(m));
   }
   return out;
 }
@@ -346,8 +369,9 @@ std::string RenderComparisonText(const Comparison& c) {
   out << "  lower is better everywhere; ratio = median B / median A, its 95 % bootstrap interval, the\n"
          "  two-sided Mann-Whitney U p, the Hodges-Lehmann shift (B - A), the change this n could detect\n\n";
   char line[512];
-  std::snprintf(line, sizeof(line), "%-44s %12s %12s %7s %17s %8s %12s %7s %7s  %s\n", "metric", "median A",
-                "median B", "ratio", "95% CI", "p", "shift", "detect", "noise", "verdict");
+  std::snprintf(line, sizeof(line), "%-44s %12s %12s %7s %17s %8s %8s %12s %7s %7s  %s\n", "metric",
+                "median A", "median B", "ratio", "95% CI", "p", "p Holm", "shift", "detect", "noise",
+                "verdict");
   out << line;
   for (const MetricComparison& m : c.metrics) {
     const int places = m.unit == "s" ? 3 : m.unit == "bytes" ? 0 : 1;
@@ -355,15 +379,17 @@ std::string RenderComparisonText(const Comparison& c) {
     char p[32];
     std::snprintf(p, sizeof(p), m.test.p_value < 1e-4 ? "%.0e%s" : "%.4f%s", m.test.p_value,
                   m.test.exact ? "" : "~");
-    std::snprintf(line, sizeof(line), "%-44s %12s %12s %7s %17s %8s %12s %6s%% %6s%%  %s\n",
+    char holm[32];
+    std::snprintf(holm, sizeof(holm), m.p_adjusted < 1e-4 ? "%.0e" : "%.4f", m.p_adjusted);
+    std::snprintf(line, sizeof(line), "%-44s %12s %12s %7s %17s %8s %8s %12s %6s%% %6s%%  %s\n",
                   (m.metric + " (" + m.unit + ")").c_str(), Fixed(m.median_a, places).c_str(),
-                  Fixed(m.median_b, places).c_str(), Fixed(m.ratio, 3).c_str(), ci.c_str(), p,
+                  Fixed(m.median_b, places).c_str(), Fixed(m.ratio, 3).c_str(), ci.c_str(), p, holm,
                   Fixed(m.hodges_lehmann, places).c_str(), Fixed(100 * m.detectable_change, 1).c_str(),
                   Fixed(100 * m.noise_threshold, 1).c_str(), VerdictName(m.verdict));
     out << line;
   }
-  out << "\n  p~: normal approximation (ties, or more than 20 runs in an arm); noise: the change a verdict\n"
-         "  must exceed ("
+  out << "\n  p~: normal approximation (ties, or more than 20 runs in an arm); p Holm: adjusted for the "
+         "number of\n  metrics, what a verdict needs below alpha; noise: the change a verdict must exceed ("
       << (c.noise_files.empty() ? "the default" : "from the A/A runs") << ")\n";
   for (const std::string& w : c.warnings) out << "WARNING: " << w << "\n";
   out << (c.ExitCode() == 3 ? "verdict: REGRESSED (exit 3)\n" : "verdict: no regression (exit 0)\n");
@@ -382,7 +408,8 @@ std::string RenderComparisonJson(const Comparison& c) {
          {"median_b", m.median_b},
          {"ratio", m.ratio},
          {"ratio_ci", {m.ratio_ci.low, m.ratio_ci.high}},
-         {"mann_whitney", {{"u", m.test.u}, {"p_value", m.test.p_value}, {"exact", m.test.exact}}},
+         {"mann_whitney",
+          {{"u", m.test.u}, {"p_value", m.test.p_value}, {"exact", m.test.exact}, {"p_holm", m.p_adjusted}}},
          {"hodges_lehmann_shift", m.hodges_lehmann},
          {"detectable_change", m.detectable_change},
          {"noise_threshold", m.noise_threshold},

@@ -1,0 +1,147 @@
+// warmup ab: is server build B faster than build A? Interleaved reindex runs
+// of the two (one discarded warm-up run each first), every run on a fresh
+// server and data directory, every report kept, then warmup compare on them.
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "load.h"
+#include "reindex.h"
+#include "warmup/compare.h"
+#include "warmup/report.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct PlannedRun {
+  char arm;           // 'a' or 'b'
+  std::string label;  // "a01", or "a-warmup" for the discarded first run
+  bool warm_up = false;
+};
+
+// Warm-up runs A then B, then `runs` of each: A B A B ..., or shuffled with
+// `seed` (Fisher-Yates over a standard generator, so a seed means the same
+// order on every build).
+std::vector<PlannedRun> Plan(int runs, bool random_order, uint64_t seed) {
+  std::vector<PlannedRun> measured;
+  for (int i = 1; i <= runs; ++i) {
+    char number[16];
+    std::snprintf(number, sizeof(number), "%02d", i);
+    measured.push_back({'a', std::string("a") + number});
+    measured.push_back({'b', std::string("b") + number});
+  }
+  if (random_order) {
+    std::mt19937_64 rng(seed);
+    for (size_t i = measured.size() - 1; i > 0; --i) std::swap(measured[i], measured[rng() % (i + 1)]);
+  }
+  std::vector<PlannedRun> plan = {{'a', "a-warmup", true}, {'b', "b-warmup", true}};
+  plan.insert(plan.end(), measured.begin(), measured.end());
+  return plan;
+}
+
+// The Product collection's mean upsert (the upstream guide's column), else all upserts'.
+double ProductMeanUs(const warmup::RunResult& result) {
+  for (const auto& c : result.collections) {
+    if (c.entity_type == "Product") return c.upsert.mean_us;
+  }
+  return result.upsert.mean_us;
+}
+
+warmup::Status WriteFile(const fs::path& path, const std::string& text) {
+  std::ofstream out(path, std::ios::trunc);
+  out << text;
+  out.close();
+  if (!out) return warmup::FailedPreconditionError("cannot write " + path.string());
+  return warmup::OkStatus();
+}
+
+// OUT must be absent or empty, so that no older run is ever compared.
+warmup::Status PrepareOutDir(const fs::path& out) {
+  std::error_code ec;
+  if (fs::exists(out, ec)) {
+    if (!fs::is_directory(out, ec))
+      return warmup::FailedPreconditionError("--out " + out.string() + " is a file");
+    if (!fs::is_empty(out, ec)) {
+      return warmup::FailedPreconditionError("--out " + out.string() +
+                                             " is not empty; warmup ab keeps each comparison's runs apart");
+    }
+    return warmup::OkStatus();
+  }
+  if (!fs::create_directories(out, ec)) {
+    return warmup::FailedPreconditionError("--out " + out.string() + ": cannot create it: " + ec.message());
+  }
+  return warmup::OkStatus();
+}
+
+}  // namespace
+
+int Ab(const std::vector<std::string>& args) {
+  auto cmd = warmup::cli::ParseAb(args);
+  if (auto stop = StopAfterParse(cmd)) return *stop;
+  for (const auto& [flag, binary] : {std::pair{"--a", cmd->a_binary}, std::pair{"--b", cmd->b_binary}}) {
+    if (::access(binary.c_str(), X_OK) != 0) {
+      return FailWith(warmup::FailedPreconditionError(std::string(flag) + " " + binary +
+                                                      " is not an executable file; nothing was run"));
+    }
+  }
+  const fs::path out = cmd->out_dir;
+  if (auto s = PrepareOutDir(out); !s.ok()) return FailWith(s);
+  if (auto s = CheckOutputFile("--html", cmd->html_out, true); !s.ok()) return FailWith(s);
+
+  const std::vector<PlannedRun> plan = Plan(cmd->runs, cmd->random_order, cmd->order_seed);
+  std::vector<std::string> a_files, b_files;
+  for (size_t i = 0; i < plan.size(); ++i) {
+    const PlannedRun& planned = plan[i];
+    warmup::cli::LoadCommand run = cmd->reindex;
+    run.server.binary = planned.arm == 'a' ? cmd->a_binary : cmd->b_binary;
+    run.server.extra_args = planned.arm == 'a' ? cmd->a_args : cmd->b_args;
+    run.target.work_dir = (out / "work").string();
+    run.copy.run_label = planned.label;
+    int interrupted_by = 0;
+    auto result = ReindexWithOwnServer(run, "ab", &interrupted_by);
+    if (!result.ok()) return FailWith(result.status().WithContext("warmup ab, run " + planned.label));
+    const fs::path json = out / (planned.label + ".json");
+    if (auto s = WriteFile(json, warmup::RenderJsonReport(*result)); !s.ok()) return FailWith(s);
+    if (auto s = WriteFile(out / (planned.label + ".txt"), warmup::RenderTextReport(*result)); !s.ok()) {
+      return FailWith(s);
+    }
+    const auto total = result->total_seconds();
+    std::fprintf(stderr,
+                 "warmup ab: run %2zu of %zu  %-8s %c%s  TOTAL %8.3f s  Product mean %9.1f us  exit %d\n",
+                 i + 1, plan.size(), planned.label.c_str(), planned.arm == 'a' ? 'A' : 'B',
+                 planned.warm_up ? " (warm-up, not compared)" : "", total ? *total : 0.0,
+                 ProductMeanUs(*result), result->ExitCode());
+    if (interrupted_by != 0) {
+      std::cerr << "warmup ab: interrupted; the reports so far are in " << out.string() << "\n";
+      return kExitFailed;
+    }
+    if (result->ExitCode() != 0) {
+      return FailWith(warmup::FailedPreconditionError("run " + planned.label + " failed (exit " +
+                                                      std::to_string(result->ExitCode()) + "); see " +
+                                                      (out / (planned.label + ".txt")).string()));
+    }
+    if (!planned.warm_up) (planned.arm == 'a' ? a_files : b_files).push_back(json.string());
+  }
+  std::error_code ec;
+  if (!cmd->keep_work) fs::remove_all(out / "work", ec);
+
+  auto comparison = warmup::CompareRuns(a_files, b_files, cmd->noise_files, cmd->compare);
+  if (!comparison.ok()) return FailWith(comparison.status());
+  if (auto s = WriteFile(out / "compare.json", warmup::RenderComparisonJson(*comparison)); !s.ok()) {
+    return FailWith(s);
+  }
+  std::cout << "A: " << cmd->a_binary << (cmd->a_args.empty() ? "" : " serve +");
+  for (const auto& arg : cmd->a_args) std::cout << " " << arg;
+  std::cout << "\nB: " << cmd->b_binary << (cmd->b_args.empty() ? "" : " serve +");
+  for (const auto& arg : cmd->b_args) std::cout << " " << arg;
+  std::cout << "\n"
+            << warmup::RenderComparisonText(*comparison) << "runs and comparison: " << out.string() << "\n";
+  return comparison->ExitCode();
+}

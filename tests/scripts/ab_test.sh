@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# warmup ab as a user runs it, on the tiny catalog:
+#  - the same build on both arms (random order) finds no change on any metric;
+#  - arm B with a simulated slower build (serve --inject-upsert-delay-us D)
+#    is found regressed on the Product mean upsert, with the right sign, and
+#    an interval that does not lie below the injected slowdown (the delay
+#    over arm A's measured mean; the round trip around a longer call can only
+#    add to it) nor far beyond it;
+#  - every run's reports are kept, the warm-up runs are not compared, and
+#    what ab sets itself is refused on its command line.
+# usage: ab_test.sh WARMUP
+set -euo pipefail
+warmup=$1
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+fail() { echo "ab_test: $*"; exit 1; }
+
+"$warmup" generate --profile tiny --out "$dir/pristine" > /dev/null
+
+# A/A: no verdict anywhere (alpha 1 % for the whole table, after Holm).
+set +e
+out=$("$warmup" ab --a "$warmup" --b "$warmup" --runs 9 --order random --seed 7 --alpha 0.01 \
+  --out "$dir/aa" --html "$dir/aa.html" --pristine-dir "$dir/pristine" --verify none 2>&1)
+rc=$?
+set -e
+[ $rc -eq 0 ] || fail "A/A exited $rc: $out"
+python3 - "$dir/aa" << 'PY' || fail "the A/A comparison is wrong: $out"
+import json, os, sys
+out = sys.argv[1]
+c = json.load(open(os.path.join(out, "compare.json")))
+assert c["schema"] == "warmup-compare/1" and c["exit_code"] == 0, c["exit_code"]
+assert len(c["a"]) == 9 and len(c["b"]) == 9, (c["a"], c["b"])
+assert not any("warmup" in f for f in c["a"] + c["b"]), "a warm-up run was compared"
+names = {m["metric"] for m in c["metrics"]}
+for needed in ("total_seconds", "net_load_seconds", "golive_seconds", "upsert_mean_us:Product",
+               "server_cpu_us_per_entity", "server_peak_rss_bytes"):
+    assert needed in names, (needed, sorted(names))
+changed = [(m["metric"], m["verdict"]) for m in c["metrics"] if m["verdict"] != "no change"]
+assert not changed, changed
+files = set(os.listdir(out))
+for label in ["a-warmup", "b-warmup"] + [f"{arm}{i:02d}" for arm in "ab" for i in range(1, 10)]:
+    assert label + ".json" in files and label + ".txt" in files, label
+    run = json.load(open(os.path.join(out, label + ".json")))
+    assert run["run_label"] == label and run["server_process"] is not None, label
+assert "work" not in files, "the work directory was left behind"
+PY
+
+# A slower B: 1000 us injected per upsert (tiny's Product upsert takes about 1.5 ms here).
+delay=1000
+set +e
+out=$("$warmup" ab --a "$warmup" --b "$warmup" --b-args "--inject-upsert-delay-us $delay" --runs 9 \
+  --out "$dir/slow" --pristine-dir "$dir/pristine" --verify none 2>&1)
+rc=$?
+set -e
+[ $rc -eq 3 ] || fail "a slower B should exit 3, not $rc: $out"
+grep -q "verdict: REGRESSED (exit 3)" <<< "$out" || fail "no REGRESSED verdict in: $out"
+python3 - "$dir/slow" "$delay" << 'PY' || fail "the slowdown is misjudged: $out"
+import json, os, statistics, sys
+out, delay = sys.argv[1], float(sys.argv[2])
+c = json.load(open(os.path.join(out, "compare.json")))
+m = next(m for m in c["metrics"] if m["metric"] == "upsert_mean_us:Product")
+assert m["verdict"] == "regressed" and m["ratio"] > 1, m
+assert m["hodges_lehmann_shift"] > 0, m
+a_mean = statistics.median(
+    next(x["upsert"]["mean_us"] for x in json.load(open(f))["collections"] if x["entity_type"] == "Product")
+    for f in c["a"])
+expected = (a_mean + delay) / a_mean
+low, high = m["ratio_ci"]
+assert high >= expected and low <= 1.25 * expected, (low, high, expected)
+PY
+
+# Refusals: a non-empty --out, and what ab sets per run.
+set +e
+out=$("$warmup" ab --a "$warmup" --b "$warmup" --out "$dir/slow" --pristine-dir "$dir/pristine" 2>&1)
+rc=$?
+set -e
+[ $rc -eq 1 ] && grep -q "is not empty" <<< "$out" || fail "a used --out was not refused ($rc): $out"
+for flag in "--work-dir=$dir/w" "--report-json=$dir/r.json" "--address=127.0.0.1:1"; do
+  set +e
+  out=$("$warmup" ab --a "$warmup" --b "$warmup" --out "$dir/x" --pristine-dir "$dir/pristine" "$flag" 2>&1)
+  rc=$?
+  set -e
+  [ $rc -eq 64 ] && grep -q "is set by warmup ab for each run" <<< "$out" || fail "$flag was not refused ($rc): $out"
+done
+set +e
+out=$("$warmup" ab --a "$dir/nothing" --b "$warmup" --out "$dir/y" --pristine-dir "$dir/pristine" 2>&1)
+rc=$?
+set -e
+[ $rc -eq 1 ] && grep -q "is not an executable file" <<< "$out" || fail "a missing --a was not refused ($rc): $out"
+[ ! -e "$dir/y" ] || fail "a refused ab still made its --out"
+echo "ab_test: ok"
