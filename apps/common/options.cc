@@ -30,6 +30,10 @@ std::vector<std::string> SpellCompressOut(const std::vector<std::string>& args) 
   return out;
 }
 
+// Boost's default style without guessing: an abbreviation is not taken for
+// a flag it happens to begin (`--run` is not `--runs`).
+constexpr int kStyle = po::command_line_style::default_style & ~po::command_line_style::allow_guessing;
+
 // Parses `args` against `visible` and `hidden` (older spellings, left out of
 // the help) and `positional`, turning every Boost error into a Status that
 // names the option. With --help, `*help` gets the usage and the visible
@@ -43,7 +47,12 @@ StatusOr<po::variables_map> Parse(const std::vector<std::string>& args,
   po::options_description all;
   all.add(visible).add(hidden);
   try {
-    po::store(po::command_line_parser(SpellCompressOut(args)).options(all).positional(positional).run(), vm);
+    po::store(po::command_line_parser(SpellCompressOut(args))
+                  .options(all)
+                  .positional(positional)
+                  .style(kStyle)
+                  .run(),
+              vm);
     if (vm.count("help")) {
       std::ostringstream text;
       text << usage << "\n\n" << visible;
@@ -291,7 +300,11 @@ StatusOr<LoadCommand> ParseLoadOrReindex(const std::vector<std::string>& args, b
                        "parent of the <catalog>/ snapshot (or an export zip)")(
       "catalog", po::value(&cmd.source.catalog), "the snapshot (default: the only one in --pristine-dir)")(
       "source", po::value(&source_url),
-      "read a live catalog instead: grpc://HOST:PORT/CATALOG (grpcs:// over TLS)");
+      "read a live catalog instead: grpc://HOST:PORT/CATALOG (grpcs:// over TLS)")(
+      "prewarm-source", po::bool_switch(&cmd.source.prewarm),
+      "read the whole snapshot into the page cache before the run (a warm source)")(
+      "drop-source-cache", po::bool_switch(&cmd.source.drop_cache),
+      "drop the snapshot from the page cache before the run (a cold source)");
   po::options_description target("target");
   target.add_options()(
       "target", po::value(&cmd.target.kind)->default_value(reindex ? "remote" : "embedded"),
@@ -337,7 +350,8 @@ StatusOr<LoadCommand> ParseLoadOrReindex(const std::vector<std::string>& args, b
         "server-stop-grace", po::value(&cmd.server.stop_grace_seconds)->default_value(10),
         "seconds the server may take to exit after SIGTERM before it is killed")(
         "server-args", po::value(&server_args),
-        "more flags for the started serve, one string split at spaces, e.g. \"--inject-upsert-delay-us 50\"");
+        "more flags for the started serve, one string split at spaces, e.g. \"--inject-upsert-delay-us 50\" "
+        "(a single flag as --server-args=--compress)");
     visible.add(server);
     hidden.add_options()("target-mode", po::value(&target_mode), "older spelling of --target");
   }
@@ -447,7 +461,15 @@ StatusOr<LoadCommand> ParseLoadOrReindex(const std::vector<std::string>& args, b
   if (cmd.source.pristine_dir.empty() == source_url.empty()) {
     return InvalidArgumentError("give exactly one of --pristine-dir and --source");
   }
+  if (cmd.source.prewarm && cmd.source.drop_cache) {
+    return InvalidArgumentError("give --prewarm-source or --drop-source-cache, not both");
+  }
   if (!source_url.empty()) {
+    if (auto s = RefuseIgnored(*vm, {"prewarm-source", "drop-source-cache"},
+                               "with --source: a live catalog's page cache is its server's");
+        !s.ok()) {
+      return s;
+    }
     if (!cmd.source.catalog.empty()) {
       return InvalidArgumentError("--catalog goes with --pristine-dir; --source names its own");
     }
@@ -711,7 +733,7 @@ StatusOr<AbCommand> ParseAb(const std::vector<std::string>& args) {
   po::variables_map vm;
   std::vector<std::string> rest;
   try {
-    auto parsed = po::command_line_parser(args).options(o).allow_unregistered().run();
+    auto parsed = po::command_line_parser(args).options(o).style(kStyle).allow_unregistered().run();
     po::store(parsed, vm);
     if (vm.count("help")) {
       std::ostringstream text;

@@ -55,6 +55,11 @@ struct SourceOptions {
   // TLS for the gRPC source: enabled by grpcs:// in --source; the files are
   // the TLS group's (--ca-cert, ...), shared with the target.
   ClientTlsOptions tls;
+  // Snapshots: set the page cache's hold on the snapshot before the run
+  // (--prewarm-source reads it all, --drop-source-cache drops it); the
+  // report says how much was resident either way.
+  bool prewarm = false;
+  bool drop_cache = false;
 };
 
 // Where the copy writes.

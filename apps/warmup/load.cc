@@ -21,10 +21,12 @@
 #include "warmup/copy_engine.h"
 #include "warmup/engine.h"
 #include "warmup/grpc_source.h"
+#include "warmup/page_cache.h"
 #include "warmup/remote_target.h"
 #include "warmup/report.h"
 #include "warmup/run_observer.h"
 #include "warmup/snapshot.h"
+#include "warmup/time_series.h"
 #include "warmup/work_dir.h"
 
 int FailWith(const warmup::Status& status) {
@@ -67,6 +69,21 @@ class ProgressLines : public warmup::RunObserver {
   }
 };
 
+// Prewarms or drops the snapshot as asked, then measures what is resident.
+warmup::StatusOr<warmup::SourceCache> SetSourceCache(const std::string& snapshot,
+                                                     const warmup::cli::SourceOptions& source) {
+  if (source.prewarm) {
+    if (auto s = warmup::PrewarmPageCache(snapshot); !s.ok()) return s.WithContext("--prewarm-source");
+  }
+  if (source.drop_cache) {
+    if (auto s = warmup::DropFromPageCache(snapshot); !s.ok()) return s.WithContext("--drop-source-cache");
+  }
+  auto cache = warmup::MeasurePageCache(snapshot);
+  if (!cache.ok()) return cache.status().WithContext("measuring the snapshot's page-cache residency");
+  cache->action = source.prewarm ? "prewarmed" : source.drop_cache ? "dropped" : "none";
+  return cache;
+}
+
 }  // namespace
 
 warmup::Status CheckOutputs(const warmup::cli::LoadCommand& cmd) {
@@ -78,6 +95,7 @@ warmup::StatusOr<warmup::RunResult> RunLoad(const warmup::cli::LoadCommand& cmd,
                                             const std::vector<warmup::RunObserver*>& observers,
                                             const std::atomic<bool>* stop, const TargetWrapper& wrap) {
   if (auto s = CheckOutputs(cmd); !s.ok()) return s;
+  std::optional<warmup::SourceCache> source_cache;
   auto open_source = [&]() -> warmup::StatusOr<std::unique_ptr<warmup::CatalogSource>> {
     if (!cmd.source.grpc_address.empty()) {
       warmup::GrpcSourceOptions options;
@@ -86,6 +104,9 @@ warmup::StatusOr<warmup::RunResult> RunLoad(const warmup::cli::LoadCommand& cmd,
     }
     auto path = warmup::FindSnapshot(cmd.source.pristine_dir, cmd.source.catalog);
     if (!path.ok()) return path.status().WithContext("--pristine-dir without --catalog");
+    auto cache = SetSourceCache(*path, cmd.source);
+    if (!cache.ok()) return cache.status();
+    source_cache = *cache;
     return warmup::OpenSnapshotSource(*path);
   };
   auto source = open_source();
@@ -93,6 +114,8 @@ warmup::StatusOr<warmup::RunResult> RunLoad(const warmup::cli::LoadCommand& cmd,
   warmup::CopyOptions copy = cmd.copy;
   copy.stop = stop;
   copy.observers.insert(copy.observers.end(), observers.begin(), observers.end());
+  warmup::TimeSeriesRecorder series;
+  copy.observers.push_back(&series);
   ProgressLines progress;
   if (cmd.report.progress_lines && isatty(STDERR_FILENO)) copy.observers.push_back(&progress);
   std::unique_ptr<warmup::RunObserver> csv;
@@ -121,7 +144,12 @@ warmup::StatusOr<warmup::RunResult> RunLoad(const warmup::cli::LoadCommand& cmd,
     target = warmup::MakeNullTarget();
   }
   if (wrap) target = wrap(std::move(target));
-  return warmup::RunCopy(**source, *target, copy);
+  auto result = warmup::RunCopy(**source, *target, copy);
+  if (result.ok()) {
+    result->source_cache = source_cache;
+    result->time_series = series.Build();
+  }
+  return result;
 }
 
 int Finish(const warmup::cli::LoadCommand& cmd, const warmup::RunResult& result) {

@@ -15,9 +15,21 @@
 #include "load.h"
 #include "warmup/run_result.h"
 #include "warmup/server.h"
+#include "warmup/version.h"
 #include "warmup/work_dir.h"
 
 namespace {
+
+// `text` as the inside of a JSON string.
+std::string JsonEscaped(const std::string& text) {
+  std::string out;
+  for (const char c : text) {
+    if (c == '"' || c == '\\') out += '\\';
+    if (static_cast<unsigned char>(c) < 0x20) continue;  // no control characters in a build line
+    out += c;
+  }
+  return out;
+}
 
 // The start-up header's note of how records are compressed.
 const char* CompressionLabel(warmup::RecordCompression compression) {
@@ -176,7 +188,8 @@ int Serve(const std::vector<std::string>& args) {
   if (cmd->ready_fd >= 0) {  // the supervisor's readiness channel: one JSON line, then closed
     const std::string ready = "{\"pid\": " + std::to_string(getpid()) +
                               ", \"port\": " + std::to_string((*server)->port()) +
-                              ", \"system_port\": " + std::to_string((*server)->system_port()) + "}\n";
+                              ", \"system_port\": " + std::to_string((*server)->system_port()) +
+                              ", \"build\": \"" + JsonEscaped(warmup::DescribeBuild().Summary()) + "\"}\n";
     (void)!write(cmd->ready_fd, ready.data(), ready.size());
     close(cmd->ready_fd);
   }

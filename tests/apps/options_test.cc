@@ -186,6 +186,9 @@ TEST_CASE(
         [](const LoadCommand& c) { return c.copy.verify == VerifyMode::kContent; }}},
       {"run", {with({"--run", "smoke"}), [](const LoadCommand& c) { return c.copy.run_label == "smoke"; }}},
       {"keep-target", {with({"--keep-target"}), [](const LoadCommand& c) { return c.copy.keep_target; }}},
+      {"prewarm-source", {with({"--prewarm-source"}), [](const LoadCommand& c) { return c.source.prewarm; }}},
+      {"drop-source-cache",
+       {with({"--drop-source-cache"}), [](const LoadCommand& c) { return c.source.drop_cache; }}},
       {"work-dir",
        {with({"--work-dir", "/w"}), [](const LoadCommand& c) { return c.target.work_dir == "/w"; }}},
       {"compress",
@@ -217,6 +220,10 @@ TEST_CASE(
                                      }};
   reindex["server-stop-grace"] = {with({"--server-stop-grace", "3"}),
                                   [](const LoadCommand& c) { return c.server.stop_grace_seconds == 3; }};
+  // One flag alone needs the = form: Boost takes "--compress" for an option, not a value.
+  reindex["server-args"] = {with({"--server-args=--compress"}), [](const LoadCommand& c) {
+                              return c.server.extra_args == std::vector<std::string>{"--compress"};
+                            }};
   // --address names a running server: reindex starts none.
   reindex["address"] = {with({"--address", "127.0.0.1:7777"}), [](const LoadCommand& c) {
                           return c.target.address == "127.0.0.1:7777" && !c.server.start;
@@ -643,6 +650,109 @@ TEST_CASE("warmup-profile and serve --profiler: the profiler, its output, and wh
   CHECK(ParseServe({"--data-dir", "/d", "--profile-golive"}).status().message() ==
         "--profile-out and --profile-golive need --profiler cpu, heap or perf");
   CHECK(ParseServe({"--data-dir", "/d"})->profiler.kind == ProfilerKind::kNone);
+}
+
+}  // namespace
+}  // namespace warmup::cli
+
+namespace warmup::cli {
+namespace {
+
+TEST_CASE("reindex --server-args, and the source cache flags") {
+  auto reindex =
+      ParseReindex({"--pristine-dir", "/d", "--server-args", "--inject-upsert-delay-us 50  --compress"});
+  REQUIRE_OK(reindex);
+  CHECK(reindex->server.extra_args ==
+        std::vector<std::string>{"--inject-upsert-delay-us", "50", "--compress"});
+  CHECK(ParseReindex({"--pristine-dir", "/d", "--address", "127.0.0.1:5555", "--server-args", "x"})
+            .status()
+            .message()
+            .find("--server-args has no effect with --address") == 0);
+  auto warm = ParseLoad({"--pristine-dir", "/d", "--prewarm-source"});
+  REQUIRE_OK(warm);
+  CHECK(warm->source.prewarm);
+  CHECK_FALSE(warm->source.drop_cache);
+  CHECK(ParseLoad({"--pristine-dir", "/d", "--prewarm-source", "--drop-source-cache"}).status().message() ==
+        "give --prewarm-source or --drop-source-cache, not both");
+  CHECK(ParseLoad({"--source", "grpc://h:1/c", "--drop-source-cache"}).status().message() ==
+        "--drop-source-cache has no effect with --source: a live catalog's page cache is its server's; leave "
+        "it "
+        "out");
+}
+
+TEST_CASE("flags are never guessed from an abbreviation (regression: ab's --run was taken for --runs)") {
+  CHECK(ParseAb({"--a", "/a", "--b", "/b", "--pristine-dir", "/d", "--run", "x"})
+            .status()
+            .message()
+            .find("--run is set by warmup ab for each run") == 0);
+  CHECK(
+      ParseLoad({"--pristine-dir", "/d", "--max-per", "3"}).status().message().find("unrecognised option") !=
+      std::string::npos);
+}
+
+TEST_CASE("ab: its own flags, reindex's after them, and what it sets per run refused") {
+  auto ab = ParseAb({"--a",
+                     "/a/warmup",
+                     "--b",
+                     "/b/warmup",
+                     "--runs",
+                     "5",
+                     "--order",
+                     "random",
+                     "--seed",
+                     "9",
+                     "--b-args",
+                     "--inject-upsert-delay-us 50",
+                     "--pristine-dir",
+                     "/d",
+                     "--verify",
+                     "none",
+                     "--out",
+                     "/o",
+                     "--alpha",
+                     "0.01"});
+  REQUIRE_OK(ab);
+  CHECK(ab->a_binary == "/a/warmup");
+  CHECK(ab->b_binary == "/b/warmup");
+  CHECK(ab->runs == 5);
+  CHECK(ab->random_order);
+  CHECK(ab->order_seed == 9);
+  CHECK(ab->compare.seed == 9);
+  CHECK(ab->compare.alpha == 0.01);
+  CHECK(ab->a_args.empty());
+  CHECK(ab->b_args == std::vector<std::string>{"--inject-upsert-delay-us", "50"});
+  CHECK(ab->out_dir == "/o");
+  CHECK(ab->reindex.source.pristine_dir == "/d");
+  CHECK(ab->reindex.copy.verify == VerifyMode::kNone);
+  CHECK(ab->reindex.server.start);
+  CHECK_FALSE(ab->reindex.report.progress_lines);
+
+  CHECK(ParseAb({"--b", "/b", "--pristine-dir", "/d"}).status().message().find("'--a' is required") !=
+        std::string::npos);
+  CHECK(ParseAb({"--a", "/a", "--b", "/b", "--pristine-dir", "/d", "--order", "zigzag"}).status().message() ==
+        "--order must be abab or random, not 'zigzag'");
+  CHECK(ParseAb({"--a", "/a", "--b", "/b", "--pristine-dir", "/d", "--runs", "1"}).status().message() ==
+        "--runs must be from 2 to 1000, not 1");
+  CHECK(ParseAb({"--a", "/a", "--b", "/b", "--pristine-dir", "/d", "--target", "embedded"})
+            .status()
+            .message()
+            .find("warmup ab compares two servers it starts") == 0);
+  for (const char* flag : {"--work-dir", "--run", "--report-json", "--server-binary", "--address"}) {
+    CHECK_MESSAGE(ParseAb({"--a", "/a", "--b", "/b", "--pristine-dir", "/d", flag, "x"})
+                          .status()
+                          .message()
+                          .find(std::string(flag) + " is set by warmup ab for each run") == 0,
+                  flag);
+  }
+  CHECK(ParseAb({"--a", "/a", "--b", "/b", "--pristine-dir", "/d", "--frobnicate"})
+            .status()
+            .message()
+            .find("frobnicate") != std::string::npos);
+  CHECK(ParseAb({"--help"})->help.find("usage: warmup ab") == 0);
+  CHECK(ParseCompare({"a.json", "--vs", "b.json", "--alpha", "0.5"})
+            .status()
+            .message()
+            .find("--alpha must be") == 0);
 }
 
 }  // namespace

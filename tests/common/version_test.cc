@@ -16,8 +16,20 @@ TEST_CASE(
     "Version is the project's version, then the commit when known, and the protocol names its package") {
   const std::string version = Version();
   CHECK(version.rfind(WARMUP_PROJECT_VERSION, 0) == 0);
-  CHECK_MESSAGE(std::regex_match(version, std::regex(R"(\d+\.\d+\.\d+( \([0-9a-f]{7,40}\))?)")), version);
+  CHECK_MESSAGE(std::regex_match(version, std::regex(R"(\d+\.\d+\.\d+( \([0-9a-f]{7,40}\+?\))?)")), version);
   CHECK(ProtocolDescription().find("io.evitadb.externalApi.grpc.generated") != std::string::npos);
+}
+
+TEST_CASE("DescribeBuild says which build this is: version, commit, compiler, build type, flags") {
+  const BuildInfo info = DescribeBuild();
+  CHECK(info.version == WARMUP_PROJECT_VERSION);
+  CHECK_MESSAGE(std::regex_match(info.commit, std::regex("([0-9a-f]{12})?")), info.commit);
+  CHECK((info.compiler.rfind("GNU ", 0) == 0 || info.compiler.rfind("Clang ", 0) == 0));
+  const std::string summary = info.Summary();
+  CHECK(summary.rfind(info.version, 0) == 0);
+  CHECK(summary.find(info.compiler) != std::string::npos);
+  CHECK(summary.find(info.build_type.empty() ? "no build type" : info.build_type) != std::string::npos);
+  CHECK(Version().find(info.commit) != std::string::npos);
 }
 
 TEST_CASE("DescribeEnvironment reports this machine: host, cores, memory limit, kernel, build") {

@@ -391,7 +391,7 @@ TEST_CASE("the JSON report of a real run states its figures (every field: json_r
   auto target = MakeNullTarget();
   const RunResult r = Run(*target, With([](CopyOptions& o) { o.run_label = "json"; }));
   auto json = nlohmann::json::parse(RenderJsonReport(r));
-  CHECK(json["schema"] == "warmup-run/5");
+  CHECK(json["schema"] == "warmup-run/6");
   CHECK(json["server_process"].is_null());
   CHECK(json["exit_code"] == 0);
   CHECK(json["copied"] == 300);

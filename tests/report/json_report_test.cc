@@ -60,7 +60,17 @@ RunResult Example() {
   r.source_catalog = "senesi";
   r.target_catalog = "senesi_beef";
   r.started_at = "2026-12-01T08:00:00Z";
-  r.environment = {"host", "cpu", 2, 24LL << 30, "6.1", "warmup 0.1.0 (abc)"};
+  r.environment.hostname = "host";
+  r.environment.cpu_model = "cpu";
+  r.environment.cores = 2;
+  r.environment.memory_limit_bytes = 24LL << 30;
+  r.environment.cpu_limit = "200000 100000";
+  r.environment.kernel = "6.1";
+  r.environment.build = "warmup 0.1.0 (abc)";
+  r.environment.build_details = "0.1.0 (abc), GNU 12.2.0, Release [-O3]";
+  r.environment.at_start = {0.5, 1000, 10};
+  r.environment.at_end = {1.5, 3000, 60};  // 50 of 2000 ticks stolen
+  r.source_cache = SourceCache{"prewarmed", 3, 3000, 2048};
   CollectionResult brand;
   brand.entity_type = "Brand";
   brand.source_count = 21;
@@ -105,6 +115,7 @@ RunResult Example() {
   ServerFigures server;
   server.binary = "/opt/warmup";
   server.header = "warmup serve 0.1.0: pid 77";
+  server.build = "0.1.0 (abc), GNU 12.2.0, Release [-O3]";
   server.pid = 77;
   server.usage.peak_rss_bytes = 555;
   server.ended = "exited 0";
@@ -114,6 +125,12 @@ RunResult Example() {
   server.peak_rss_golive_bytes = 555;
   server.samples = {{0.25, 500, 0.1, false}, {0.5, 555, 0.2, true}};
   r.server_process = server;
+  TimeSeries series;
+  series.interval_seconds = 0.5;
+  series.intervals = {{0, 0.5, 10, 20, 100, 900}};
+  series.collections = {{"Brand", 0, 0.4}};
+  series.golive_start_seconds = 0.6;
+  r.time_series = series;
   return r;
 }
 
@@ -129,6 +146,7 @@ TEST_CASE("the JSON report carries every documented figure with its value") {
                                          "source_catalog",
                                          "target_catalog",
                                          "environment",
+                                         "source_cache",
                                          "collections",
                                          "index_statistics",
                                          "load_wall_seconds",
@@ -145,10 +163,11 @@ TEST_CASE("the JSON report carries every documented figure with its value") {
                                          "target_drop",
                                          "loader",
                                          "server_process",
+                                         "time_series",
                                          "copied",
                                          "expected",
                                          "exit_code"});
-  CHECK(j["schema"] == "warmup-run/5");
+  CHECK(j["schema"] == "warmup-run/6");
   CHECK(j["run_label"] == "label");
   CHECK(j["started_at"] == "2026-12-01T08:00:00Z");
   CHECK(j["source"] == "snapshot /s");
@@ -156,12 +175,20 @@ TEST_CASE("the JSON report carries every documented figure with its value") {
   CHECK(j["target"] == "embedded engine in /w");
   CHECK(j["source_catalog"] == "senesi");
   CHECK(j["target_catalog"] == "senesi_beef");
-  CHECK(j["environment"] == json{{"hostname", "host"},
-                                 {"cpu_model", "cpu"},
-                                 {"cores", 2},
-                                 {"memory_limit_bytes", 24LL << 30},
-                                 {"kernel", "6.1"},
-                                 {"build", "warmup 0.1.0 (abc)"}});
+  CHECK(j["environment"] ==
+        json{{"hostname", "host"},
+             {"cpu_model", "cpu"},
+             {"cores", 2},
+             {"memory_limit_bytes", 24LL << 30},
+             {"cpu_limit", "200000 100000"},
+             {"kernel", "6.1"},
+             {"build", "warmup 0.1.0 (abc)"},
+             {"build_details", "0.1.0 (abc), GNU 12.2.0, Release [-O3]"},
+             {"at_start", {{"load_average_1m", 0.5}, {"cpu_ticks", 1000}, {"steal_ticks", 10}}},
+             {"at_end", {{"load_average_1m", 1.5}, {"cpu_ticks", 3000}, {"steal_ticks", 60}}},
+             {"steal_share", 0.025}});
+  CHECK(j["source_cache"] ==
+        json{{"action", "prewarmed"}, {"files", 3}, {"bytes", 3000}, {"resident_bytes", 2048}});
   REQUIRE(j["index_statistics"].size() == 1);
   const json& indexes = j["index_statistics"][0];
   CHECK(indexes["entity_type"] == "Product");
@@ -217,9 +244,9 @@ TEST_CASE("the JSON report carries every documented figure with its value") {
                             {"voluntary_context_switches", 33},
                             {"involuntary_context_switches", 44}});
   const json& server = j["server_process"];
-  CHECK(Keys(server) == std::set<std::string>{"binary", "header", "pid", "usage", "ended", "data_dir",
-                                              "data_bytes", "peak_rss_load_bytes", "peak_rss_golive_bytes",
-                                              "samples"});
+  CHECK(Keys(server) == std::set<std::string>{"binary", "header", "build", "pid", "usage", "ended",
+                                              "data_dir", "data_bytes", "peak_rss_load_bytes",
+                                              "peak_rss_golive_bytes", "samples"});
   CHECK(server["binary"] == "/opt/warmup");
   CHECK(server["header"] == "warmup serve 0.1.0: pid 77");
   CHECK(server["pid"] == 77);
@@ -232,6 +259,18 @@ TEST_CASE("the JSON report carries every documented figure with its value") {
   CHECK(server["samples"] ==
         json::array({json{{"seconds", 0.25}, {"rss_bytes", 500}, {"cpu_seconds", 0.1}, {"golive", false}},
                      json{{"seconds", 0.5}, {"rss_bytes", 555}, {"cpu_seconds", 0.2}, {"golive", true}}}));
+  CHECK(j["time_series"] ==
+        json{{"interval_seconds", 0.5},
+             {"intervals", json::array({json{{"start_seconds", 0},
+                                             {"end_seconds", 0.5},
+                                             {"upserts", 10},
+                                             {"upserts_per_second", 20},
+                                             {"p50_us", 100},
+                                             {"p99_us", 900}}})},
+             {"collections",
+              json::array({json{{"entity_type", "Brand"}, {"start_seconds", 0}, {"end_seconds", 0.4}}})},
+             {"golive_start_seconds", 0.6},
+             {"golive_end_seconds", nullptr}});
   CHECK(j["copied"] == 19);
   CHECK(j["expected"] == 2020);
   CHECK(j["exit_code"] == 1);

@@ -60,6 +60,29 @@ enum class Verification {
   kNotReached,      // the run failed before the check
 };
 
+// The load over time (TimeSeriesRecorder, time_series.h): what a single
+// figure per run hides, a slowdown as an index grows, a stall, a collection
+// that starts slow. Times are seconds since the load started.
+struct TimeSeriesInterval {
+  double start_seconds = 0;
+  double end_seconds = 0;
+  int64_t upserts = 0;  // that ended in the interval
+  double upserts_per_second = 0;
+  double p50_us = 0;  // of those upserts (nearest rank); 0 when there were none
+  double p99_us = 0;
+};
+struct CollectionSpan {
+  std::string entity_type;
+  double start_seconds = 0;  // its first upsert's start
+  double end_seconds = 0;    // its last upsert's end
+};
+struct TimeSeries {
+  double interval_seconds = 0;
+  std::vector<TimeSeriesInterval> intervals;
+  std::vector<CollectionSpan> collections;  // in load order
+  std::optional<double> golive_start_seconds, golive_end_seconds;
+};
+
 // How a process fared (getrusage, or wait4 for a child).
 struct ProcessUsage {
   double user_seconds = 0;
@@ -86,6 +109,7 @@ struct ProcessSample {
 struct ServerFigures {
   std::string binary;
   std::string header;  // the first line it printed: its build, pid and port
+  std::string build;   // what it said of its build when ready (BuildInfo::Summary()); empty = an older serve
   int pid = 0;
   ProcessUsage usage;  // at its end (wait4)
   std::string ended;   // how it ended, e.g. "exited 0", "killed by SIGKILL after the grace period"
@@ -96,19 +120,48 @@ struct ServerFigures {
   std::vector<ProcessSample> samples;
 };
 
+// How busy the host was at one moment: what makes two runs of one build
+// disagree is often here.
+struct HostLoad {
+  double load_average_1m = -1;  // /proc/loadavg; -1 unknown
+  // Cumulative CPU time of all CPUs in clock ticks (/proc/stat): all of it,
+  // and the part a hypervisor gave to other guests (steal).
+  int64_t cpu_ticks = 0;
+  int64_t steal_ticks = 0;
+};
+
+// The host's load now.
+HostLoad SampleHostLoad();
+
 // Where the run happened.
 struct Environment {
   std::string hostname;
   std::string cpu_model;
   int cores = 0;
   int64_t memory_limit_bytes = 0;  // cgroup memory.max, else physical memory
+  std::string cpu_limit;           // cgroup cpu.max ("max 100000" = none; "200000 100000" = 2 CPUs)
   std::string kernel;
-  std::string build;  // warmup version and commit
+  std::string build;          // warmup version and commit (Version())
+  std::string build_details;  // BuildInfo::Summary(): commit, compiler, build type, flags
+  HostLoad at_start, at_end;  // around the run (load, goLive and the check)
+  // The share of CPU time stolen by the hypervisor between start and end;
+  // nullopt when unknown.
+  std::optional<double> steal_share() const;
 };
 
 // The environment of this process: host, CPU, cores, memory limit (cgroup
-// memory.max, else physical memory), kernel, warmup build.
+// memory.max, else physical memory), cgroup cpu.max, kernel, warmup build,
+// and the host's load now (at_start; at_end is left for the run to fill).
 Environment DescribeEnvironment();
+
+// How much of a snapshot the page cache held before the run: a cold and a
+// warm source read are different runs.
+struct SourceCache {
+  std::string action = "none";  // none | prewarmed (--prewarm-source) | dropped (--drop-source-cache)
+  int64_t files = 0;
+  int64_t bytes = 0;
+  int64_t resident_bytes = 0;  // in the page cache (mincore), after the action
+};
 
 // Why a load stopped before its end. A rejected entity is the data's fault
 // (the target said no to it); a failed target is the target's (the server
@@ -176,6 +229,10 @@ struct RunResult {
   ProcessUsage loader;
   // Set when the run started its own server (warmup reindex).
   std::optional<ServerFigures> server_process;
+  // Snapshot sources: the page cache's share of the snapshot before the run.
+  std::optional<SourceCache> source_cache;
+  // When a TimeSeriesRecorder watched the run.
+  std::optional<TimeSeries> time_series;
 
   int64_t copied() const;
   int64_t expected() const;

@@ -325,6 +325,7 @@ StatusOr<RunResult> RunCopy(CatalogSource& source, CatalogTarget& target, const 
     }
   }
   r.loader = report::CollectResourceUsage();
+  r.environment.at_end = SampleHostLoad();
   for (RunObserver* o : options.observers) o->OnRunEnd(r);
   return r;
 }

@@ -122,6 +122,7 @@ class ServerProcessImpl : public ServerProcess {
     if (reader_.joinable()) reader_.join();
     figures_.binary = binary_;
     figures_.header = header();
+    figures_.build = build_;
     figures_.pid = pid_;
     figures_.usage = report::UsageFromRusage(usage);
     figures_.ended =
@@ -130,6 +131,7 @@ class ServerProcessImpl : public ServerProcess {
   }
 
   void set_port(int port) { port_ = port; }
+  void set_build(std::string build) { build_ = std::move(build); }
 
  private:
   void ReadOutput() {
@@ -153,6 +155,7 @@ class ServerProcessImpl : public ServerProcess {
   pid_t pid_;
   int output_fd_;
   int port_ = 0;
+  std::string build_;  // what the server said of its build when ready
   std::thread reader_;
   mutable std::mutex output_mu_;
   std::string output_;
@@ -260,6 +263,8 @@ StatusOr<std::unique_ptr<ServerProcess>> ServerProcess::Start(const ServerProces
                             " said it was ready in a way not understood: " + readiness.line);
   }
   server->set_port(parsed["port"].get<int>());
+  if (parsed.contains("build") && parsed["build"].is_string())
+    server->set_build(parsed["build"].get<std::string>());
   return std::unique_ptr<ServerProcess>(std::move(server));
 }
 

@@ -200,8 +200,10 @@ StatusOr<Run> ReadRun(const std::string& file) {
   const json doc = json::parse(in, nullptr, /*allow_exceptions=*/false);
   auto bad = [&](const std::string& why) { return InvalidArgumentError(file + ": " + why); };
   if (doc.is_discarded() || !doc.is_object()) return bad("not JSON");
-  if (doc.value("schema", "") != "warmup-run/5") {
-    return bad("not a run report (schema warmup-run/5), but " +
+  // Version 6 only added fields to version 5: both compare.
+  const std::string schema = doc.value("schema", "");
+  if (schema != "warmup-run/6" && schema != "warmup-run/5") {
+    return bad("not a run report (schema warmup-run/6 or 5), but " +
                doc.value("schema", std::string("no schema")));
   }
   try {

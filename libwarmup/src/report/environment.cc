@@ -40,9 +40,12 @@ Environment CollectEnvironment() {
   } else {
     env.memory_limit_bytes = static_cast<int64_t>(::sysconf(_SC_PHYS_PAGES)) * ::sysconf(_SC_PAGE_SIZE);
   }
+  env.cpu_limit = FirstLine("/sys/fs/cgroup/cpu.max");
   struct utsname uts {};
   if (::uname(&uts) == 0) env.kernel = uts.release;
   env.build = Version();
+  env.build_details = DescribeBuild().Summary();
+  env.at_start = SampleHostLoad();
   return env;
 }
 
@@ -78,6 +81,32 @@ std::string UtcNow() {
 }  // namespace warmup::report
 
 namespace warmup {
+
+HostLoad SampleHostLoad() {
+  HostLoad load;
+  std::ifstream loadavg("/proc/loadavg");
+  if (!(loadavg >> load.load_average_1m)) load.load_average_1m = -1;
+  // "cpu  user nice system idle iowait irq softirq steal guest guest_nice";
+  // guest time is counted in user already.
+  std::ifstream stat("/proc/stat");
+  std::string cpu;
+  int64_t fields[8] = {};
+  if (stat >> cpu && cpu == "cpu") {
+    for (int64_t& f : fields) {
+      if (!(stat >> f)) return load;
+    }
+    for (const int64_t f : fields) load.cpu_ticks += f;
+    load.steal_ticks = fields[7];
+  }
+  return load;
+}
+
+std::optional<double> Environment::steal_share() const {
+  const int64_t ticks = at_end.cpu_ticks - at_start.cpu_ticks;
+  if (ticks <= 0) return std::nullopt;
+  return static_cast<double>(at_end.steal_ticks - at_start.steal_ticks) / static_cast<double>(ticks);
+}
+
 Environment DescribeEnvironment() { return report::CollectEnvironment(); }
 ProcessUsage UsageOfThisProcess() { return report::CollectResourceUsage(); }
 }  // namespace warmup

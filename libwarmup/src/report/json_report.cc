@@ -1,4 +1,4 @@
-// RunResult as JSON, schema "warmup-run/5" (docs/measurement.md).
+// RunResult as JSON, schema "warmup-run/6" (docs/measurement.md).
 #include <nlohmann/json.hpp>
 
 #include "warmup/report.h"
@@ -27,6 +27,44 @@ json Usage(const ProcessUsage& u) {
           {"involuntary_context_switches", u.involuntary_context_switches}};
 }
 
+json Load(const HostLoad& load) {
+  return {{"load_average_1m", load.load_average_1m < 0 ? json(nullptr) : json(load.load_average_1m)},
+          {"cpu_ticks", load.cpu_ticks},
+          {"steal_ticks", load.steal_ticks}};
+}
+
+json Cache(const std::optional<SourceCache>& cache) {
+  if (!cache) return nullptr;
+  return {{"action", cache->action},
+          {"files", cache->files},
+          {"bytes", cache->bytes},
+          {"resident_bytes", cache->resident_bytes}};
+}
+
+json Series(const std::optional<TimeSeries>& series) {
+  if (!series) return nullptr;
+  json intervals = json::array();
+  for (const auto& i : series->intervals) {
+    intervals.push_back({{"start_seconds", i.start_seconds},
+                         {"end_seconds", i.end_seconds},
+                         {"upserts", i.upserts},
+                         {"upserts_per_second", i.upserts_per_second},
+                         {"p50_us", i.p50_us},
+                         {"p99_us", i.p99_us}});
+  }
+  json collections = json::array();
+  for (const auto& c : series->collections) {
+    collections.push_back(
+        {{"entity_type", c.entity_type}, {"start_seconds", c.start_seconds}, {"end_seconds", c.end_seconds}});
+  }
+  auto optional = [](const std::optional<double>& v) { return v ? json(*v) : json(nullptr); };
+  return {{"interval_seconds", series->interval_seconds},
+          {"intervals", std::move(intervals)},
+          {"collections", std::move(collections)},
+          {"golive_start_seconds", optional(series->golive_start_seconds)},
+          {"golive_end_seconds", optional(series->golive_end_seconds)}};
+}
+
 json Server(const std::optional<ServerFigures>& server) {
   if (!server) return nullptr;
   json samples = json::array();
@@ -38,6 +76,7 @@ json Server(const std::optional<ServerFigures>& server) {
   }
   return {{"binary", server->binary},
           {"header", server->header},
+          {"build", server->build},
           {"pid", server->pid},
           {"usage", Usage(server->usage)},
           {"ended", server->ended},
@@ -109,7 +148,7 @@ std::string RenderJsonReport(const RunResult& r) {
   }
   const auto& e = r.environment;
   json doc = {
-      {"schema", "warmup-run/5"},
+      {"schema", "warmup-run/6"},
       {"run_label", r.run_label},
       {"started_at", r.started_at},
       {"source", r.source},
@@ -122,8 +161,14 @@ std::string RenderJsonReport(const RunResult& r) {
         {"cpu_model", e.cpu_model},
         {"cores", e.cores},
         {"memory_limit_bytes", e.memory_limit_bytes},
+        {"cpu_limit", e.cpu_limit},
         {"kernel", e.kernel},
-        {"build", e.build}}},
+        {"build", e.build},
+        {"build_details", e.build_details},
+        {"at_start", Load(e.at_start)},
+        {"at_end", Load(e.at_end)},
+        {"steal_share", e.steal_share() ? json(*e.steal_share()) : json(nullptr)}}},
+      {"source_cache", Cache(r.source_cache)},
       {"collections", std::move(collections)},
       {"index_statistics", std::move(indexes)},
       {"load_wall_seconds", r.load_wall_seconds},
@@ -149,6 +194,7 @@ std::string RenderJsonReport(const RunResult& r) {
         {"error", r.target_drop_error.empty() ? json(nullptr) : json(r.target_drop_error)}}},
       {"loader", Usage(r.loader)},
       {"server_process", Server(r.server_process)},
+      {"time_series", Series(r.time_series)},
       {"copied", r.copied()},
       {"expected", r.expected()},
       {"exit_code", r.ExitCode()},

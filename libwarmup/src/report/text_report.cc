@@ -100,10 +100,26 @@ std::string RenderTextReport(const RunResult& r) {
   out += "warmup run " + r.run_label + " (started " + r.started_at + ")\n";
   out += "  source   " + r.source + ", fingerprint " + r.dataset_fingerprint + "\n";
   out += "  target   " + r.target + ", catalog " + r.target_catalog + "\n";
-  out += "  build    warmup " + env.build + "\n";
+  out += "  build    warmup " + (env.build_details.empty() ? env.build : env.build_details) + "\n";
   out += Format("  host     %s: %s, %d cores, memory limit %.1f GiB, kernel %s\n", env.hostname.c_str(),
                 env.cpu_model.c_str(), env.cores, static_cast<double>(env.memory_limit_bytes) / (1 << 30),
                 env.kernel.c_str());
+  auto load = [](const HostLoad& l) {
+    return l.load_average_1m < 0 ? std::string("?") : Format("%.2f", l.load_average_1m);
+  };
+  const auto steal = env.steal_share();
+  out += "  load     1-min load average " + load(env.at_start) + " at the start, " + load(env.at_end) +
+         " at the end; CPU steal " + (steal ? Format("%.1f %%", 100 * *steal) : std::string("unknown")) +
+         " between; cgroup cpu.max " + (env.cpu_limit.empty() ? std::string("none") : env.cpu_limit) + "\n";
+  if (r.source_cache) {
+    const SourceCache& c = *r.source_cache;
+    out += Format(
+        "  source cache %.1f of %.1f MB (%.0f %%) in the page cache before the run, %lld files%s\n",
+        static_cast<double>(c.resident_bytes) / 1e6, static_cast<double>(c.bytes) / 1e6,
+        c.bytes > 0 ? 100.0 * static_cast<double>(c.resident_bytes) / static_cast<double>(c.bytes) : 0.0,
+        static_cast<long long>(c.files),
+        c.action == "none" ? "" : (" (" + c.action + " on purpose)").c_str());
+  }
 
   auto by_wall = r.collections | ranges::views::transform([](const CollectionResult& c) { return &c; }) |
                  ranges::to<std::vector<const CollectionResult*>>();
@@ -172,6 +188,7 @@ std::string RenderTextReport(const RunResult& r) {
     out += Format("  server data: %.1f MB in %s\n", static_cast<double>(server->data_bytes) / 1e6,
                   server->data_dir.c_str());
     out += "  server process       " + server->header + "\n";
+    if (!server->build.empty()) out += "  server build         " + server->build + "\n";
     out += Format("                       %s; %zu samples of RSS and CPU\n", server->ended.c_str(),
                   server->samples.size());
   }
