@@ -16,6 +16,8 @@ packages=(
   pybind11-dev python3-dev python3-pytest  # the Python package (bindings/python) and its tests
   python3-matplotlib  # the plotting example (examples/python)
   libgoogle-perftools-dev google-perftools linux-perf  # profiler windows (warmup-profile, serve --profiler); google-pprof reads them
+  libjs-chart.js  # Chart.js, inlined into the HTML pages at build time
+  chromium  # renders the HTML pages in the tests (headless)
 )
 
 missing=()

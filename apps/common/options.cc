@@ -334,8 +334,11 @@ StatusOr<LoadCommand> ParseLoadOrReindex(const std::vector<std::string>& args, b
   po::options_description report("report");
   report.add_options()("report-json", po::value(&cmd.report.report_json), "write the report as JSON here")(
       "per-entity-csv", po::value(&cmd.report.per_entity_csv), "one CSV row per upsert")(
-      "hold-open-seconds", po::value(&cmd.report.hold_open_seconds)->default_value(0),
-      "stay alive after the report");
+      "html", po::value(&cmd.report.html),
+      "write the run as one self-contained page (time per collection, latency CDFs, throughput and server "
+      "RSS over time, the fingerprint)")("hold-open-seconds",
+                                         po::value(&cmd.report.hold_open_seconds)->default_value(0),
+                                         "stay alive after the report");
   po::options_description visible;
   visible.add(general).add(source).add(target).add(ClientTlsGroup(&tls, true)).add(copy).add(report);
   if (profiler != nullptr) visible.add(ProfilerGroup(&profiler_kind, profiler, false));
@@ -677,6 +680,7 @@ StatusOr<CompareCommand> ParseCompare(const std::vector<std::string>& args) {
       "noise-from", po::value(&cmd.noise_files)->multitoken(),
       "A/A run reports (one build, 4 or more): each metric's noise threshold")(
       "json", po::value(&cmd.json_out), "write every figure as JSON here")(
+      "html", po::value(&cmd.html_out), "write the comparison as one self-contained page here")(
       "resamples", po::value(&cmd.options.resamples)->default_value(cmd.options.resamples),
       "bootstrap resamples (10,000 or more)")("seed", po::value(&cmd.options.seed)->default_value(1),
                                               "the bootstrap's seed: the same runs give the same intervals")(

@@ -77,6 +77,7 @@ struct TargetOptions {
 struct ReportOptions {
   std::string report_json;     // empty = none
   std::string per_entity_csv;  // one row per upsert; empty = none
+  std::string html;            // the run as a self-contained page; empty = none
   // Seconds to stay alive after the report, so that a profiler can take its dump.
   int hold_open_seconds = 0;
   // One line per finished collection on a terminal (off where a command runs
@@ -171,6 +172,7 @@ struct CompareCommand {
   std::vector<std::string> b_files;      // --vs
   std::vector<std::string> noise_files;  // --noise-from: A/A runs
   std::string json_out;                  // --json: the comparison as JSON here
+  std::string html_out;                  // --html: the comparison as a page here
   CompareOptions options;                // --resamples, --seed, --force
 };
 

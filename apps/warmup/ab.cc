@@ -14,6 +14,7 @@
 #include "load.h"
 #include "reindex.h"
 #include "warmup/compare.h"
+#include "warmup/html_report.h"
 #include "warmup/report.h"
 
 namespace {
@@ -136,6 +137,10 @@ int Ab(const std::vector<std::string>& args) {
   if (!comparison.ok()) return FailWith(comparison.status());
   if (auto s = WriteFile(out / "compare.json", warmup::RenderComparisonJson(*comparison)); !s.ok()) {
     return FailWith(s);
+  }
+  if (!cmd->html_out.empty()) {
+    if (auto s = WriteFile(cmd->html_out, warmup::RenderComparisonHtml(*comparison)); !s.ok())
+      return FailWith(s);
   }
   std::cout << "A: " << cmd->a_binary << (cmd->a_args.empty() ? "" : " serve +");
   for (const auto& arg : cmd->a_args) std::cout << " " << arg;

@@ -21,6 +21,7 @@
 #include "warmup/copy_engine.h"
 #include "warmup/engine.h"
 #include "warmup/grpc_source.h"
+#include "warmup/html_report.h"
 #include "warmup/page_cache.h"
 #include "warmup/remote_target.h"
 #include "warmup/report.h"
@@ -88,6 +89,7 @@ warmup::StatusOr<warmup::SourceCache> SetSourceCache(const std::string& snapshot
 
 warmup::Status CheckOutputs(const warmup::cli::LoadCommand& cmd) {
   if (auto s = CheckOutputFile("--report-json", cmd.report.report_json, true); !s.ok()) return s;
+  if (auto s = CheckOutputFile("--html", cmd.report.html, true); !s.ok()) return s;
   return CheckOutputFile("--per-entity-csv", cmd.report.per_entity_csv, true);
 }
 
@@ -160,6 +162,15 @@ int Finish(const warmup::cli::LoadCommand& cmd, const warmup::RunResult& result)
     json.close();
     if (!json) {  // the figures still go to the terminal below
       std::cerr << "warmup: cannot write the JSON report to " << cmd.report.report_json << "\n";
+      exit_code = 1;
+    }
+  }
+  if (!cmd.report.html.empty()) {
+    std::ofstream html(cmd.report.html, std::ios::trunc);
+    html << warmup::RenderRunHtml(result);
+    html.close();
+    if (!html) {
+      std::cerr << "warmup: cannot write the page to " << cmd.report.html << "\n";
       exit_code = 1;
     }
   }

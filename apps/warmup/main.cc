@@ -8,6 +8,7 @@
 #include <iostream>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "common/options.h"
@@ -15,6 +16,7 @@
 #include "warmup/catalog_admin.h"
 #include "warmup/generator.h"
 #include "warmup/grpc_source.h"
+#include "warmup/html_report.h"
 #include "warmup/snapshot.h"
 #include "warmup/version.h"
 
@@ -109,12 +111,18 @@ int Compare(const std::vector<std::string>& args) {
   auto cmd = warmup::cli::ParseCompare(args);
   if (auto stop = StopAfterParse(cmd)) return *stop;
   if (auto s = CheckOutputFile("--json", cmd->json_out, true); !s.ok()) return FailWith(s);
+  if (auto s = CheckOutputFile("--html", cmd->html_out, true); !s.ok()) return FailWith(s);
   auto comparison = warmup::CompareRuns(cmd->a_files, cmd->b_files, cmd->noise_files, cmd->options);
   if (!comparison.ok()) return FailWith(comparison.status());
-  if (!cmd->json_out.empty()) {
-    std::ofstream json(cmd->json_out, std::ios::trunc);
-    json << warmup::RenderComparisonJson(*comparison);
-    if (!json) return FailWith(warmup::FailedPreconditionError("cannot write --json " + cmd->json_out));
+  for (const auto& [flag, path, text] :
+       {std::tuple{"--json", cmd->json_out, &warmup::RenderComparisonJson},
+        std::tuple{"--html", cmd->html_out, &warmup::RenderComparisonHtml}}) {
+    if (path.empty()) continue;
+    std::ofstream out(path, std::ios::trunc);
+    out << text(*comparison);
+    out.close();
+    if (!out)
+      return FailWith(warmup::FailedPreconditionError(std::string("cannot write ") + flag + " " + path));
   }
   std::cout << warmup::RenderComparisonText(*comparison);
   return comparison->ExitCode();

@@ -25,11 +25,12 @@ LatencyStats Stats(double base, int64_t count, bool with_p999) {
   s.p99_us = base + 0.6;
   if (with_p999) s.p999_us = base + 0.7;
   s.max_us = base + 0.8;
+  s.cdf = {{0.0, base}, {1.0, base + 0.8}};
   return s;
 }
 
 void CheckStats(const json& j, const LatencyStats& s) {
-  CHECK(j.size() == 9);
+  CHECK(j.size() == 10);
   CHECK(j["count"] == s.count);
   CHECK(j["total_seconds"] == s.total_seconds);
   CHECK(j["mean_us"] == s.mean_us);
@@ -43,6 +44,9 @@ void CheckStats(const json& j, const LatencyStats& s) {
     CHECK(j["p999_us"].is_null());
   }
   CHECK(j["max_us"] == s.max_us);
+  json cdf = json::array();
+  for (const auto& [q, us] : s.cdf) cdf.push_back({q, us});
+  CHECK(j["cdf"] == cdf);
 }
 
 std::set<std::string> Keys(const json& j) {

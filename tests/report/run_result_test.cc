@@ -19,6 +19,14 @@ TEST_CASE("percentiles are exact nearest-rank order statistics of the samples") 
   CHECK(*s.p999_us == 999);
   CHECK(s.max_us == 1000);
   CHECK(s.total_seconds == doctest::Approx(0.5005));
+  // The CDF: minimum, every 5 %, 99 %, 99.9 %, maximum, by the same nearest rank.
+  REQUIRE(s.cdf.size() == 23);
+  CHECK(s.cdf.front() == std::pair<double, double>{0.0, 1});
+  CHECK(s.cdf[1] == std::pair<double, double>{0.05, 50});
+  CHECK(s.cdf[10] == std::pair<double, double>{0.5, 500});
+  CHECK(s.cdf[20] == std::pair<double, double>{0.99, 990});
+  CHECK(s.cdf[21] == std::pair<double, double>{0.999, 999});
+  CHECK(s.cdf.back() == std::pair<double, double>{1.0, 1000});
 }
 
 TEST_CASE("nearest rank where p x n is not whole: the next sample up, never interpolated") {
@@ -42,6 +50,7 @@ TEST_CASE("nearest rank where p x n is not whole: the next sample up, never inte
 TEST_CASE("p99.9 is only given from 1000 samples on") {
   std::vector<int64_t> samples(999, 5000);
   CHECK_FALSE(ComputeLatencyStats(samples).p999_us.has_value());
+  CHECK(ComputeLatencyStats(samples).cdf.size() == 22);  // no 99.9 % point under 1000 samples
   std::vector<int64_t> none;
   CHECK(ComputeLatencyStats(none).count == 0);
 }

@@ -43,6 +43,12 @@ for label in ["a-warmup", "b-warmup"] + [f"{arm}{i:02d}" for arm in "ab" for i i
     run = json.load(open(os.path.join(out, label + ".json")))
     assert run["run_label"] == label and run["server_process"] is not None, label
 assert "work" not in files, "the work directory was left behind"
+# The page carries every measured run of both arms and every metric.
+import re
+page = open(os.path.join(out, "..", "aa.html"), encoding="utf-8").read()
+data = json.loads(re.search(r'<script type="application/json" id="warmup-data">(.*?)</script>', page, re.S).group(1))
+assert data["a"] == c["a"] and data["b"] == c["b"], "the page's runs are not the comparison's"
+assert {m["metric"] for m in data["metrics"]} == names
 PY
 
 # A slower B: 1000 us injected per upsert (tiny's Product upsert takes about 1.5 ms here).

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "warmup/index_statistics.h"
@@ -25,6 +26,10 @@ struct LatencyStats {
   double p99_us = 0;
   std::optional<double> p999_us;  // only when count >= 1000
   double max_us = 0;
+  // The distribution, for plotting: (quantile, us) at 0 (the minimum), 0.05,
+  // 0.10, ..., 0.95, 0.99, 0.999 (only when count >= 1000) and 1 (the
+  // maximum), nearest rank like the rest; empty without samples.
+  std::vector<std::pair<double, double>> cdf;
 };
 
 // Computes LatencyStats from samples in nanoseconds (reordered in place).

@@ -14,6 +14,9 @@ json Stats(const LatencyStats& s) {
             {"p90_us", s.p90_us},   {"p95_us", s.p95_us},
             {"p99_us", s.p99_us},   {"max_us", s.max_us}};
   j["p999_us"] = s.p999_us ? json(*s.p999_us) : json(nullptr);
+  json cdf = json::array();
+  for (const auto& [q, us] : s.cdf) cdf.push_back({q, us});
+  j["cdf"] = std::move(cdf);
   return j;
 }
 

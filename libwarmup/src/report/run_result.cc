@@ -33,6 +33,11 @@ LatencyStats ComputeLatencyStats(std::vector<int64_t>& samples_ns) {
   s.p99_us = Percentile(samples_ns, 0.99);
   if (s.count >= 1000) s.p999_us = Percentile(samples_ns, 0.999);
   s.max_us = static_cast<double>(samples_ns.back()) / 1e3;
+  s.cdf.emplace_back(0.0, static_cast<double>(samples_ns.front()) / 1e3);
+  for (int step = 1; step <= 19; ++step) s.cdf.emplace_back(step / 20.0, Percentile(samples_ns, step / 20.0));
+  s.cdf.emplace_back(0.99, s.p99_us);
+  if (s.p999_us) s.cdf.emplace_back(0.999, *s.p999_us);
+  s.cdf.emplace_back(1.0, s.max_us);
   return s;
 }
 
