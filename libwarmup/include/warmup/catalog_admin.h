@@ -35,6 +35,15 @@ StatusOr<std::vector<ServerCatalog>> ListServerCatalogs(const std::string& addre
 Status DeleteServerCatalog(const std::string& address, const std::string& name,
                            const ServerAdminOptions& options = {});
 
+// Whether the server at `address` takes calls: evitaDB's IsReady answers
+// true, and, when the server has the management service, its ServerStatus
+// says API_READY (evitaDB answers IsReady as soon as gRPC is up, while its
+// other APIs may still be starting). How a started server is known to be
+// ready without reading its output. OK when ready.
+// Errors: kUnavailable while nothing answers, or it answers not ready (the
+// message says which); kInvalidArgument as ListServerCatalogs.
+Status CheckServerReady(const std::string& address, const ServerAdminOptions& options = {});
+
 }  // namespace warmup
 
 #endif  // WARMUP_CATALOG_ADMIN_H_

@@ -110,6 +110,16 @@ struct ProcessSample {
   bool golive = false;     // taken while goLive ran
 };
 
+// A JVM server's garbage collections, from its unified GC log
+// (-Xlog:gc:file=...; gc_log.h), as the upstream harness prints at teardown.
+struct GcFigures {
+  std::string log;                // the file read
+  int64_t young_collections = 0;  // "Pause Young" (G1, Parallel, Serial)
+  int64_t full_collections = 0;   // "Pause Full"
+  int64_t other_pauses = 0;       // G1's Remark and Cleanup, and other stop-the-world pauses
+  double pause_seconds = 0;       // all of them together
+};
+
 // The server process a run started (warmup reindex), as data.
 struct ServerFigures {
   std::string binary;
@@ -123,6 +133,10 @@ struct ServerFigures {
   int64_t peak_rss_load_bytes = 0;    // highest sample during the load
   int64_t peak_rss_golive_bytes = 0;  // highest sample during goLive
   std::vector<ProcessSample> samples;
+  // A JVM's collections, when it was started with a GC log ({gclog}); else
+  // why there are none (no {gclog} in the command, the file not written).
+  std::optional<GcFigures> gc;
+  std::string gc_unavailable;
 };
 
 // How busy the host was at one moment: what makes two runs of one build

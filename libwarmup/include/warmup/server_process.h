@@ -26,6 +26,21 @@ struct ServerProcessOptions {
   // Arguments after `serve` (e.g. --data-dir D, --compress). `--listen
   // 127.0.0.1:0` and `--ready-fd` are added.
   std::vector<std::string> serve_args;
+
+  // Any server instead (evitaDB's JVM): a command line run by /bin/sh -c,
+  // with {port} (a free loopback port picked here), {data}, {run}, {gclog}
+  // and {xmx} replaced by the fields below; another {word} is refused. It
+  // runs in a process group of its own, which is signalled and sampled as a
+  // whole (a wrapper script and its JVM alike); its output goes to `log`.
+  // It is ready when CheckServerReady (catalog_admin.h) says so over
+  // evitaDB's protocol, polled until the deadline: its output is never read
+  // for that. Used instead of `binary` when not empty.
+  std::string command;
+  std::string data_dir;   // {data}
+  std::string run_label;  // {run}
+  std::string gc_log;     // {gclog}: read after the stop into ServerFigures::gc
+  std::string xmx;        // {xmx}, e.g. "8g"
+  std::string log;        // where the command's output goes (the work directory's server.log)
   // How long the server may take to say it is ready.
   std::chrono::milliseconds start_timeout = std::chrono::seconds(60);
   // How long the server may take to exit after SIGTERM before it is killed.
@@ -39,7 +54,9 @@ class ServerProcess {
   // Starts the server and waits until it is ready.
   // Errors (the child is gone by then): kUnavailable when the binary cannot
   // be executed (with errno's text), exits before it is ready (with its exit
-  // status and last output), or is not ready within the deadline (naming it).
+  // status and last output), or is not ready within the deadline (naming it
+  // and, for a command, the command); kInvalidArgument for a command with an
+  // unknown placeholder or one whose value is not set.
   static StatusOr<std::unique_ptr<ServerProcess>> Start(const ServerProcessOptions& options);
   // Stops the server if it still runs.
   virtual ~ServerProcess() = default;
@@ -47,11 +64,14 @@ class ServerProcess {
   virtual pid_t pid() const = 0;
   // "127.0.0.1:<port>" the server listens on.
   virtual std::string address() const = 0;
-  // The first line the server printed (its start-up header), for reports.
+  // The first line the server printed (its start-up header), for reports;
+  // for a command, "command: <the command line as run>".
   virtual std::string header() const = 0;
-  // The last 64 KiB the server printed on stdout and stderr.
+  // The last 64 KiB the server printed on stdout and stderr (for a command,
+  // of its log file).
   virtual std::string output() const = 0;
-  // Its resident set size and CPU time now, read from /proc.
+  // Its resident set size and CPU time now, read from /proc (for a command,
+  // summed over its process group).
   virtual StatusOr<ProcessSample> SampleNow() const = 0;
   // SIGTERM, the grace period, SIGKILL if it still runs; then its usage and
   // how it ended. Idempotent: later calls return the first result.

@@ -4,6 +4,8 @@
 #include "warmup/server_process.h"
 
 #include <fcntl.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -18,11 +20,13 @@
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/streambuf.hpp>
 // clang-format on
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <condition_variable>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <mutex>
 #include <nlohmann/json.hpp>
@@ -30,6 +34,8 @@
 #include <thread>
 
 #include "report/environment.h"
+#include "warmup/catalog_admin.h"
+#include "warmup/gc_log.h"
 
 namespace warmup {
 namespace {
@@ -55,46 +61,96 @@ std::string DescribeStatus(int status) {
   return "ended (status " + std::to_string(status) + ")";
 }
 
+// One process's /proc/<pid>/stat: its process group, and user + system ticks.
+struct ProcStat {
+  pid_t group = 0;
+  int64_t ticks = 0;
+};
+std::optional<ProcStat> ReadProcStat(const std::string& proc) {
+  std::ifstream stat(proc + "/stat");
+  std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
+  const size_t close = text.rfind(')');  // the command name may hold spaces
+  if (close == std::string::npos) return std::nullopt;
+  std::istringstream fields(text.substr(close + 2));
+  std::string field;
+  ProcStat result;
+  for (int i = 3; i <= 15 && fields >> field; ++i) {  // fields 3.. after the name; 5 pgrp, 14 utime, 15 stime
+    if (i == 5) result.group = static_cast<pid_t>(std::strtol(field.c_str(), nullptr, 10));
+    if (i == 14 || i == 15) result.ticks += std::strtoll(field.c_str(), nullptr, 10);
+  }
+  return result;
+}
+
+int64_t ResidentBytes(const std::string& proc) {
+  std::ifstream statm(proc + "/statm");
+  int64_t size_pages = 0;
+  int64_t resident_pages = 0;
+  if (!(statm >> size_pages >> resident_pages)) return -1;
+  return resident_pages * ::sysconf(_SC_PAGESIZE);
+}
+
+// How the server was started: warmup serve's pipes, or a command of the user's.
+struct Launch {
+  std::string binary;      // what ServerFigures::binary says
+  bool group = false;      // a command: its process group is the server
+  std::string log;         // a command's output file
+  std::string header;      // a command's "header": the command line run
+  std::string gc_log;      // a command's {gclog}, read after the stop
+  bool gc_asked = false;   // {gclog} was in the command
+};
+
 class ServerProcessImpl : public ServerProcess {
  public:
-  ServerProcessImpl(std::string binary, std::chrono::milliseconds grace, pid_t pid, int output_fd)
-      : binary_(std::move(binary)), grace_(grace), pid_(pid), output_fd_(output_fd) {
-    reader_ = std::thread([this] { ReadOutput(); });
+  ServerProcessImpl(Launch launch, std::chrono::milliseconds grace, pid_t pid, int output_fd)
+      : launch_(std::move(launch)), grace_(grace), pid_(pid), output_fd_(output_fd) {
+    if (output_fd_ >= 0) reader_ = std::thread([this] { ReadOutput(); });
   }
   ~ServerProcessImpl() override { Stop(); }
 
   pid_t pid() const override { return pid_; }
   std::string address() const override { return "127.0.0.1:" + std::to_string(port_); }
   std::string header() const override {
+    if (!launch_.header.empty()) return launch_.header;
     std::lock_guard lock(output_mu_);
     return first_line_;
   }
   std::string output() const override {
+    if (!launch_.log.empty()) {
+      std::ifstream in(launch_.log, std::ios::binary);
+      std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+      return text.size() > kOutputKept ? text.substr(text.size() - kOutputKept) : text;
+    }
     std::lock_guard lock(output_mu_);
     return output_;
   }
 
   StatusOr<ProcessSample> SampleNow() const override {
-    const std::string proc = "/proc/" + std::to_string(pid_);
-    std::ifstream stat(proc + "/stat");
-    std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
-    const size_t close = text.rfind(')');  // the command name may hold spaces
-    if (close == std::string::npos) return UnavailableError(proc + "/stat: cannot be read");
-    std::istringstream fields(text.substr(close + 2));
-    std::string field;
-    int64_t utime = 0;
-    int64_t stime = 0;
-    for (int i = 3; i <= 15 && fields >> field; ++i) {  // fields 3.. after the name; 14 utime, 15 stime
-      if (i == 14) utime = std::strtoll(field.c_str(), nullptr, 10);
-      if (i == 15) stime = std::strtoll(field.c_str(), nullptr, 10);
-    }
-    std::ifstream statm(proc + "/statm");
-    int64_t size_pages = 0;
-    int64_t resident_pages = 0;
-    if (!(statm >> size_pages >> resident_pages)) return UnavailableError(proc + "/statm: cannot be read");
     ProcessSample sample;
-    sample.rss_bytes = resident_pages * ::sysconf(_SC_PAGESIZE);
-    sample.cpu_seconds = static_cast<double>(utime + stime) / static_cast<double>(::sysconf(_SC_CLK_TCK));
+    int64_t ticks = 0;
+    if (!launch_.group) {
+      const std::string proc = "/proc/" + std::to_string(pid_);
+      const auto stat = ReadProcStat(proc);
+      if (!stat) return UnavailableError(proc + "/stat: cannot be read");
+      ticks = stat->ticks;
+      sample.rss_bytes = ResidentBytes(proc);
+      if (sample.rss_bytes < 0) return UnavailableError(proc + "/statm: cannot be read");
+    } else {  // every process of the group: a wrapper script and the JVM it started
+      bool any = false;
+      std::error_code ec;
+      for (const auto& entry : std::filesystem::directory_iterator("/proc", ec)) {
+        const std::string name = entry.path().filename().string();
+        if (name.empty() || name.find_first_not_of("0123456789") != std::string::npos) continue;
+        const auto stat = ReadProcStat(entry.path().string());
+        if (!stat || stat->group != pid_) continue;
+        const int64_t rss = ResidentBytes(entry.path().string());
+        if (rss < 0) continue;  // it ended between the two reads
+        any = true;
+        ticks += stat->ticks;
+        sample.rss_bytes += rss;
+      }
+      if (!any) return UnavailableError("no process of the server's group " + std::to_string(pid_) + " in /proc");
+    }
+    sample.cpu_seconds = static_cast<double>(ticks) / static_cast<double>(::sysconf(_SC_CLK_TCK));
     return sample;
   }
 
@@ -105,14 +161,21 @@ class ServerProcessImpl : public ServerProcess {
     int status = 0;
     struct rusage usage {};
     bool killed = false;
-    ::kill(pid_, SIGTERM);
+    const pid_t target = launch_.group ? -pid_ : pid_;  // a command: its whole process group
+    ::kill(target, SIGTERM);
     const auto deadline = Clock::now() + grace_;
+    bool reaped = false;
     while (true) {
-      const pid_t done = ::wait4(pid_, &status, WNOHANG, &usage);
-      if (done == pid_ || (done < 0 && errno != EINTR)) break;
+      if (!reaped) {
+        const pid_t done = ::wait4(pid_, &status, WNOHANG, &usage);
+        reaped = done == pid_ || (done < 0 && errno != EINTR);
+      }
+      // A group outlives its leader while a member runs (a JVM under a shell that exited).
+      const bool gone = reaped && (!launch_.group || (::kill(target, 0) != 0 && errno == ESRCH));
+      if (gone) break;
       if (Clock::now() >= deadline) {
-        ::kill(pid_, SIGKILL);
-        while (::wait4(pid_, &status, 0, &usage) < 0 && errno == EINTR) {
+        ::kill(target, SIGKILL);
+        while (!reaped && ::wait4(pid_, &status, 0, &usage) < 0 && errno == EINTR) {
         }
         killed = true;
         break;
@@ -120,13 +183,23 @@ class ServerProcessImpl : public ServerProcess {
       std::this_thread::sleep_for(std::chrono::milliseconds(10));
     }
     if (reader_.joinable()) reader_.join();
-    figures_.binary = binary_;
+    figures_.binary = launch_.binary;
     figures_.header = header();
     figures_.build = build_;
     figures_.pid = pid_;
     figures_.usage = report::UsageFromRusage(usage);
     figures_.ended =
         killed ? "killed by SIGKILL after a grace period of " + Seconds(grace_) : DescribeStatus(status);
+    if (launch_.gc_asked) {
+      auto gc = ReadGcLog(launch_.gc_log);
+      if (gc.ok()) {
+        figures_.gc = *gc;
+      } else {
+        figures_.gc_unavailable = gc.status().message();
+      }
+    } else if (launch_.group) {
+      figures_.gc_unavailable = "no GC log: the server command has no {gclog}";
+    }
     return figures_;
   }
 
@@ -150,7 +223,7 @@ class ServerProcessImpl : public ServerProcess {
     ::close(output_fd_);
   }
 
-  std::string binary_;
+  Launch launch_;
   std::chrono::milliseconds grace_;
   pid_t pid_;
   int output_fd_;
@@ -197,9 +270,130 @@ Readiness AwaitReadiness(int fd, std::chrono::milliseconds timeout) {
   return result;
 }
 
+// A loopback port nobody listens on now (the kernel's pick; another process
+// could take it before the server does, which the start-up would report).
+StatusOr<int> FreeLoopbackPort() {
+  const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) return InternalError(std::string("cannot create a socket: ") + std::strerror(errno));
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t length = sizeof(address);
+  const bool ok = ::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof(address)) == 0 &&
+                  ::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length) == 0;
+  ::close(fd);
+  if (!ok) return InternalError(std::string("cannot pick a free port: ") + std::strerror(errno));
+  return static_cast<int>(ntohs(address.sin_port));
+}
+
+// The command with its placeholders replaced; `*gc_asked` says whether {gclog} was there.
+StatusOr<std::string> Substitute(const ServerProcessOptions& options, int port, bool* gc_asked) {
+  const std::vector<std::pair<std::string, std::string>> values = {{"port", std::to_string(port)},
+                                                                   {"data", options.data_dir},
+                                                                   {"run", options.run_label},
+                                                                   {"gclog", options.gc_log},
+                                                                   {"xmx", options.xmx}};
+  std::string out;
+  *gc_asked = false;
+  const std::string& in = options.command;
+  for (size_t i = 0; i < in.size(); ++i) {
+    const size_t close = in[i] == '{' ? in.find('}', i) : std::string::npos;
+    const std::string word = close == std::string::npos ? "" : in.substr(i + 1, close - i - 1);
+    if (word.empty() || word.find_first_not_of("abcdefghijklmnopqrstuvwxyz") != std::string::npos) {
+      out += in[i];  // not a placeholder: a shell's ${VAR} or a brace of its own stays as it is
+      continue;
+    }
+    const auto found = std::find_if(values.begin(), values.end(), [&](const auto& v) { return v.first == word; });
+    if (found == values.end()) {
+      return InvalidArgumentError("the server command has an unknown placeholder {" + word +
+                                  "}; it knows {port} {data} {run} {gclog} {xmx}");
+    }
+    if (found->second.empty()) {
+      return InvalidArgumentError("the server command's {" + word + "} has no value" +
+                                  (word == "xmx" ? " (give --server-xmx, or SERVER_XMX to the wrappers)" : ""));
+    }
+    if (word == "gclog") *gc_asked = true;
+    out += found->second;
+    i = close;
+  }
+  return out;
+}
+
+StatusOr<std::unique_ptr<ServerProcess>> StartCommand(const ServerProcessOptions& options) {
+  auto port = FreeLoopbackPort();
+  if (!port.ok()) return port.status();
+  bool gc_asked = false;
+  auto command = Substitute(options, *port, &gc_asked);
+  if (!command.ok()) return command.status();
+  const int log = ::open(options.log.empty() ? "/dev/null" : options.log.c_str(),
+                         O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (log < 0) return InternalError("cannot create the server log " + options.log + ": " + std::strerror(errno));
+  const std::string shell = "/bin/sh";
+  std::string dash_c = "-c";
+  std::string line = *command;
+  char* argv[] = {const_cast<char*>(shell.c_str()), dash_c.data(), line.data(), nullptr};
+  const pid_t parent = ::getpid();
+  const pid_t pid = ::fork();
+  if (pid < 0) {
+    ::close(log);
+    return InternalError("cannot fork the server");
+  }
+  if (pid == 0) {
+    // Only async-signal-safe calls between fork and exec.
+    ::setpgid(0, 0);
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (::getppid() != parent) ::_exit(1);
+    const int null = ::open("/dev/null", O_RDONLY);
+    ::dup2(null, STDIN_FILENO);
+    ::dup2(log, STDOUT_FILENO);
+    ::dup2(log, STDERR_FILENO);
+    ::execv(shell.c_str(), argv);
+    ::_exit(127);
+  }
+  ::setpgid(pid, pid);  // also here, so the group exists before the first signal, whoever runs first
+  ::close(log);
+  Launch launch;
+  launch.binary = "/bin/sh -c";
+  launch.group = true;
+  launch.log = options.log;
+  launch.header = "command: " + *command;
+  launch.gc_log = options.gc_log;
+  launch.gc_asked = gc_asked;
+  auto server = std::make_unique<ServerProcessImpl>(std::move(launch), options.stop_grace, pid, -1);
+  server->set_port(*port);
+  const std::string address = server->address();
+  const auto deadline = Clock::now() + options.start_timeout;
+  ServerAdminOptions probe;
+  probe.call_timeout_seconds = 2;
+  std::string last_answer = "nothing answered";
+  while (true) {
+    int status = 0;
+    if (::waitpid(pid, &status, WNOHANG) == pid) {
+      // Reaped here: Stop() has nothing left to wait for but the group.
+      const std::string last = server->output();
+      server->Stop();
+      return UnavailableError("the server command `" + *command + "` " + DescribeStatus(status) +
+                              " before it was ready" +
+                              (last.empty() ? " (it printed nothing)" : "; the end of its log " + options.log + ":\n" + last));
+    }
+    const Status ready = CheckServerReady(address, probe);
+    if (ready.ok()) break;
+    last_answer = ready.message();
+    if (Clock::now() >= deadline) {
+      const ServerFigures stopped = server->Stop();
+      return UnavailableError("the server command `" + *command + "` was not ready on " + address + " within " +
+                              Seconds(options.start_timeout) + " (last: " + last_answer + "); stopped it (" +
+                              stopped.ended + "); its output is in " + options.log);
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  return std::unique_ptr<ServerProcess>(std::move(server));
+}
+
 }  // namespace
 
 StatusOr<std::unique_ptr<ServerProcess>> ServerProcess::Start(const ServerProcessOptions& options) {
+  if (!options.command.empty()) return StartCommand(options);
   int output[2], ready[2], exec_error[2];
   if (::pipe2(output, O_CLOEXEC) != 0) return InternalError("cannot create a pipe for the server's output");
   if (::pipe2(ready, O_CLOEXEC) != 0 || ::pipe2(exec_error, O_CLOEXEC) != 0) {
@@ -235,7 +429,9 @@ StatusOr<std::unique_ptr<ServerProcess>> ServerProcess::Start(const ServerProces
   ::close(output[1]);
   ::close(ready[1]);
   ::close(exec_error[1]);
-  auto server = std::make_unique<ServerProcessImpl>(options.binary, options.stop_grace, pid, output[0]);
+  Launch launch;
+  launch.binary = options.binary;
+  auto server = std::make_unique<ServerProcessImpl>(std::move(launch), options.stop_grace, pid, output[0]);
   int error = 0;
   const ssize_t n = ::read(exec_error[0], &error, sizeof(error));  // 0 bytes: exec succeeded
   ::close(exec_error[0]);

@@ -209,11 +209,13 @@ if (sp && sp.samples.length > 0) {
 constexpr const char* kComparisonJs = R"js(
 const c = data;
 const base = (f) => f.split('/').pop();
+const places = (unit) => unit === 'bytes' ? 0 : unit === 's' ? 3 : 1;
 section('Verdict', c.exit_code === 3 ? 'REGRESSED (exit 3)' : 'no regression (exit 0)');
 for (const w of c.warnings) content.append(el('p', {class: 'note'}, 'warning: ' + w));
 table(['metric', 'n A', 'n B', 'median A', 'median B', 'ratio B/A', '95 % interval', 'p', 'p Holm', 'noise', 'verdict'],
       c.metrics.map((m) => [m.metric + ' (' + m.unit + ')', {text: m.a.length, cls: 'num'}, {text: m.b.length, cls: 'num'},
-                            {text: fixed(m.median_a, 3), cls: 'num'}, {text: fixed(m.median_b, 3), cls: 'num'},
+                            {text: fixed(m.median_a, places(m.unit)), cls: 'num'},
+                            {text: fixed(m.median_b, places(m.unit)), cls: 'num'},
                             {text: fixed(m.ratio, 3), cls: 'num'},
                             '[' + fixed(m.ratio_ci[0], 3) + ', ' + fixed(m.ratio_ci[1], 3) + ']',
                             {text: m.mann_whitney.p_value.toPrecision(3), cls: 'num'},

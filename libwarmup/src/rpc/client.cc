@@ -51,7 +51,8 @@ EvitaClient::EvitaClient(const std::shared_ptr<::grpc::Channel>& channel, std::s
       address_(std::move(address)),
       call_timeout_seconds_(call_timeout_seconds),
       evita_(pb::EvitaService::NewStub(channel)),
-      session_(pb::EvitaSessionService::NewStub(channel)) {}
+      session_(pb::EvitaSessionService::NewStub(channel)),
+      management_(pb::EvitaManagementService::NewStub(channel)) {}
 
 EvitaClient EvitaClient::Share(int call_timeout_seconds) const {
   EvitaClient shared(channel_, address_, call_timeout_seconds);

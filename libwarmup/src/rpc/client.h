@@ -13,6 +13,7 @@
 #include <string>
 
 #include "GrpcEvitaAPI.grpc.pb.h"
+#include "GrpcEvitaManagementAPI.grpc.pb.h"
 #include "GrpcEvitaSessionAPI.grpc.pb.h"
 #include "codec/pb.h"
 #include "warmup/status.h"
@@ -52,6 +53,7 @@ class EvitaClient {
   const char* transport() const { return tls_ ? (client_certificate_ ? "mTLS" : "TLS") : "plaintext"; }
   pb::EvitaService::Stub& evita() const { return *evita_; }
   pb::EvitaSessionService::Stub& session() const { return *session_; }
+  pb::EvitaManagementService::Stub& management() const { return *management_; }
 
   // A context carrying clientversion and, when not empty, `session_id`; its
   // deadline is the call timeout, or `timeout_seconds` when given (0 = none,
@@ -75,6 +77,7 @@ class EvitaClient {
   bool client_certificate_ = false;
   std::unique_ptr<pb::EvitaService::Stub> evita_;
   std::unique_ptr<pb::EvitaSessionService::Stub> session_;
+  std::unique_ptr<pb::EvitaManagementService::Stub> management_;
 };
 
 }  // namespace warmup::rpc
