@@ -18,6 +18,7 @@ packages=(
   libgoogle-perftools-dev google-perftools linux-perf  # profiler windows (warmup-profile, serve --profiler); google-pprof reads them
   libjs-chart.js  # Chart.js, inlined into the HTML pages at build time
   chromium  # renders the HTML pages in the tests (headless)
+  openjdk-17-jdk-headless  # a real JVM for the GC-log test of server commands
 )
 
 missing=()

@@ -14,6 +14,10 @@
 #   SKIP_VERIFY   true for --verify none (older spelling)    (default: false)
 #   COMPRESS      true for storage.compress                  (default: true)
 #   PER_ENTITY_CSV, REPORT_JSON, HOLD_OPEN_SECONDS, SERVER_BINARY, ADDRESS: as the flags of that name
+#   SERVER_CMD    any server instead of warmup serve (--server-command), e.g. evitaDB:
+#                 'java -Xmx{xmx} -Xlog:gc:file={gclog} -jar evita-server.jar ...' (docs/evitadb.md);
+#                 its storage settings are its own, so COMPRESS does not apply
+#   SERVER_XMX    the command's {xmx}, e.g. 8g (state it next to any number)
 #   WARMUP        the warmup binary                          (default: build-release, else build)
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -25,7 +29,13 @@ if [ "$mode" = remote ] && [ -n "${ADDRESS:-}" ]; then  # a running server: none
   warmup_common_args args
   args+=(--address "$ADDRESS")
 else
-  warmup_common_args args storage
-  [ "$mode" = remote ] && [ -n "${SERVER_BINARY:-}" ] && args+=(--server-binary "$SERVER_BINARY")
+  if [ "$mode" = remote ] && [ -n "${SERVER_CMD:-}" ]; then
+    warmup_common_args args
+    args+=(--work-dir "${WORK_DIR:-warmup-work}" --server-command "$SERVER_CMD")
+    [ -n "${SERVER_XMX:-}" ] && args+=(--server-xmx "$SERVER_XMX")
+  else
+    warmup_common_args args storage
+    [ "$mode" = remote ] && [ -n "${SERVER_BINARY:-}" ] && args+=(--server-binary "$SERVER_BINARY")
+  fi
 fi
 exec "$WARMUP" "${args[@]}"

@@ -7,6 +7,7 @@
 #include <range/v3/view/filter.hpp>
 #include <range/v3/view/split.hpp>
 #include <sstream>
+#include <tuple>
 
 namespace warmup::cli {
 namespace {
@@ -352,6 +353,10 @@ StatusOr<LoadCommand> ParseLoadOrReindex(const std::vector<std::string>& args, b
         "seconds the started server may take to be ready")(
         "server-stop-grace", po::value(&cmd.server.stop_grace_seconds)->default_value(10),
         "seconds the server may take to exit after SIGTERM before it is killed")(
+        "server-command", po::value(&cmd.server.command),
+        "start this command instead of a warmup serve (evitaDB's JVM): /bin/sh -c with {port} (picked "
+        "here), {data}, {run}, {gclog}, {xmx} replaced; ready when IsReady/ServerStatus say so "
+        "(docs/evitadb.md)")("server-xmx", po::value(&cmd.server.xmx), "the server command's {xmx}, e.g. 8g")(
         "server-args", po::value(&server_args),
         "more flags for the started serve, one string split at spaces, e.g. \"--inject-upsert-delay-us 50\" "
         "(a single flag as --server-args=--compress)");
@@ -403,6 +408,15 @@ StatusOr<LoadCommand> ParseLoadOrReindex(const std::vector<std::string>& args, b
     }
     if (auto s = CheckRange("server-stop-grace", cmd.server.stop_grace_seconds, 0, 3600); !s.ok()) return s;
     cmd.server.extra_args = SplitAtSpaces(server_args);
+    if (!cmd.server.command.empty()) {
+      if (auto s = RefuseIgnored(*vm, {"server-binary", "server-args", "compress"},
+                                 "with --server-command: the command says how its server runs");
+          !s.ok()) {
+        return s;
+      }
+    } else if (auto s = RefuseIgnored(*vm, {"server-xmx"}, "without --server-command"); !s.ok()) {
+      return s;
+    }
   } else if (cmd.target.kind != "embedded" && cmd.target.kind != "null" && cmd.target.kind != "remote") {
     return InvalidArgumentError("--target must be embedded, remote or null, not '" + cmd.target.kind + "'");
   }
@@ -418,8 +432,10 @@ StatusOr<LoadCommand> ParseLoadOrReindex(const std::vector<std::string>& args, b
     }
   } else if (cmd.target.kind == "embedded") {
     if (auto s = RefuseIgnored(*vm, {"address", "golive-timeout", "tls"}, kind); !s.ok()) return s;
-    if (auto s = RefuseIgnored(
-            *vm, {"server-binary", "server-start-timeout", "server-stop-grace", "server-args"}, kind);
+    if (auto s = RefuseIgnored(*vm,
+                               {"server-binary", "server-start-timeout", "server-stop-grace", "server-args",
+                                "server-command", "server-xmx"},
+                               kind);
         !s.ok()) {
       return s;
     }
@@ -428,9 +444,10 @@ StatusOr<LoadCommand> ParseLoadOrReindex(const std::vector<std::string>& args, b
         !s.ok()) {
       return s;
     }
-    if (auto s =
-            RefuseIgnored(*vm, {"server-binary", "server-start-timeout", "server-stop-grace", "server-args"},
-                          "with --address: reindex starts no server");
+    if (auto s = RefuseIgnored(*vm,
+                               {"server-binary", "server-start-timeout", "server-stop-grace", "server-args",
+                                "server-command", "server-xmx"},
+                               "with --address: reindex starts no server");
         !s.ok()) {
       return s;
     }
@@ -707,9 +724,12 @@ StatusOr<AbCommand> ParseAb(const std::vector<std::string>& args) {
   AbCommand cmd;
   std::string a_args, b_args, order;
   po::options_description o("ab's options (every other flag is reindex's: warmup reindex --help)");
-  o.add_options()("help", "show this help")("a", po::value(&cmd.a_binary)->required(),
+  o.add_options()("help", "show this help")("a", po::value(&cmd.a_binary),
                                             "arm A: the warmup binary whose serve is started")(
-      "b", po::value(&cmd.b_binary)->required(), "arm B: the same, of the other build")(
+      "b", po::value(&cmd.b_binary), "arm B: the same, of the other build")(
+      "a-command", po::value(&cmd.a_command),
+      "arm A as a server command instead (evitaDB's JVM; placeholders as reindex --server-command)")(
+      "b-command", po::value(&cmd.b_command), "arm B as a server command instead")(
       "a-args", po::value(&a_args), "more serve flags for arm A, one string split at spaces")(
       "b-args", po::value(&b_args), "more serve flags for arm B, e.g. \"--inject-upsert-delay-us 50\"")(
       "runs", po::value(&cmd.runs)->default_value(cmd.runs),
@@ -751,8 +771,9 @@ StatusOr<AbCommand> ParseAb(const std::vector<std::string>& args) {
     return InvalidArgumentError(std::string(e.what()) + " (see --help)");
   }
   for (const std::string& token : rest) {
-    for (const char* flag : {"--address", "--server-binary", "--server-args", "--work-dir", "--run",
-                             "--report-json", "--per-entity-csv", "--hold-open-seconds"}) {
+    for (const char* flag :
+         {"--address", "--server-binary", "--server-args", "--server-command", "--work-dir", "--run",
+          "--report-json", "--per-entity-csv", "--hold-open-seconds"}) {
       if (token == flag || token.starts_with(std::string(flag) + "=")) {
         return InvalidArgumentError(
             std::string(flag) + " is set by warmup ab for each run; leave it out (the reports go to --out)");
@@ -775,9 +796,22 @@ StatusOr<AbCommand> ParseAb(const std::vector<std::string>& args) {
   cmd.compare.seed = cmd.order_seed;
   cmd.a_args = SplitAtSpaces(a_args);
   cmd.b_args = SplitAtSpaces(b_args);
-  for (const std::string& name : {std::string("a"), std::string("b")}) {
+  for (const auto& [arm, binary, command, extra] :
+       {std::tuple{"a", &cmd.a_binary, &cmd.a_command, &cmd.a_args},
+        std::tuple{"b", &cmd.b_binary, &cmd.b_command, &cmd.b_args}}) {
+    const std::string name = arm;
+    if (binary->empty() == command->empty()) {
+      return InvalidArgumentError("give arm " + name + " as --" + name + " WARMUP or --" + name +
+                                  "-command 'CMD', one of them");
+    }
+    if (!command->empty() && !extra->empty()) {
+      return InvalidArgumentError("--" + name + "-args adds warmup serve flags; with --" + name +
+                                  "-command write them into the command");
+    }
+  }
+  for (const char* name : {"a", "b", "a-command", "b-command"}) {
     if (!vm[name].empty() && vm[name].as<std::string>().empty()) {
-      return InvalidArgumentError("--" + name + " needs a value, not an empty one");
+      return InvalidArgumentError(std::string("--") + name + " needs a value, not an empty one");
     }
   }
   if (cmd.out_dir.empty()) return InvalidArgumentError("--out needs a value, not an empty one");

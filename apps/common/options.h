@@ -95,6 +95,10 @@ struct ServerStartOptions {
   // --server-args "...": more serve flags (split at spaces), e.g. a build's
   // settings, or --inject-upsert-delay-us N to simulate a slower build.
   std::vector<std::string> extra_args;
+  // --server-command 'CMD ...': any server instead of a warmup serve (evitaDB's
+  // JVM), with {port} {data} {run} {gclog} {xmx} (see ServerProcessOptions).
+  std::string command;
+  std::string xmx;  // --server-xmx: {xmx}
 };
 
 // warmup-profile, and warmup serve --profiler: which profiler records the
@@ -183,7 +187,8 @@ struct AbCommand {
   // server.binary, server.extra_args, work_dir, run label and report files
   // are set per run.
   LoadCommand reindex;
-  std::string a_binary, b_binary;           // --a, --b: warmup binaries whose serve is started
+  std::string a_binary, b_binary;    // --a, --b: warmup binaries whose serve is started
+  std::string a_command, b_command;  // --a-command, --b-command: any servers instead (--server-command)
   std::vector<std::string> a_args, b_args;  // --a-args, --b-args: more serve flags per arm
   int runs = 9;                             // measured runs per arm, after one discarded warm-up each
   bool random_order = false;                // --order random (with --seed), else ABAB...
@@ -216,7 +221,8 @@ StatusOr<ServeCommand> ParseServe(const std::vector<std::string>& args);
 StatusOr<CompareCommand> ParseCompare(const std::vector<std::string>& args);
 // `warmup ab`: its own flags, then reindex's (a started server, remote);
 // reindex flags that ab sets per run (--address, --server-binary,
-// --server-args, --work-dir, --run, --report-json, --per-entity-csv) are refused.
+// --server-args, --server-command, --work-dir, --run, --report-json,
+// --per-entity-csv) are refused. Each arm is --a or --a-command (--b, --b-command).
 StatusOr<AbCommand> ParseAb(const std::vector<std::string>& args);
 StatusOr<CatalogsCommand> ParseCatalogs(const std::vector<std::string>& args);
 StatusOr<ExportCommand> ParseExport(const std::vector<std::string>& args);

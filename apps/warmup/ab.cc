@@ -9,6 +9,7 @@
 #include <iostream>
 #include <random>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "load.h"
@@ -87,7 +88,7 @@ int Ab(const std::vector<std::string>& args) {
   auto cmd = warmup::cli::ParseAb(args);
   if (auto stop = StopAfterParse(cmd)) return *stop;
   for (const auto& [flag, binary] : {std::pair{"--a", cmd->a_binary}, std::pair{"--b", cmd->b_binary}}) {
-    if (::access(binary.c_str(), X_OK) != 0) {
+    if (!binary.empty() && ::access(binary.c_str(), X_OK) != 0) {
       return FailWith(warmup::FailedPreconditionError(std::string(flag) + " " + binary +
                                                       " is not an executable file; nothing was run"));
     }
@@ -103,6 +104,7 @@ int Ab(const std::vector<std::string>& args) {
     warmup::cli::LoadCommand run = cmd->reindex;
     run.server.binary = planned.arm == 'a' ? cmd->a_binary : cmd->b_binary;
     run.server.extra_args = planned.arm == 'a' ? cmd->a_args : cmd->b_args;
+    run.server.command = planned.arm == 'a' ? cmd->a_command : cmd->b_command;
     run.target.work_dir = (out / "work").string();
     run.copy.run_label = planned.label;
     int interrupted_by = 0;
@@ -142,11 +144,14 @@ int Ab(const std::vector<std::string>& args) {
     if (auto s = WriteFile(cmd->html_out, warmup::RenderComparisonHtml(*comparison)); !s.ok())
       return FailWith(s);
   }
-  std::cout << "A: " << cmd->a_binary << (cmd->a_args.empty() ? "" : " serve +");
-  for (const auto& arg : cmd->a_args) std::cout << " " << arg;
-  std::cout << "\nB: " << cmd->b_binary << (cmd->b_args.empty() ? "" : " serve +");
-  for (const auto& arg : cmd->b_args) std::cout << " " << arg;
-  std::cout << "\n"
-            << warmup::RenderComparisonText(*comparison) << "runs and comparison: " << out.string() << "\n";
+  for (const auto& [arm, binary, command, extra] :
+       {std::tuple{"A", &cmd->a_binary, &cmd->a_command, &cmd->a_args},
+        std::tuple{"B", &cmd->b_binary, &cmd->b_command, &cmd->b_args}}) {
+    std::cout << arm << ": " << (command->empty() ? *binary : "command " + *command)
+              << (extra->empty() ? "" : " serve +");
+    for (const auto& arg : *extra) std::cout << " " << arg;
+    std::cout << "\n";
+  }
+  std::cout << warmup::RenderComparisonText(*comparison) << "runs and comparison: " << out.string() << "\n";
   return comparison->ExitCode();
 }

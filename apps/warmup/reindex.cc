@@ -38,6 +38,21 @@ warmup::StatusOr<warmup::RunResult> ReindexWithOwnServer(const warmup::cli::Load
   *interrupted_by = 0;
   if (auto s = warmup::PrepareWorkDir(cmd.target.work_dir); !s.ok()) return s;
   warmup::ServerProcessOptions options;
+  // A server command's data directory is a subdirectory of the work directory, beside its log and GC log.
+  const std::filesystem::path work = cmd.target.work_dir;
+  std::string data_dir = cmd.target.work_dir;
+  if (!cmd.server.command.empty()) {
+    data_dir = (work / "data").string();
+    std::error_code ec;
+    std::filesystem::create_directories(data_dir, ec);
+    if (ec) return warmup::InternalError("cannot create " + data_dir + ": " + ec.message());
+    options.command = cmd.server.command;
+    options.data_dir = data_dir;
+    options.run_label = cmd.copy.run_label;
+    options.gc_log = (work / "gc.log").string();
+    options.xmx = cmd.server.xmx;
+    options.log = (work / "server.log").string();
+  }
   options.binary = cmd.server.binary.empty() ? std::filesystem::read_symlink("/proc/self/exe").string()
                                              : cmd.server.binary;
   options.serve_args = {"--data-dir", cmd.target.work_dir};
@@ -82,8 +97,8 @@ warmup::StatusOr<warmup::RunResult> ReindexWithOwnServer(const warmup::cli::Load
     return result.status();
   }
   sampler.AddTo(figures);
-  figures.data_dir = cmd.target.work_dir;
-  figures.data_bytes = DirectoryBytes(cmd.target.work_dir);
+  figures.data_dir = data_dir;
+  figures.data_bytes = DirectoryBytes(data_dir);
   result->server_process = std::move(figures);
   return result;
 }

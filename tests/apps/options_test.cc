@@ -187,6 +187,8 @@ TEST_CASE(
       {"run", {with({"--run", "smoke"}), [](const LoadCommand& c) { return c.copy.run_label == "smoke"; }}},
       {"keep-target", {with({"--keep-target"}), [](const LoadCommand& c) { return c.copy.keep_target; }}},
       {"prewarm-source", {with({"--prewarm-source"}), [](const LoadCommand& c) { return c.source.prewarm; }}},
+      {"html",
+       {with({"--html", "run.html"}), [](const LoadCommand& c) { return c.report.html == "run.html"; }}},
       {"drop-source-cache",
        {with({"--drop-source-cache"}), [](const LoadCommand& c) { return c.source.drop_cache; }}},
       {"work-dir",
@@ -220,6 +222,11 @@ TEST_CASE(
                                      }};
   reindex["server-stop-grace"] = {with({"--server-stop-grace", "3"}),
                                   [](const LoadCommand& c) { return c.server.stop_grace_seconds == 3; }};
+  reindex["server-command"] = {with({"--server-command", "evita {port}"}), [](const LoadCommand& c) {
+                                 return c.server.command == "evita {port}" && c.server.start;
+                               }};
+  reindex["server-xmx"] = {with({"--server-command", "x", "--server-xmx", "8g"}),
+                           [](const LoadCommand& c) { return c.server.xmx == "8g"; }};
   // One flag alone needs the = form: Boost takes "--compress" for an option, not a value.
   reindex["server-args"] = {with({"--server-args=--compress"}), [](const LoadCommand& c) {
                               return c.server.extra_args == std::vector<std::string>{"--compress"};
@@ -727,8 +734,8 @@ TEST_CASE("ab: its own flags, reindex's after them, and what it sets per run ref
   CHECK(ab->reindex.server.start);
   CHECK_FALSE(ab->reindex.report.progress_lines);
 
-  CHECK(ParseAb({"--b", "/b", "--pristine-dir", "/d"}).status().message().find("'--a' is required") !=
-        std::string::npos);
+  CHECK(ParseAb({"--b", "/b", "--pristine-dir", "/d"}).status().message() ==
+        "give arm a as --a WARMUP or --a-command 'CMD', one of them");
   CHECK(ParseAb({"--a", "/a", "--b", "/b", "--pristine-dir", "/d", "--order", "zigzag"}).status().message() ==
         "--order must be abab or random, not 'zigzag'");
   CHECK(ParseAb({"--a", "/a", "--b", "/b", "--pristine-dir", "/d", "--runs", "1"}).status().message() ==
@@ -753,6 +760,55 @@ TEST_CASE("ab: its own flags, reindex's after them, and what it sets per run ref
             .status()
             .message()
             .find("--alpha must be") == 0);
+}
+
+}  // namespace
+}  // namespace warmup::cli
+
+namespace warmup::cli {
+namespace {
+
+TEST_CASE("reindex --server-command and ab --a-command: parsed, and what would be ignored refused") {
+  auto reindex = ParseReindex(
+      {"--pristine-dir", "/d", "--server-command", "java -Xmx{xmx} -jar e.jar", "--server-xmx", "8g"});
+  REQUIRE_OK(reindex);
+  CHECK(reindex->server.command == "java -Xmx{xmx} -jar e.jar");
+  CHECK(reindex->server.xmx == "8g");
+  CHECK(reindex->server.start);
+  CHECK(ParseReindex({"--pristine-dir", "/d", "--server-command", "x", "--server-binary", "/b"})
+            .status()
+            .message()
+            .find("--server-binary has no effect with --server-command") == 0);
+  CHECK(ParseReindex({"--pristine-dir", "/d", "--server-command", "x", "--compress", "zstd"})
+            .status()
+            .message()
+            .find("--compress has no effect with --server-command") == 0);
+  CHECK(ParseReindex({"--pristine-dir", "/d", "--server-xmx", "8g"})
+            .status()
+            .message()
+            .find("--server-xmx has no effect without --server-command") == 0);
+  CHECK(ParseReindex({"--pristine-dir", "/d", "--address", "127.0.0.1:5555", "--server-command", "x"})
+            .status()
+            .message()
+            .find("--server-command has no effect with --address") == 0);
+
+  auto ab = ParseAb({"--a-command", "run-a {port}", "--b", "/b/warmup", "--pristine-dir", "/d"});
+  REQUIRE_OK(ab);
+  CHECK(ab->a_command == "run-a {port}");
+  CHECK(ab->a_binary.empty());
+  CHECK(ab->b_binary == "/b/warmup");
+  CHECK(ParseAb({"--a", "/a", "--a-command", "x", "--b", "/b", "--pristine-dir", "/d"}).status().message() ==
+        "give arm a as --a WARMUP or --a-command 'CMD', one of them");
+  CHECK(ParseAb({"--a", "/a", "--pristine-dir", "/d"}).status().message() ==
+        "give arm b as --b WARMUP or --b-command 'CMD', one of them");
+  CHECK(ParseAb({"--a-command", "x", "--a-args", "--compress", "--b", "/b", "--pristine-dir", "/d"})
+            .status()
+            .message()
+            .find("--a-args adds warmup serve flags") == 0);
+  CHECK(ParseAb({"--a", "/a", "--b", "/b", "--pristine-dir", "/d", "--server-command=x"})
+            .status()
+            .message()
+            .find("--server-command is set by warmup ab for each run") == 0);
 }
 
 }  // namespace

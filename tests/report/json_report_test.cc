@@ -128,6 +128,7 @@ RunResult Example() {
   server.peak_rss_load_bytes = 500;
   server.peak_rss_golive_bytes = 555;
   server.samples = {{0.25, 500, 0.1, false}, {0.5, 555, 0.2, true}};
+  server.gc = GcFigures{"/w/gc.log", 7, 1, 2, 0.125};
   r.server_process = server;
   TimeSeries series;
   series.interval_seconds = 0.5;
@@ -248,12 +249,20 @@ TEST_CASE("the JSON report carries every documented figure with its value") {
                             {"voluntary_context_switches", 33},
                             {"involuntary_context_switches", 44}});
   const json& server = j["server_process"];
-  CHECK(Keys(server) == std::set<std::string>{"binary", "header", "build", "pid", "usage", "ended",
-                                              "data_dir", "data_bytes", "peak_rss_load_bytes",
-                                              "peak_rss_golive_bytes", "samples"});
+  CHECK(Keys(server) == std::set<std::string>{"binary", "header", "build", "usage_sampled", "gc",
+                                              "gc_unavailable", "pid", "usage", "ended", "data_dir",
+                                              "data_bytes", "peak_rss_load_bytes", "peak_rss_golive_bytes",
+                                              "samples"});
   CHECK(server["binary"] == "/opt/warmup");
   CHECK(server["header"] == "warmup serve 0.1.0: pid 77");
   CHECK(server["pid"] == 77);
+  CHECK(server["usage_sampled"] == false);
+  CHECK(server["gc"] == json{{"log", "/w/gc.log"},
+                             {"young_collections", 7},
+                             {"full_collections", 1},
+                             {"other_pauses", 2},
+                             {"pause_seconds", 0.125}});
+  CHECK(server["gc_unavailable"] == "");
   CHECK(server["usage"]["peak_rss_bytes"] == 555);
   CHECK(server["ended"] == "exited 0");
   CHECK(server["data_dir"] == "/w");

@@ -20,6 +20,13 @@ out=$(RUN=wrapped WORK_DIR=$dir/work "$scripts/run-warmup-reindex.sh")
 grep -q "verification: VERIFIED" <<< "$out" || { echo "reindex did not verify:"; echo "$out"; exit 1; }
 [ "$(tail -n 1 <<< "$out")" = "RUN_STATUS=MEASUREMENT-DONE-wrapped" ] || { echo "bad last line"; exit 1; }
 
+# SERVER_CMD and SERVER_XMX: any server by command, the heap in {xmx} (here it only reaches the command line).
+out=$(RUN=bycommand WORK_DIR=$dir/work-cmd SERVER_XMX=3g \
+  SERVER_CMD="$WARMUP serve --listen 127.0.0.1:{port} --data-dir {data} --session-idle-seconds 0 # xmx {xmx}" \
+  "$scripts/run-warmup-reindex.sh")
+grep -q "verification: VERIFIED" <<< "$out" || { echo "SERVER_CMD reindex did not verify:"; echo "$out"; exit 1; }
+grep -q "server process       command: .* # xmx 3g" <<< "$out" || { echo "no {xmx} in the command:"; echo "$out"; exit 1; }
+
 # Port 0: the server binds a free port and says which in its header.
 # PROFILE=cpu: the server profiles its first catalog's upserts (docs/profiling.md).
 DATA_DIR=$dir/server LISTEN=127.0.0.1:0 RESET_DATA=true PROFILE=cpu \
@@ -47,4 +54,4 @@ server_pid=
 grep -q "warmup serve stopped" "$dir/server.log" || { echo "server did not stop cleanly:"; cat "$dir/server.log"; exit 1; }
 grep -q "window closed; wrote cpu profile $dir/profile-run.prof" "$dir/server.log" && [ -s "$dir/profile-run.prof" ] ||
   { echo "PROFILE=cpu wrote no profile:"; cat "$dir/server.log"; exit 1; }
-echo "wrappers: reindex, target server (profiled), load and a live SOURCE passed"
+echo "wrappers: reindex (warmup serve and SERVER_CMD), target server (profiled), load and a live SOURCE passed"

@@ -127,7 +127,11 @@ struct ServerFigures {
   std::string build;   // what it said of its build when ready (BuildInfo::Summary()); empty = an older serve
   int pid = 0;
   ProcessUsage usage;  // at its end (wait4)
-  std::string ended;   // how it ended, e.g. "exited 0", "killed by SIGKILL after the grace period"
+  // A server command: `usage` is from /proc samples of its process group
+  // (CPU up to the stop, peak RSS of the samples); faults and context
+  // switches are not known.
+  bool usage_sampled = false;
+  std::string ended;  // how it ended, e.g. "exited 0", "killed by SIGKILL after the grace period"
   std::string data_dir;
   int64_t data_bytes = 0;             // the data directory after the run
   int64_t peak_rss_load_bytes = 0;    // highest sample during the load

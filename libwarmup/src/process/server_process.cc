@@ -5,10 +5,10 @@
 
 #include <fcntl.h>
 #include <netinet/in.h>
-#include <sys/socket.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -64,7 +64,8 @@ std::string DescribeStatus(int status) {
 // One process's /proc/<pid>/stat: its process group, and user + system ticks.
 struct ProcStat {
   pid_t group = 0;
-  int64_t ticks = 0;
+  int64_t ticks = 0;  // user + system
+  int64_t system_ticks = 0;
 };
 std::optional<ProcStat> ReadProcStat(const std::string& proc) {
   std::ifstream stat(proc + "/stat");
@@ -77,6 +78,7 @@ std::optional<ProcStat> ReadProcStat(const std::string& proc) {
   for (int i = 3; i <= 15 && fields >> field; ++i) {  // fields 3.. after the name; 5 pgrp, 14 utime, 15 stime
     if (i == 5) result.group = static_cast<pid_t>(std::strtol(field.c_str(), nullptr, 10));
     if (i == 14 || i == 15) result.ticks += std::strtoll(field.c_str(), nullptr, 10);
+    if (i == 15) result.system_ticks = std::strtoll(field.c_str(), nullptr, 10);
   }
   return result;
 }
@@ -91,12 +93,12 @@ int64_t ResidentBytes(const std::string& proc) {
 
 // How the server was started: warmup serve's pipes, or a command of the user's.
 struct Launch {
-  std::string binary;      // what ServerFigures::binary says
-  bool group = false;      // a command: its process group is the server
-  std::string log;         // a command's output file
-  std::string header;      // a command's "header": the command line run
-  std::string gc_log;      // a command's {gclog}, read after the stop
-  bool gc_asked = false;   // {gclog} was in the command
+  std::string binary;     // what ServerFigures::binary says
+  bool group = false;     // a command: its process group is the server
+  std::string log;        // a command's output file
+  std::string header;     // a command's "header": the command line run
+  std::string gc_log;     // a command's {gclog}, read after the stop
+  bool gc_asked = false;  // {gclog} was in the command
 };
 
 class ServerProcessImpl : public ServerProcess {
@@ -127,6 +129,7 @@ class ServerProcessImpl : public ServerProcess {
   StatusOr<ProcessSample> SampleNow() const override {
     ProcessSample sample;
     int64_t ticks = 0;
+    int64_t system_ticks = 0;
     if (!launch_.group) {
       const std::string proc = "/proc/" + std::to_string(pid_);
       const auto stat = ReadProcStat(proc);
@@ -146,11 +149,20 @@ class ServerProcessImpl : public ServerProcess {
         if (rss < 0) continue;  // it ended between the two reads
         any = true;
         ticks += stat->ticks;
+        system_ticks += stat->system_ticks;
         sample.rss_bytes += rss;
       }
-      if (!any) return UnavailableError("no process of the server's group " + std::to_string(pid_) + " in /proc");
+      if (!any)
+        return UnavailableError("no process of the server's group " + std::to_string(pid_) + " in /proc");
     }
-    sample.cpu_seconds = static_cast<double>(ticks) / static_cast<double>(::sysconf(_SC_CLK_TCK));
+    const auto tick = static_cast<double>(::sysconf(_SC_CLK_TCK));
+    sample.cpu_seconds = static_cast<double>(ticks) / tick;
+    if (launch_.group) {  // what wait4 cannot say of a group: the figures of the samples
+      std::lock_guard lock(group_mu_);
+      group_usage_.peak_rss_bytes = std::max(group_usage_.peak_rss_bytes, sample.rss_bytes);
+      group_usage_.user_seconds = static_cast<double>(ticks - system_ticks) / tick;
+      group_usage_.system_seconds = static_cast<double>(system_ticks) / tick;
+    }
     return sample;
   }
 
@@ -162,6 +174,7 @@ class ServerProcessImpl : public ServerProcess {
     struct rusage usage {};
     bool killed = false;
     const pid_t target = launch_.group ? -pid_ : pid_;  // a command: its whole process group
+    if (launch_.group) (void)SampleNow();               // its CPU time so far, before it ends
     ::kill(target, SIGTERM);
     const auto deadline = Clock::now() + grace_;
     bool reaped = false;
@@ -188,6 +201,13 @@ class ServerProcessImpl : public ServerProcess {
     figures_.build = build_;
     figures_.pid = pid_;
     figures_.usage = report::UsageFromRusage(usage);
+    if (launch_.group) {
+      // The shell's own usage is not the server's (a wrapper's JVM is its grandchild, never
+      // waited for when the group is signalled): CPU and peak RSS from /proc samples of the group.
+      std::lock_guard group_lock(group_mu_);
+      figures_.usage = group_usage_;
+      figures_.usage_sampled = true;
+    }
     figures_.ended =
         killed ? "killed by SIGKILL after a grace period of " + Seconds(grace_) : DescribeStatus(status);
     if (launch_.gc_asked) {
@@ -235,6 +255,8 @@ class ServerProcessImpl : public ServerProcess {
   std::string first_line_;
   std::mutex stop_mu_;
   bool stopped_ = false;
+  mutable std::mutex group_mu_;
+  mutable ProcessUsage group_usage_;  // a command's: from the samples of its group
   ServerFigures figures_;
 };
 
@@ -303,14 +325,16 @@ StatusOr<std::string> Substitute(const ServerProcessOptions& options, int port, 
       out += in[i];  // not a placeholder: a shell's ${VAR} or a brace of its own stays as it is
       continue;
     }
-    const auto found = std::find_if(values.begin(), values.end(), [&](const auto& v) { return v.first == word; });
+    const auto found =
+        std::find_if(values.begin(), values.end(), [&](const auto& v) { return v.first == word; });
     if (found == values.end()) {
       return InvalidArgumentError("the server command has an unknown placeholder {" + word +
                                   "}; it knows {port} {data} {run} {gclog} {xmx}");
     }
     if (found->second.empty()) {
-      return InvalidArgumentError("the server command's {" + word + "} has no value" +
-                                  (word == "xmx" ? " (give --server-xmx, or SERVER_XMX to the wrappers)" : ""));
+      return InvalidArgumentError(
+          "the server command's {" + word + "} has no value" +
+          (word == "xmx" ? " (give --server-xmx, or SERVER_XMX to the wrappers)" : ""));
     }
     if (word == "gclog") *gc_asked = true;
     out += found->second;
@@ -327,7 +351,8 @@ StatusOr<std::unique_ptr<ServerProcess>> StartCommand(const ServerProcessOptions
   if (!command.ok()) return command.status();
   const int log = ::open(options.log.empty() ? "/dev/null" : options.log.c_str(),
                          O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (log < 0) return InternalError("cannot create the server log " + options.log + ": " + std::strerror(errno));
+  if (log < 0)
+    return InternalError("cannot create the server log " + options.log + ": " + std::strerror(errno));
   const std::string shell = "/bin/sh";
   std::string dash_c = "-c";
   std::string line = *command;
@@ -372,18 +397,18 @@ StatusOr<std::unique_ptr<ServerProcess>> StartCommand(const ServerProcessOptions
       // Reaped here: Stop() has nothing left to wait for but the group.
       const std::string last = server->output();
       server->Stop();
-      return UnavailableError("the server command `" + *command + "` " + DescribeStatus(status) +
-                              " before it was ready" +
-                              (last.empty() ? " (it printed nothing)" : "; the end of its log " + options.log + ":\n" + last));
+      return UnavailableError(
+          "the server command `" + *command + "` " + DescribeStatus(status) + " before it was ready" +
+          (last.empty() ? " (it printed nothing)" : "; the end of its log " + options.log + ":\n" + last));
     }
     const Status ready = CheckServerReady(address, probe);
     if (ready.ok()) break;
     last_answer = ready.message();
     if (Clock::now() >= deadline) {
       const ServerFigures stopped = server->Stop();
-      return UnavailableError("the server command `" + *command + "` was not ready on " + address + " within " +
-                              Seconds(options.start_timeout) + " (last: " + last_answer + "); stopped it (" +
-                              stopped.ended + "); its output is in " + options.log);
+      return UnavailableError("the server command `" + *command + "` was not ready on " + address +
+                              " within " + Seconds(options.start_timeout) + " (last: " + last_answer +
+                              "); stopped it (" + stopped.ended + "); its output is in " + options.log);
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }

@@ -62,7 +62,8 @@ GcFigures ParseGcLogText(std::string_view text) {
 StatusOr<GcFigures> ReadGcLog(const std::string& path) {
   std::ifstream in(path);
   if (!in) {
-    if (errno == ENOENT) return NotFoundError("GC log " + path + ": not found (did the command write -Xlog:gc:file={gclog}?)");
+    if (errno == ENOENT)
+      return NotFoundError("GC log " + path + ": not found (did the command write -Xlog:gc:file={gclog}?)");
     return InternalError("GC log " + path + ": cannot be read: " + std::strerror(errno));
   }
   std::ostringstream text;

@@ -180,15 +180,31 @@ std::string RenderTextReport(const RunResult& r) {
         u.user_seconds, u.system_seconds, static_cast<double>(u.peak_rss_bytes) / 1e6,
         static_cast<double>(server->peak_rss_load_bytes) / 1e6,
         static_cast<double>(server->peak_rss_golive_bytes) / 1e6);
-    out +=
-        Format("                       page faults %lld minor / %lld major, context switches %lld / %lld\n",
-               static_cast<long long>(u.minor_faults), static_cast<long long>(u.major_faults),
-               static_cast<long long>(u.voluntary_context_switches),
-               static_cast<long long>(u.involuntary_context_switches));
+    if (server->usage_sampled) {
+      out +=
+          "                       (from /proc samples of the command's process group; faults and context "
+          "switches not known)\n";
+    } else {
+      out +=
+          Format("                       page faults %lld minor / %lld major, context switches %lld / %lld\n",
+                 static_cast<long long>(u.minor_faults), static_cast<long long>(u.major_faults),
+                 static_cast<long long>(u.voluntary_context_switches),
+                 static_cast<long long>(u.involuntary_context_switches));
+    }
     out += Format("  server data: %.1f MB in %s\n", static_cast<double>(server->data_bytes) / 1e6,
                   server->data_dir.c_str());
     out += "  server process       " + server->header + "\n";
     if (!server->build.empty()) out += "  server build         " + server->build + "\n";
+    if (server->gc) {
+      out += Format(
+          "  server GC            %lld young, %lld full, %lld other pauses; %.3f s paused in all (%s)\n",
+          static_cast<long long>(server->gc->young_collections),
+          static_cast<long long>(server->gc->full_collections),
+          static_cast<long long>(server->gc->other_pauses), server->gc->pause_seconds,
+          server->gc->log.c_str());
+    } else if (!server->gc_unavailable.empty()) {
+      out += "  server GC            unknown: " + server->gc_unavailable + "\n";
+    }
     out += Format("                       %s; %zu samples of RSS and CPU\n", server->ended.c_str(),
                   server->samples.size());
   }

@@ -58,19 +58,20 @@ Status CheckServerReady(const std::string& address, const ServerAdminOptions& op
   if (!connected.ok()) return connected.status();
   const rpc::EvitaClient& client = *connected;
   pb::GrpcReadyResponse ready;
-  if (Status s = client.Call("IsReady on " + address, "",
-                             [&](auto* context) {
-                               return client.evita().IsReady(context, google::protobuf::Empty(), &ready);
-                             });
+  if (Status s = client.Call(
+          "IsReady on " + address, "",
+          [&](auto* context) { return client.evita().IsReady(context, google::protobuf::Empty(), &ready); });
       !s.ok()) {
     return UnavailableError(s.message());
   }
   if (!ready.ready()) return UnavailableError(address + " answers IsReady: not ready");
   pb::GrpcEvitaServerStatusResponse status;
   auto context = client.Context();
-  const ::grpc::Status answered = client.management().ServerStatus(context.get(), google::protobuf::Empty(), &status);
+  const ::grpc::Status answered =
+      client.management().ServerStatus(context.get(), google::protobuf::Empty(), &status);
   if (answered.error_code() == ::grpc::StatusCode::UNIMPLEMENTED) return OkStatus();  // IsReady is all it has
-  if (!answered.ok()) return UnavailableError(rpc::FromGrpc(answered, "ServerStatus on " + address).message());
+  if (!answered.ok())
+    return UnavailableError(rpc::FromGrpc(answered, "ServerStatus on " + address).message());
   if (status.readiness() != pb::API_READY) {
     return UnavailableError(address + " is up but not ready: ServerStatus says " +
                             pb::GrpcReadiness_Name(status.readiness()));

@@ -1,0 +1,52 @@
+#include "warmup/gc_log.h"
+
+#include <doctest/doctest.h>
+
+#include <fstream>
+
+#include "common/temp_dir.h"
+
+namespace warmup {
+namespace {
+
+TEST_CASE("ParseGcLogText: G1 and Parallel pauses by kind, -Xlog:gc*'s other lines not counted") {
+  const GcFigures gc = ParseGcLogText(
+      "[0.003s][info][gc] Using G1\n"
+      "[0.048s][info][gc] GC(0) Pause Young (Normal) (G1 Evacuation Pause) 6M->1M(64M) 1.700ms\n"
+      "[0.050s][info][gc,start    ] GC(1) Pause Young (Concurrent Start) (G1 Humongous Allocation)\n"
+      "[0.051s][info][gc,phases   ] GC(1)   Evacuate Collection Set: 0.5ms\n"
+      "[0.052s][info][gc          ] GC(1) Pause Young (Concurrent Start) (G1 Humongous Allocation) "
+      "9M->2M(64M) "
+      "1.300ms\n"
+      "[0.060s][info][gc          ] GC(2) Concurrent Mark Cycle 5.000ms\n"
+      "[0.061s][info][gc          ] GC(2) Pause Remark 3M->3M(64M) 0.500ms\n"
+      "[0.062s][info][gc          ] GC(2) Pause Cleanup 3M->3M(64M) 0.100ms\n"
+      "[0.119s][info][gc] GC(6) Pause Full (System.gc()) 18M->1M(10M) 4.175ms\r\n"
+      "[1.000s][info][gc] GC(7) Pause Young (Allocation Failure) 25M->1M(245M) 2.225ms\n"
+      "[1.100s][info][gc] GC(8) Pause Full (Ergonomics) 10M->5M(100M) 10.000ms\n"
+      "garbage that is not a log line\n"
+      "[1.200s][info][gc] GC(9) Pause Young (Normal) no duration\n");
+  CHECK(gc.young_collections == 3);
+  CHECK(gc.full_collections == 2);
+  CHECK(gc.other_pauses == 2);  // Remark and Cleanup; the concurrent cycle is no pause
+  CHECK(gc.pause_seconds == doctest::Approx((1.7 + 1.3 + 0.5 + 0.1 + 4.175 + 2.225 + 10.0) / 1000));
+  CHECK(gc.log.empty());
+  const GcFigures none = ParseGcLogText("");
+  CHECK(none.young_collections + none.full_collections + none.other_pauses == 0);
+}
+
+TEST_CASE("ReadGcLog: the file's figures and its path; a missing log says what to add") {
+  testing::TempDir dir;
+  const std::string path = dir.path() + "/gc.log";
+  std::ofstream(path) << "[0.119s][info][gc] GC(6) Pause Full (System.gc()) 18M->1M(10M) 4.000ms\n";
+  auto gc = ReadGcLog(path);
+  REQUIRE(gc.ok());
+  CHECK(gc->full_collections == 1);
+  CHECK(gc->log == path);
+  auto missing = ReadGcLog(dir.path() + "/none.log");
+  CHECK(missing.status().code() == StatusCode::kNotFound);
+  CHECK(missing.status().message().find("-Xlog:gc:file={gclog}") != std::string::npos);
+}
+
+}  // namespace
+}  // namespace warmup
