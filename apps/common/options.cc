@@ -339,7 +339,10 @@ StatusOr<LoadCommand> ParseLoadOrReindex(const std::vector<std::string>& args, b
       "write the run as one self-contained page (time per collection, latency CDFs, throughput and server "
       "RSS over time, the fingerprint)")("hold-open-seconds",
                                          po::value(&cmd.report.hold_open_seconds)->default_value(0),
-                                         "stay alive after the report");
+                                         "stay alive after the report")(
+      "progress-interval", po::value(&cmd.report.progress_interval_seconds)->default_value(10, "10"),
+      "seconds between progress lines when stderr is not a terminal (a terminal gets one live line)")(
+      "quiet", po::bool_switch(&cmd.report.quiet), "no progress, only the report");
   po::options_description visible;
   visible.add(general).add(source).add(target).add(ClientTlsGroup(&tls, true)).add(copy).add(report);
   if (profiler != nullptr) visible.add(ProfilerGroup(&profiler_kind, profiler, false));
@@ -463,6 +466,10 @@ StatusOr<LoadCommand> ParseLoadOrReindex(const std::vector<std::string>& args, b
   }
   if (auto s = CheckRange("hold-open-seconds", cmd.report.hold_open_seconds, 0, kDaySeconds); !s.ok())
     return s;
+  if (!(cmd.report.progress_interval_seconds >= 0.1 && cmd.report.progress_interval_seconds <= kDaySeconds)) {
+    return InvalidArgumentError("--progress-interval must be from 0.1 to 86400 seconds, not " +
+                                std::to_string(cmd.report.progress_interval_seconds));
+  }
   if (auto s = CheckName(cmd.copy.run_label, "--run"); !s.ok()) return s;
   if (!cmd.copy.target_catalog.empty()) {
     if (auto s = CheckName(cmd.copy.target_catalog, "--target-catalog"); !s.ok()) return s;

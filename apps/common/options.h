@@ -80,9 +80,11 @@ struct ReportOptions {
   std::string html;            // the run as a self-contained page; empty = none
   // Seconds to stay alive after the report, so that a profiler can take its dump.
   int hold_open_seconds = 0;
-  // One line per finished collection on a terminal (off where a command runs
-  // many loads and reports each itself, as `warmup ab` does).
+  // Progress on stderr (progress.h): off where a command runs many loads and
+  // reports each itself, as `warmup ab` does.
   bool progress_lines = true;
+  double progress_interval_seconds = 10;  // --progress-interval: plain lines when stderr is not a terminal
+  bool quiet = false;                     // --quiet: the report only
 };
 
 // reindex only: start this `warmup` binary's `serve` (or --server-binary's)

@@ -18,6 +18,7 @@
 #include <boost/asio/signal_set.hpp>
 // clang-format on
 
+#include "common/progress.h"
 #include "warmup/copy_engine.h"
 #include "warmup/engine.h"
 #include "warmup/grpc_source.h"
@@ -57,19 +58,6 @@ warmup::Status CheckOutputFile(const std::string& flag, const std::string& path,
 
 namespace {
 
-// On a terminal, one line per finished collection.
-class ProgressLines : public warmup::RunObserver {
- public:
-  void OnCollectionEnd(const warmup::CollectionResult& c, double load_seconds, int64_t load_copied) override {
-    std::fprintf(
-        stderr,
-        "  copied %10lld %-20s in %8.1f s (%7.2f us/entity)  |  cumulative %12lld entities, %8.1f s\n",
-        static_cast<long long>(c.copied), c.entity_type.c_str(), c.wall_seconds,
-        c.copied > 0 ? c.wall_seconds * 1e6 / static_cast<double>(c.copied) : 0.0,
-        static_cast<long long>(load_copied), load_seconds);
-  }
-};
-
 // Prewarms or drops the snapshot as asked, then measures what is resident.
 warmup::StatusOr<warmup::SourceCache> SetSourceCache(const std::string& snapshot,
                                                      const warmup::cli::SourceOptions& source) {
@@ -105,11 +93,13 @@ warmup::StatusOr<warmup::RunResult> RunLoad(const warmup::cli::LoadCommand& cmd,
       return warmup::OpenGrpcSource(cmd.source.grpc_address, cmd.source.grpc_catalog, options);
     }
     auto path = warmup::FindSnapshot(cmd.source.pristine_dir, cmd.source.catalog);
-    if (!path.ok()) return path.status().WithContext("--pristine-dir without --catalog");
+    if (!path.ok()) return path.status().WithContext("--pristine-dir");
+    auto snapshot = warmup::OpenSnapshotSource(*path);  // its errors first: they say what is wrong
+    if (!snapshot.ok()) return snapshot.status();
     auto cache = SetSourceCache(*path, cmd.source);
     if (!cache.ok()) return cache.status();
     source_cache = *cache;
-    return warmup::OpenSnapshotSource(*path);
+    return snapshot;
   };
   auto source = open_source();
   if (!source.ok()) return source.status();
@@ -118,8 +108,9 @@ warmup::StatusOr<warmup::RunResult> RunLoad(const warmup::cli::LoadCommand& cmd,
   copy.observers.insert(copy.observers.end(), observers.begin(), observers.end());
   warmup::TimeSeriesRecorder series;
   copy.observers.push_back(&series);
-  ProgressLines progress;
-  if (cmd.report.progress_lines && isatty(STDERR_FILENO)) copy.observers.push_back(&progress);
+  warmup::cli::ProgressReporter progress(
+      stderr, warmup::cli::ProgressForStderr(cmd.report.progress_interval_seconds));
+  if (cmd.report.progress_lines && !cmd.report.quiet) copy.observers.push_back(&progress);
   std::unique_ptr<warmup::RunObserver> csv;
   if (!cmd.report.per_entity_csv.empty()) {
     auto writer = warmup::MakePerEntityCsvWriter(cmd.report.per_entity_csv);

@@ -178,12 +178,42 @@ TEST_CASE("load from a pristine directory of two snapshots without --catalog fai
   REQUIRE(RunCli({"generate", "--profile", "tiny", "--catalog", "other", "--out", pristine}).exit_code == 0);
   const CliResult run = RunCli({"load", "--pristine-dir", pristine, "--target", "null"});
   CHECK(run.exit_code == 1);
-  CHECK_MESSAGE(Contains(run.output, "--pristine-dir without --catalog: " + pristine +
-                                         " holds 2 snapshots (other, tiny), not one"),
+  CHECK_MESSAGE(Contains(run.output, "--pristine-dir: " + pristine +
+                                         " holds 2 snapshots (other, tiny): choose one with --catalog"),
                 run.output);
   const CliResult named =
       RunCli({"load", "--pristine-dir", pristine, "--catalog", "other", "--target", "null"});
   CHECK_MESSAGE(named.exit_code == 0, named.output);
+}
+
+TEST_CASE(
+    "load's messages say what to do: a snapshot as --pristine-dir, an unknown --catalog, no such directory, "
+    "a server that cannot be executed") {
+  TempDir dir;
+  const std::string pristine = GenerateTiny(dir);
+  const CliResult itself = RunCli({"load", "--pristine-dir", pristine + "/tiny", "--target", "null"});
+  CHECK(itself.exit_code == 1);
+  CHECK_MESSAGE(Contains(itself.output, pristine +
+                                            "/tiny is a snapshot itself; pass its parent directory: "
+                                            "--pristine-dir " +
+                                            pristine + " --catalog tiny"),
+                itself.output);
+  const CliResult unknown =
+      RunCli({"load", "--pristine-dir", pristine, "--catalog", "nope", "--target", "null"});
+  CHECK(unknown.exit_code == 1);
+  CHECK_MESSAGE(Contains(unknown.output, "no snapshot nope in " + pristine + "; it holds: tiny"),
+                unknown.output);
+  const CliResult missing = RunCli({"load", "--pristine-dir", dir / "nowhere", "--target", "null"});
+  CHECK(missing.exit_code == 1);
+  CHECK_MESSAGE(Contains(missing.output, dir / "nowhere" + ": no such directory"), missing.output);
+  const std::string not_executable = dir / "not-a-binary";
+  std::ofstream(not_executable) << "text";
+  const CliResult server = RunCli(
+      {"reindex", "--pristine-dir", pristine, "--work-dir", dir / "w", "--server-binary", not_executable});
+  CHECK(server.exit_code == 1);
+  CHECK_MESSAGE(
+      Contains(server.output, "cannot execute the server " + not_executable + ": Permission denied"),
+      server.output);
 }
 
 TEST_CASE("generate with --seed and --zip, then inspect (text, JSON, zip) and unpack, as a user runs them") {

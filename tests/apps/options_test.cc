@@ -189,6 +189,10 @@ TEST_CASE(
       {"prewarm-source", {with({"--prewarm-source"}), [](const LoadCommand& c) { return c.source.prewarm; }}},
       {"html",
        {with({"--html", "run.html"}), [](const LoadCommand& c) { return c.report.html == "run.html"; }}},
+      {"progress-interval",
+       {with({"--progress-interval", "2.5"}),
+        [](const LoadCommand& c) { return c.report.progress_interval_seconds == 2.5; }}},
+      {"quiet", {with({"--quiet"}), [](const LoadCommand& c) { return c.report.quiet; }}},
       {"drop-source-cache",
        {with({"--drop-source-cache"}), [](const LoadCommand& c) { return c.source.drop_cache; }}},
       {"work-dir",
@@ -516,7 +520,8 @@ TEST_CASE("numbers are checked for range and overflow, names for what a name may
             .find("--target-catalog 'a/b' has a character that is not allowed ('/')") == 0);
   CHECK(load({"--target-catalog", ".."}).find("--target-catalog '..' is not a name") == 0);
   CHECK(load({"--target-catalog", std::string(300, 'x')})
-            .find("--target-catalog is 300 characters long, longer than allowed") == 0);
+            .find("--target-catalog is too long: 300 characters (letters, digits, '.', '_', '-'; at most 255 "
+                  "characters)") == 0);
   CHECK(load({"--run", "my run"}).find("--run 'my run' has a character that is not allowed (byte 0x20)") ==
         0);
   CHECK(load({"--catalog", "../etc"}).find("--catalog '../etc' has a character") == 0);
@@ -679,6 +684,10 @@ TEST_CASE("reindex --server-args, and the source cache flags") {
   REQUIRE_OK(warm);
   CHECK(warm->source.prewarm);
   CHECK_FALSE(warm->source.drop_cache);
+  CHECK(ParseLoad({"--pristine-dir", "/d", "--progress-interval", "0"})
+            .status()
+            .message()
+            .find("--progress-interval must be from 0.1 to 86400 seconds") == 0);
   CHECK(ParseLoad({"--pristine-dir", "/d", "--prewarm-source", "--drop-source-cache"}).status().message() ==
         "give --prewarm-source or --drop-source-cache, not both");
   CHECK(ParseLoad({"--source", "grpc://h:1/c", "--drop-source-cache"}).status().message() ==

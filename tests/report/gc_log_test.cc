@@ -35,7 +35,7 @@ TEST_CASE("ParseGcLogText: G1 and Parallel pauses by kind, -Xlog:gc*'s other lin
   CHECK(none.young_collections + none.full_collections + none.other_pauses == 0);
 }
 
-TEST_CASE("ReadGcLog: the file's figures and its path; a missing log says what to add") {
+TEST_CASE("ReadGcLog: the file's figures and its path, and a missing log says what to add") {
   testing::TempDir dir;
   const std::string path = dir.path() + "/gc.log";
   std::ofstream(path) << "[0.119s][info][gc] GC(6) Pause Full (System.gc()) 18M->1M(10M) 4.000ms\n";

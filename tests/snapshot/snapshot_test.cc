@@ -434,14 +434,23 @@ TEST_CASE("FindSnapshot: one snapshot is taken, several or none need a catalog, 
     fs::create_directories(dir / name);
     std::ofstream(dir / (name + "/manifest.json")) << "{}";
   };
-  CHECK(FindSnapshot(dir.path(), "").status().message() == dir.path() + " holds 0 snapshots, not one");
+  CHECK(FindSnapshot(dir.path(), "").status().message() ==
+        dir.path() + " holds no snapshot (no */manifest.json in it)");
   fs::create_directories(dir / "not-a-snapshot");
   snapshot("senesi");
   CHECK(*FindSnapshot(dir.path(), "") == dir / "senesi");
   snapshot("tiny");
   CHECK(FindSnapshot(dir.path(), "").status().message() ==
-        dir.path() + " holds 2 snapshots (senesi, tiny), not one");
+        dir.path() + " holds 2 snapshots (senesi, tiny): choose one with --catalog");
   CHECK(*FindSnapshot(dir.path(), "tiny") == dir / "tiny");
+  // Regression: an unknown --catalog lists what there is (it failed later, naming a file inside).
+  auto unknown = FindSnapshot(dir.path(), "nope");
+  CHECK(unknown.status().code() == StatusCode::kNotFound);
+  CHECK(unknown.status().message() == "no snapshot nope in " + dir.path() + "; it holds: senesi, tiny");
+  // A snapshot given as the parent: what to pass instead.
+  CHECK(FindSnapshot((dir / "tiny"), "").status().message() ==
+        (dir / "tiny") + " is a snapshot itself; pass its parent directory: --pristine-dir " + dir.path() +
+            " --catalog tiny");
   std::ofstream(dir / "export.zip") << "zip";
   CHECK(*FindSnapshot(dir / "export.zip", "") == dir / "export.zip");
   CHECK(FindSnapshot(dir / "missing", "").status().code() == StatusCode::kNotFound);

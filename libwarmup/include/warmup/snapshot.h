@@ -114,9 +114,11 @@ StatusOr<std::unique_ptr<CatalogSource>> OpenSnapshotSource(const std::string& p
 // The snapshot a user means by a parent directory and a catalog name:
 // `<parent>/<catalog>` when `catalog` is given; `parent` itself when it is a
 // file (an export zip); otherwise the one snapshot directory (holding a
-// manifest.json) in `parent`. Errors: kNotFound when `parent` does not exist;
-// kInvalidArgument naming `parent` and the snapshots found when it holds none
-// or several ("DIR holds 2 snapshots (a, b), not one").
+// manifest.json) in `parent`. Errors, each saying what to do: kNotFound when
+// `parent` does not exist, or `catalog` is not in it (listing what is);
+// kInvalidArgument when `parent` is a snapshot itself (naming its parent and
+// catalog), holds none, or several ("DIR holds 2 snapshots (a, b): choose one
+// with --catalog").
 StatusOr<std::string> FindSnapshot(const std::string& parent, const std::string& catalog);
 
 // Copies every collection of `source` into a new snapshot at

@@ -25,7 +25,7 @@ Status CheckName(std::string_view name, const std::string& what) {
   if (name.empty()) return fail("is empty");
   if (name == "." || name == "..") return fail("'" + std::string(name) + "' is not a name");
   if (name.size() > kMaxNameLength) {
-    return fail("is " + std::to_string(name.size()) + " characters long, longer than allowed");
+    return fail("is too long: " + std::to_string(name.size()) + " characters");
   }
   auto bad = std::find_if_not(name.begin(), name.end(), IsNameChar);
   if (bad != name.end()) {

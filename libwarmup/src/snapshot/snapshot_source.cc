@@ -243,21 +243,33 @@ StatusOr<std::unique_ptr<CatalogSource>> OpenSnapshotSource(const std::string& p
 
 StatusOr<std::string> FindSnapshot(const std::string& parent, const std::string& catalog) {
   namespace fs = std::filesystem;
-  if (!catalog.empty()) return (fs::path(parent) / catalog).string();
   std::error_code ec;
-  if (fs::is_regular_file(parent, ec)) return parent;  // an export zip
+  if (catalog.empty() && fs::is_regular_file(parent, ec)) return parent;  // an export zip
   if (!fs::is_directory(parent, ec)) return NotFoundError(parent + ": no such directory");
+  if (fs::exists(fs::path(parent) / "manifest.json", ec)) {
+    const fs::path self = fs::absolute(parent, ec).lexically_normal();
+    const fs::path dir = self.filename().empty() ? self.parent_path() : self;
+    return InvalidArgumentError(parent + " is a snapshot itself; pass its parent directory: --pristine-dir " +
+                                dir.parent_path().string() + " --catalog " + dir.filename().string());
+  }
   std::vector<std::string> found;
   for (const auto& entry : fs::directory_iterator(parent, ec)) {
     if (fs::exists(entry.path() / "manifest.json", ec)) found.push_back(entry.path().filename().string());
   }
   if (ec) return InvalidArgumentError(parent + ": " + ec.message());
-  if (found.size() == 1) return (fs::path(parent) / found.front()).string();
   std::sort(found.begin(), found.end());
   std::string names;
-  for (const auto& name : found) names += (names.empty() ? " (" : ", ") + name;
-  return InvalidArgumentError(parent + " holds " + std::to_string(found.size()) + " snapshots" +
-                              (found.empty() ? "" : names + ")") + ", not one");
+  for (const auto& name : found) names += (names.empty() ? "" : ", ") + name;
+  if (!catalog.empty()) {
+    if (std::find(found.begin(), found.end(), catalog) != found.end())
+      return (fs::path(parent) / catalog).string();
+    return NotFoundError("no snapshot " + catalog + " in " + parent +
+                         (found.empty() ? " (it holds none)" : "; it holds: " + names));
+  }
+  if (found.size() == 1) return (fs::path(parent) / found.front()).string();
+  if (found.empty()) return InvalidArgumentError(parent + " holds no snapshot (no */manifest.json in it)");
+  return InvalidArgumentError(parent + " holds " + std::to_string(found.size()) + " snapshots (" + names +
+                              "): choose one with --catalog");
 }
 
 }  // namespace warmup
