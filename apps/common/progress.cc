@@ -170,8 +170,16 @@ std::string ProgressReporter::GoLiveLine(Clock::time_point now) const {
   const double elapsed = SecondsBetween(golive_start_, now);
   char tenths[32];
   std::snprintf(tenths, sizeof(tenths), "%.1f s", elapsed);
-  return "goLive: " + (elapsed < 60 ? std::string(tenths) : Duration(elapsed)) +
-         " elapsed (the catalog is going ALIVE)";
+  return "goLive: " + (elapsed < 60 ? std::string(tenths) : Duration(elapsed)) + " elapsed" +
+         (golive_percent_ >= 0 ? ", the server says " + std::to_string(golive_percent_) + " %" : "") +
+         " (the catalog is going ALIVE)";
+}
+
+void ProgressReporter::OnGoLiveProgress(int percent) {
+  std::lock_guard lock(mu_);
+  if (percent == golive_percent_) return;
+  golive_percent_ = percent;
+  Emit(GoLiveLine(Clock::now()), false);  // a new percentage is worth a line of its own
 }
 
 void ProgressReporter::OnGoLiveStart() {
@@ -184,7 +192,8 @@ void ProgressReporter::OnGoLiveStart() {
                                      : std::chrono::duration_cast<Clock::duration>(
                                            std::chrono::duration<double>(options_.interval_seconds));
     std::unique_lock ticker_lock(mu_);
-    while (!golive_wake_.wait_for(ticker_lock, every, [this] { return !in_golive_; })) {
+    const auto wait = std::max<Clock::duration>(every, std::chrono::milliseconds(10));  // never a spin
+    while (!golive_wake_.wait_for(ticker_lock, wait, [this] { return !in_golive_; })) {
       Emit(GoLiveLine(Clock::now()), false);
     }
   });

@@ -44,6 +44,7 @@ class ProgressReporter : public RunObserver {
   void OnUpsert(const UpsertSample& sample) override;
   void OnCollectionEnd(const CollectionResult& result, double load_seconds, int64_t load_copied) override;
   void OnGoLiveStart() override;
+  void OnGoLiveProgress(int percent) override;
   void OnGoLiveEnd(GoLiveOutcome outcome, double seconds) override;
 
   // The status line of the load now (without redrawing), for tests.
@@ -72,6 +73,7 @@ class ProgressReporter : public RunObserver {
   std::string last_percentiles_;
   // goLive
   Clock::time_point golive_start_;
+  int golive_percent_ = -1;  // the server's, when it says; -1 until then
   bool in_golive_ = false;
   std::condition_variable golive_wake_;
   std::thread golive_ticker_;

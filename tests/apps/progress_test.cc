@@ -67,6 +67,7 @@ TEST_CASE(
   reporter.OnCollectionStart(1);
   reporter.OnUpsert(Sample(1, 2500));
   reporter.OnGoLiveStart();
+  reporter.OnGoLiveProgress(40);
   reporter.OnGoLiveEnd(GoLiveOutcome::kCompleted, 1.25);
   const std::string text = out.text();
   CHECK(text.find("  progress: Brand 1 / 2 (50.0 %), catalog 1 / 6 (16.7 %), ") != std::string::npos);
@@ -76,6 +77,7 @@ TEST_CASE(
   CHECK(text.find(" left\n") != std::string::npos);
   CHECK(text.find("  copied          2 Brand                in      0.5 s") != std::string::npos);
   CHECK(text.find("  progress: goLive: 0.0 s elapsed (the catalog is going ALIVE)\n") != std::string::npos);
+  CHECK(text.find("elapsed, the server says 40 % (the catalog is going ALIVE)\n") != std::string::npos);
   CHECK(text.find("  goLive -> ALIVE in 1.250 s\n") != std::string::npos);
   CHECK(text.find('\x1b') == std::string::npos);
   CHECK(text.find('\r') == std::string::npos);

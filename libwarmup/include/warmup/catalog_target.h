@@ -4,6 +4,7 @@
 #define WARMUP_CATALOG_TARGET_H_
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -45,6 +46,10 @@ class CatalogTarget {
   virtual Status Upsert(const Entity& entity, UpsertReceipt* receipt) = 0;
   // Switches the catalog to ALIVE, making everything durable.
   virtual Status GoLive() = 0;
+  // Called with the server's percentage during the next GoLive, when the
+  // target hears one (a remote target, from the progress stream); by
+  // default never. Called on GoLive's thread.
+  virtual void SetGoLiveProgress(std::function<void(int percent)> on_progress) { (void)on_progress; }
   // The number of entities of `entity_type` the catalog holds.
   virtual StatusOr<int64_t> Count(const std::string& entity_type) = 0;
   // Removes the catalog and everything in it. OK when it does not exist.

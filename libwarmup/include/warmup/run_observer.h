@@ -59,6 +59,9 @@ class RunObserver {
     return OkStatus();
   }
   virtual void OnGoLiveStart() {}
+  // The server's goLive progress, when the target reports one (see
+  // CatalogTarget::SetGoLiveProgress).
+  virtual void OnGoLiveProgress(int percent) { (void)percent; }
   virtual void OnGoLiveEnd(GoLiveOutcome outcome, double seconds) { (void)outcome, (void)seconds; }
   // The run is over; `result` is what RunCopy returns.
   virtual void OnRunEnd(const RunResult& result) { (void)result; }

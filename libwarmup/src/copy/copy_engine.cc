@@ -263,8 +263,12 @@ void Verify(CatalogSource& source, CatalogTarget& target, const CopyOptions& opt
 // goLive, timed on its own, then the verification.
 void GoLiveAndVerify(CatalogSource& source, CatalogTarget& target, const CopyOptions& options, RunResult& r) {
   for (RunObserver* o : options.observers) o->OnGoLiveStart();
+  target.SetGoLiveProgress([&options](int percent) {
+    for (RunObserver* o : options.observers) o->OnGoLiveProgress(percent);
+  });
   const Clock::time_point start = Clock::now();
   const Status live = target.GoLive();
+  target.SetGoLiveProgress({});
   r.golive_seconds = Seconds(Nanos(Clock::now() - start));
   r.golive = live.ok() ? GoLiveOutcome::kCompleted : GoLiveOutcome::kFailed;
   if (live.ok()) r.index_statistics = target.IndexStatistics();

@@ -1,6 +1,8 @@
 // The remote CatalogTarget: evitaDB's gRPC protocol, client side.
 #include "warmup/remote_target.h"
 
+#include <functional>
+
 #include <grpcpp/grpcpp.h>
 
 #include <charconv>
@@ -89,11 +91,16 @@ class RemoteTarget : public CatalogTarget {
     return FromGrpc(status, "UpsertEntity of " + EntityLabel(entity));
   }
 
+  void SetGoLiveProgress(std::function<void(int percent)> on_progress) override {
+    on_golive_progress_ = std::move(on_progress);
+  }
+
   Status GoLive() override {
     auto context = client_.Context(write_session_, options_.golive_timeout_seconds);
     auto stream = client_.session().GoLiveAndCloseWithProgress(context.get(), google::protobuf::Empty());
     pb::GrpcGoLiveAndCloseWithProgressResponse progress;
     while (stream->Read(&progress)) {
+      if (on_golive_progress_) on_golive_progress_(progress.progressinpercent());
     }
     write_session_.clear();  // goLive closes the session
     Status status = FromGrpc(stream->Finish(), "GoLiveAndCloseWithProgress");
@@ -178,6 +185,7 @@ class RemoteTarget : public CatalogTarget {
   rpc::EvitaClient client_;
   CatalogSchema schema_;
   std::string write_session_;
+  std::function<void(int)> on_golive_progress_;
   std::string read_session_;
   pb::GrpcUpsertEntityRequest request_;
   pb::GrpcUpsertEntityResponse response_;
