@@ -93,9 +93,9 @@ int Ab(const std::vector<std::string>& args) {
                                                       " is not an executable file; nothing was run"));
     }
   }
+  if (auto s = CheckOutputFile("--html", cmd->html_out, true); !s.ok()) return FailWith(s);
   const fs::path out = cmd->out_dir;
   if (auto s = PrepareOutDir(out); !s.ok()) return FailWith(s);
-  if (auto s = CheckOutputFile("--html", cmd->html_out, true); !s.ok()) return FailWith(s);
 
   const std::vector<PlannedRun> plan = Plan(cmd->runs, cmd->random_order, cmd->order_seed);
   std::vector<std::string> a_files, b_files;
