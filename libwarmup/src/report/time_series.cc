@@ -69,9 +69,14 @@ TimeSeries TimeSeriesRecorder::Build() const {
   const double width = series.interval_seconds;
   const auto count = static_cast<size_t>(std::max(1.0, std::ceil(load_seconds / width)));
   std::vector<std::vector<uint32_t>> latencies(count);
+  std::vector<int64_t> collection_end_ns(collections_.size(), -1);  // each collection's last upsert's end
   for (const Point& p : points_) {
     const auto bucket = std::min(count - 1, static_cast<size_t>(static_cast<double>(p.end_ns) / 1e9 / width));
     latencies[bucket].push_back(p.upsert_us);
+    if (p.collection >= 0 && static_cast<size_t>(p.collection) < collection_end_ns.size()) {
+      int64_t& end = collection_end_ns[static_cast<size_t>(p.collection)];
+      end = std::max(end, p.end_ns);
+    }
   }
   for (size_t i = 0; i < count; ++i) {
     TimeSeriesInterval interval;
@@ -84,15 +89,11 @@ TimeSeries TimeSeriesRecorder::Build() const {
     interval.p99_us = Percentile(latencies[i], 0.99);
     series.intervals.push_back(interval);
   }
-  // Points come in load order, so a collection ends where the next begins.
   for (size_t c = 0; c < collections_.size(); ++c) {
     if (collection_start_ns_[c] < 0) continue;
-    int64_t end_ns = collection_start_ns_[c];
-    for (const Point& p : points_) {
-      if (static_cast<size_t>(p.collection) == c) end_ns = std::max(end_ns, p.end_ns);
-    }
-    series.collections.push_back({collections_[c], static_cast<double>(collection_start_ns_[c]) / 1e9,
-                                  static_cast<double>(end_ns) / 1e9});
+    series.collections.push_back(
+        {collections_[c], static_cast<double>(collection_start_ns_[c]) / 1e9,
+         static_cast<double>(std::max(collection_end_ns[c], collection_start_ns_[c])) / 1e9});
   }
   return series;
 }
