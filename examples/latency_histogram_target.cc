@@ -42,6 +42,7 @@ class LatencyHistogramTarget : public warmup::CatalogTarget {
     return inner_->Count(entity_type);
   }
   warmup::Status DropCatalog() override { return inner_->DropCatalog(); }
+  bool StoresEntities() const override { return inner_->StoresEntities(); }
 
   const std::map<std::string, Histogram>& histograms() const { return histograms_; }
 

@@ -3,7 +3,7 @@
 #
 #   DATA_DIR     the engine's data directory                 (default: ./warmup-server-data)
 #   LISTEN       host:port                                   (default: 127.0.0.1:5555)
-#   RESET_DATA   true to wipe DATA_DIR first (only a warmup-marked one)   (default: false)
+#   RESET_DATA   true to clear DATA_DIR first of what warmup made there (only a warmup-marked one)   (default: false)
 #   COMPRESS     true for storage.compress                   (default: true)
 #   PROFILE      cpu | heap (alloc, the upstream name) | perf: a profiler window from the first
 #                upsert of a warming-up catalog to its goLive (warmup serve --profiler), into

@@ -305,7 +305,9 @@ StatusOr<LoadCommand> ParseLoadOrReindex(const std::vector<std::string>& args, b
       "prewarm-source", po::bool_switch(&cmd.source.prewarm),
       "read the whole snapshot into the page cache before the run (a warm source)")(
       "drop-source-cache", po::bool_switch(&cmd.source.drop_cache),
-      "drop the snapshot from the page cache before the run (a cold source)");
+      "drop the snapshot from the page cache before the run (a cold source)")(
+      "allow-not-alive", po::bool_switch(&cmd.source.allow_not_alive),
+      "with --source: read a catalog that is not ALIVE (only what a load had reached)");
   po::options_description target("target");
   target.add_options()(
       "target", po::value(&cmd.target.kind)->default_value(reindex ? "remote" : "embedded"),
@@ -316,9 +318,11 @@ StatusOr<LoadCommand> ParseLoadOrReindex(const std::vector<std::string>& args, b
                                   "remote target: client-side goLive limit in seconds (0 = none)")(
       "work-dir", po::value(&cmd.target.work_dir)->default_value(cmd.target.work_dir),
       reindex
-          ? "the embedded target's or the started server's data directory; wiped only when absent, empty "
-            "or carrying warmup's marker"
-          : "embedded target's data directory; wiped only when absent, empty or carrying warmup's marker")(
+          ? "the embedded target's directory, or the started server's (WORK/data) beside its log; used only "
+            "when absent, empty or carrying warmup's marker, and only what warmup made there is cleared; no "
+            "source or output may lie inside it"
+          : "the embedded target's directory; used only when absent, empty or carrying warmup's marker, and "
+            "only what warmup made there is cleared; no source or output may lie inside it")(
       "compress", po::value(&compression)->default_value("none"),
       (std::string("records (storage.compress): ") + kRecordCompressHelp).c_str());
   po::options_description copy("copy");
@@ -491,7 +495,9 @@ StatusOr<LoadCommand> ParseLoadOrReindex(const std::vector<std::string>& args, b
   if (cmd.source.prewarm && cmd.source.drop_cache) {
     return InvalidArgumentError("give --prewarm-source or --drop-source-cache, not both");
   }
-  if (!source_url.empty()) {
+  if (source_url.empty()) {
+    if (auto s = RefuseIgnored(*vm, {"allow-not-alive"}, "without --source"); !s.ok()) return s;
+  } else {
     if (auto s = RefuseIgnored(*vm, {"prewarm-source", "drop-source-cache"},
                                "with --source: a live catalog's page cache is its server's");
         !s.ok()) {
@@ -516,18 +522,29 @@ StatusOr<LoadCommand> ParseLoadOrReindex(const std::vector<std::string>& args, b
 
 }  // namespace
 
+// `tool` and `args` as one command line, for the report.
+std::vector<std::string> CommandLine(std::vector<std::string> tool, const std::vector<std::string>& args) {
+  tool.insert(tool.end(), args.begin(), args.end());
+  return tool;
+}
+
 StatusOr<LoadCommand> ParseLoad(const std::vector<std::string>& args) {
-  return ParseLoadOrReindex(args, false);
+  auto cmd = ParseLoadOrReindex(args, false);
+  if (cmd.ok()) cmd->command_line = CommandLine({"warmup", "load"}, args);
+  return cmd;
 }
 StatusOr<ProfileCommand> ParseProfile(const std::vector<std::string>& args) {
   ProfileCommand cmd;
   auto load = ParseLoadOrReindex(args, /*reindex=*/false, &cmd.profiler);
   if (!load.ok()) return load.status();
   static_cast<LoadCommand&>(cmd) = std::move(load).value();
+  cmd.command_line = CommandLine({"warmup-profile"}, args);
   return cmd;
 }
 StatusOr<LoadCommand> ParseReindex(const std::vector<std::string>& args) {
-  return ParseLoadOrReindex(args, true);
+  auto cmd = ParseLoadOrReindex(args, true);
+  if (cmd.ok()) cmd->command_line = CommandLine({"warmup", "reindex"}, args);
+  return cmd;
 }
 
 StatusOr<ExportCommand> ParseExport(const std::vector<std::string>& args) {
@@ -549,7 +566,10 @@ StatusOr<ExportCommand> ParseExport(const std::vector<std::string>& args) {
       "entities per Query page")(
       "call-timeout",
       po::value(&cmd.source.call_timeout_seconds)->default_value(cmd.source.call_timeout_seconds),
-      "deadline of each call, seconds");
+      "deadline of each call, seconds")(
+      "allow-not-alive", po::bool_switch(&cmd.source.allow_not_alive),
+      "export a catalog that is not ALIVE (still warming up: only what a load had reached); the manifest "
+      "records its state");
   o.add(ClientTlsGroup(&tls, true));
   auto vm =
       Parse(args, o, {},
@@ -598,7 +618,7 @@ StatusOr<ServeCommand> ParseServe(const std::vector<std::string>& args) {
       "compress", po::value(&compression)->default_value("none"),
       (std::string("records (storage.compress): ") + kRecordCompressHelp).c_str())(
       "reset-data", po::bool_switch(&cmd.reset_data),
-      "wipe the data directory first; only a marker-owned one")(
+      "clear the data directory first of the catalogs warmup made there (only a marker-owned one)")(
       "session-idle-seconds", po::value(&cmd.session_idle_seconds)->default_value(0),
       "close sessions idle this long (evitaDB's closeSessionsAfterSecondsOfInactivity; 0 = never)")(
       "orphaned-session-grace-seconds",
@@ -746,7 +766,7 @@ StatusOr<AbCommand> ParseAb(const std::vector<std::string>& args) {
       "seed", po::value(&cmd.order_seed)->default_value(1), "seed of --order random and of the bootstrap")(
       "out", po::value(&cmd.out_dir)->default_value(cmd.out_dir),
       "directory for every run's reports and the comparison; absent or empty")(
-      "keep-work", po::bool_switch(&cmd.keep_work), "keep the last run's data directory (OUT/work)")(
+      "keep-work", po::bool_switch(&cmd.keep_work), "keep every run's work directory (OUT/work/LABEL)")(
       "noise-from", po::value(&cmd.noise_files)->multitoken(),
       "A/A run reports (4 or more) that set each metric's noise threshold")(
       "html", po::value(&cmd.html_out), "also write the comparison as a self-contained page here")(
@@ -790,6 +810,7 @@ StatusOr<AbCommand> ParseAb(const std::vector<std::string>& args) {
   auto reindex = ParseReindex(rest);
   if (!reindex.ok()) return reindex.status();
   cmd.reindex = std::move(reindex).value();
+  cmd.reindex.command_line = CommandLine({"warmup", "ab"}, args);
   if (!cmd.reindex.server.start) {
     return InvalidArgumentError("warmup ab compares two servers it starts: --target embedded is for reindex");
   }

@@ -60,6 +60,9 @@ struct SourceOptions {
   // report says how much was resident either way.
   bool prewarm = false;
   bool drop_cache = false;
+  // --allow-not-alive: a gRPC source's catalog may be other than ALIVE
+  // (GrpcSourceOptions::allow_not_alive).
+  bool allow_not_alive = false;
 };
 
 // Where the copy writes.
@@ -114,6 +117,9 @@ struct ProfilerOptions {
 
 struct LoadCommand {
   std::string help;  // set by --help: print it and exit 0, run nothing
+  // The tool, its command and the arguments as given, for the report
+  // (RunConfig::command_line).
+  std::vector<std::string> command_line;
   SourceOptions source;
   TargetOptions target;
   CopyOptions copy;
@@ -196,7 +202,7 @@ struct AbCommand {
   bool random_order = false;                // --order random (with --seed), else ABAB...
   uint64_t order_seed = 1;
   std::string out_dir = "warmup-ab";     // every run's reports, the comparison, the work directory
-  bool keep_work = false;                // keep the last run's data directory
+  bool keep_work = false;                // keep every run's work directory, OUT/work/LABEL
   std::vector<std::string> noise_files;  // --noise-from: A/A run reports
   std::string html_out;                  // --html: the comparison as a page
   CompareOptions compare;                // --resamples, --force (the bootstrap seed is --seed too)

@@ -5,32 +5,51 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace warmup::cli {
 namespace {
 
-constexpr std::chrono::milliseconds kRedraw(250);  // live: four redraws a second
-constexpr std::chrono::seconds kRateWindow(5);     // the rate is over the last five seconds
+constexpr std::chrono::milliseconds kRedraw(250);       // live: four redraws a second
+constexpr std::chrono::seconds kRateWindow(5);          // the rate is over the last five seconds
+constexpr std::chrono::milliseconds kShortestTick(10);  // the ticker never spins
 
 double SecondsBetween(std::chrono::steady_clock::time_point from, std::chrono::steady_clock::time_point to) {
   return std::chrono::duration<double>(to - from).count();
 }
 
-std::string Percent(int64_t part, int64_t whole) {
+std::string Percent(double part, double whole) {
   char buf[16];
-  std::snprintf(buf, sizeof(buf), "%.1f %%",
-                whole > 0 ? 100.0 * static_cast<double>(part) / static_cast<double>(whole) : 0.0);
+  std::snprintf(buf, sizeof(buf), "%.1f %%", whole > 0 ? 100.0 * part / whole : 0.0);
   return buf;
 }
 
-// "850 us" or "2.9 ms".
+// "850 us", "2.9 ms" or "4.00 s".
 std::string Latency(int64_t ns) {
   char buf[32];
   if (ns < 1'000'000) {
     std::snprintf(buf, sizeof(buf), "%lld us", static_cast<long long>(ns / 1000));
-  } else {
+  } else if (ns < 1'000'000'000) {
     std::snprintf(buf, sizeof(buf), "%.1f ms", static_cast<double>(ns) / 1e6);
+  } else {
+    std::snprintf(buf, sizeof(buf), "%.2f s", static_cast<double>(ns) / 1e9);
   }
+  return buf;
+}
+
+// The nearest-rank percentile of non-empty `v` (reordered): the value of rank
+// ceil(percent * n / 100), in integers so that 99 % of 100 values is rank 99.
+int64_t NearestRank(std::vector<int64_t>& v, size_t percent) {
+  const size_t index = (v.size() * percent + 99) / 100 - 1;
+  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(index), v.end());
+  return v[index];
+}
+
+// "0.8 s" under ten seconds (a stall is worth its tenths there), Duration's text above.
+std::string StallTime(double seconds) {
+  if (seconds >= 10) return Duration(seconds);
+  char buf[16];
+  std::snprintf(buf, sizeof(buf), "%.1f s", seconds);
   return buf;
 }
 
@@ -68,94 +87,203 @@ std::string Duration(double seconds) {
   return buf;
 }
 
-ProgressReporter::ProgressReporter(std::FILE* out, ProgressOptions options) : out_(out), options_(options) {}
+ProgressReporter::ProgressReporter(std::FILE* out, ProgressOptions options)
+    : out_(out), options_(std::move(options)) {
+  if (!options_.now) options_.now = Clock::now;
+}
 
-ProgressReporter::~ProgressReporter() {
+ProgressReporter::~ProgressReporter() { StopTicker(); }
+
+void ProgressReporter::StartTicker(Phase phase) {
+  phase_ = phase;
+  if (!options_.ticker) return;
+  // Live, a redraw every 250 ms; plain, a look every 250 ms (or every interval when shorter) whether
+  // a line is due, so that a line comes within a tick of its time.
+  const Clock::duration interval = Every();
+  const Clock::duration shortest = kShortestTick;
+  const Clock::duration redraw = kRedraw;
+  const Clock::duration period = options_.live ? redraw : std::clamp(interval, shortest, redraw);
+  ticker_ = std::thread([this, phase, period] {
+    std::unique_lock lock(mu_);
+    while (!wake_.wait_for(lock, period, [this, phase] { return phase_ != phase; })) {
+      TickLocked(options_.now());
+    }
+  });
+}
+
+void ProgressReporter::StopTicker() {
   {
     std::lock_guard lock(mu_);
-    in_golive_ = false;
+    phase_ = Phase::kIdle;
   }
-  golive_wake_.notify_all();
-  if (golive_ticker_.joinable()) golive_ticker_.join();
+  wake_.notify_all();
+  if (ticker_.joinable()) ticker_.join();
+}
+
+ProgressReporter::Clock::duration ProgressReporter::Every() const {
+  return options_.live ? std::chrono::duration_cast<Clock::duration>(kRedraw)
+                       : std::chrono::duration_cast<Clock::duration>(
+                             std::chrono::duration<double>(options_.interval_seconds));
 }
 
 void ProgressReporter::OnRunStart(const RunStart& start) {
   std::lock_guard lock(mu_);
   collections_ = start.collections;
   expected_ = start.expected_counts;
+  expected_.resize(collections_.size());
+  // By bytes only when every collection with entities has its bytes: a mix would weigh apples and pears.
+  by_bytes_ = !collections_.empty() && start.stored_bytes.size() == collections_.size();
+  for (size_t i = 0; by_bytes_ && i < collections_.size(); ++i) {
+    by_bytes_ = start.stored_bytes[i] > 0 || expected_[i] == 0;
+  }
+  weight_.assign(collections_.size(), 0);
+  weight_total_ = 0;
   expected_total_ = 0;
-  for (const int64_t n : expected_) expected_total_ += n;
-  start_ = last_emit_ = Clock::now();
+  for (size_t i = 0; i < collections_.size(); ++i) {
+    weight_[i] = static_cast<double>(by_bytes_ ? start.stored_bytes[i] : expected_[i]);
+    weight_total_ += weight_[i];
+    expected_total_ += expected_[i];
+  }
+  done_.assign(collections_.size(), 0);
+  done_total_ = 0;
+  collection_ = -1;
+  finished_ = 0;
+  last_collection_ = -1;
+  start_ = last_emit_ = last_completed_ = options_.now();
   history_ = {{start_, 0}};
 }
 
 void ProgressReporter::OnCollectionStart(int32_t collection) {
+  StopTicker();  // the previous collection's, should its end not have been reported
   std::lock_guard lock(mu_);
   collection_ = collection;
-  done_in_collection_ = 0;
-  history_ = {{Clock::now(), done_total_}};  // the rate is this collection's: collections differ by 100x
+  const Clock::time_point now = options_.now();
+  last_completed_ = now;            // nothing of this collection is overdue before it starts
+  history_ = {{now, done_total_}};  // the rate is this collection's: collections differ by 100x
+  StartTicker(Phase::kLoad);
 }
 
 void ProgressReporter::OnUpsert(const UpsertSample& sample) {
-  const Clock::time_point now = Clock::now();
+  const Clock::time_point now = options_.now();
   std::lock_guard lock(mu_);
-  ++done_in_collection_;
+  if (collection_ >= 0 && static_cast<size_t>(collection_) < done_.size()) {
+    ++done_[static_cast<size_t>(collection_)];
+  }
   ++done_total_;
+  last_completed_ = now;
+  last_collection_ = collection_;
+  last_primary_key_ = sample.primary_key;
   interval_upserts_ns_.push_back(sample.upsert_ns);
-  const auto every = options_.live ? std::chrono::duration_cast<Clock::duration>(kRedraw)
-                                   : std::chrono::duration_cast<Clock::duration>(
-                                         std::chrono::duration<double>(options_.interval_seconds));
-  if (now - last_emit_ < every) return;
-  Emit(LoadLine(now), false);
-  last_emit_ = now;
+}
+
+void ProgressReporter::Tick() {
+  std::lock_guard lock(mu_);
+  TickLocked(options_.now());
+}
+
+void ProgressReporter::TickLocked(Clock::time_point now) {
+  if (phase_ == Phase::kIdle) return;
+  if (phase_ == Phase::kLoad) {
+    history_.emplace_back(now, done_total_);
+    // Keep one point at least kRateWindow old: the rate's start.
+    while (history_.size() > 1 && now - history_[1].first >= kRateWindow) history_.pop_front();
+  }
+  if (now - last_emit_ < Every()) return;
+  if (phase_ == Phase::kLoad) {
+    last_percentiles_ = Percentiles();  // this interval's, or the last ones when it had no upsert
+    interval_upserts_ns_.clear();
+    Emit(LoadLine(now), false, now);
+  } else {
+    Emit(GoLiveLine(now), false, now);
+  }
 }
 
 std::string ProgressReporter::StatusLine() {
   std::lock_guard lock(mu_);
-  return LoadLine(Clock::now());
+  return LoadLine(options_.now());
+}
+
+std::string ProgressReporter::Percentiles() {
+  if (interval_upserts_ns_.empty()) return last_percentiles_;
+  return "p50 " + Latency(NearestRank(interval_upserts_ns_, 50)) + " p99 " +
+         Latency(NearestRank(interval_upserts_ns_, 99));
+}
+
+double ProgressReporter::Fraction(size_t collection) const {
+  if (expected_[collection] > 0) {
+    return std::min(1.0, static_cast<double>(done_[collection]) / static_cast<double>(expected_[collection]));
+  }
+  return static_cast<int32_t>(collection) < finished_ ? 1.0 : 0.0;
+}
+
+std::string ProgressReporter::WaitingOn() const {
+  const auto here = static_cast<size_t>(collection_);
+  const std::string& name = collections_[here];
+  if (done_[here] == 0 || last_collection_ != collection_) {
+    return "waiting on " + name + "'s first entity (1 of " + WithThousands(expected_[here]) + ")";
+  }
+  const std::string after = " after pk " + std::to_string(last_primary_key_);
+  if (done_[here] >= expected_[here]) return "waiting on the end of " + name + after;
+  return "waiting on " + name + after + " (" + WithThousands(done_[here] + 1) + " of " +
+         WithThousands(expected_[here]) + ")";
 }
 
 std::string ProgressReporter::LoadLine(Clock::time_point now) {
-  // The rate over the last few seconds, from the oldest point still in the window.
-  history_.emplace_back(now, done_total_);
-  while (history_.size() > 2 && now - history_[1].first > kRateWindow) history_.pop_front();
-  const double window = SecondsBetween(history_.front().first, now);
-  const double rate = window > 0 ? static_cast<double>(done_total_ - history_.front().second) / window : 0;
-  if (!interval_upserts_ns_.empty()) {
-    auto& v = interval_upserts_ns_;
-    const auto at = [&](double q) {
-      const auto index =
-          std::min(v.size() - 1, static_cast<size_t>(std::ceil(q * static_cast<double>(v.size()))) - 1);
-      std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(index), v.end());
-      return v[index];
-    };
-    last_percentiles_ = "p50 " + Latency(at(0.5)) + " p99 " + Latency(at(0.99));
-    v.clear();
+  // The rate over the last few seconds, from the newest point at least kRateWindow old (or the oldest).
+  double rate = 0;
+  if (!history_.empty()) {
+    auto from = history_.front();
+    for (const auto& point : history_) {
+      if (now - point.first < kRateWindow) break;
+      from = point;
+    }
+    const double window = SecondsBetween(from.first, now);
+    if (window > 0) rate = static_cast<double>(done_total_ - from.second) / window;
   }
   const bool known = collection_ >= 0 && static_cast<size_t>(collection_) < collections_.size();
-  const std::string name = known ? collections_[static_cast<size_t>(collection_)] : "?";
-  const int64_t of = known ? expected_[static_cast<size_t>(collection_)] : 0;
-  const double elapsed = SecondsBetween(start_, now);
-  // Time left: this collection's rest at its own recent rate, the collections after it at the
-  // run's average rate so far (a guess until they start; "about" says so).
-  std::string left = "?";
-  const double average = elapsed > 0 ? static_cast<double>(done_total_) / elapsed : 0;
-  const int64_t rest_here = std::max<int64_t>(0, of - done_in_collection_);
-  const int64_t rest_after = std::max<int64_t>(0, expected_total_ - done_total_ - rest_here);
-  if (rate > 0 && average > 0) {
-    left = "about " +
-           Duration(static_cast<double>(rest_here) / rate + static_cast<double>(rest_after) / average);
+  const auto here = static_cast<size_t>(collection_);
+  const std::string name = known ? collections_[here] : "?";
+  const int64_t of = known ? expected_[here] : 0;
+  const int64_t done_here = known ? done_[here] : 0;
+  double weight_done = 0;
+  double weight_after = 0;  // of the collections after this one
+  for (size_t i = 0; i < collections_.size(); ++i) {
+    weight_done += weight_[i] * Fraction(i);
+    if (!known || i > here) weight_after += weight_[i] * (1 - Fraction(i));
   }
-  char rate_text[32];
-  std::snprintf(rate_text, sizeof(rate_text), "%.0f", rate);
-  return name + " " + WithThousands(done_in_collection_) + " / " + WithThousands(of) + " (" +
-         Percent(done_in_collection_, of) + "), catalog " + WithThousands(done_total_) + " / " +
-         WithThousands(expected_total_) + " (" + Percent(done_total_, expected_total_) + "), " + rate_text +
-         " entities/s, " + (last_percentiles_.empty() ? "" : "upsert " + last_percentiles_ + ", ") +
+  const double elapsed = SecondsBetween(start_, now);
+  // Time left: this collection's rest at its own recent rate (its entities are alike), the
+  // collections after it at the run's average rate so far in bytes (or entities) per second, a
+  // guess until they start; "about" says so.
+  const int64_t rest_here = std::max<int64_t>(0, of - done_here);
+  const double average = elapsed > 0 ? weight_done / elapsed : 0;
+  std::string left = "?";
+  if ((rest_here == 0 || rate > 0) && (weight_after <= 0 || average > 0)) {
+    left = "about " + Duration((rest_here > 0 ? static_cast<double>(rest_here) / rate : 0) +
+                               (weight_after > 0 ? weight_after / average : 0));
+  }
+  // No upsert for longer than the interval: say so, and what the loop waits on, before the
+  // figures, where a terminal's width does not cut it off.
+  std::string stall;
+  if (known && now - last_completed_ > std::chrono::duration<double>(options_.interval_seconds)) {
+    stall = ", no upsert completed for " + StallTime(SecondsBetween(last_completed_, now)) + "; " +
+            WaitingOn() + ";";
+  }
+  char rate_text[32];  // tenths while slow: "0.2 entities/s" says more than "0"
+  std::snprintf(rate_text, sizeof(rate_text), "%.*f", rate < 10 ? 1 : 0, rate);
+  const std::string percentiles = Percentiles();
+  return name + " " + WithThousands(done_here) + " / " + WithThousands(of) + " (" +
+         Percent(static_cast<double>(done_here), static_cast<double>(of)) + ")" +
+         (stall.empty() ? "," : stall) + " catalog " + WithThousands(done_total_) + " / " +
+         WithThousands(expected_total_) + " entities" +
+         (by_bytes_ ? ", " + Percent(weight_done, weight_total_) + " of the bytes"
+                    : " (" + Percent(weight_done, weight_total_) + ")") +
+         ", " + rate_text + " entities/s, " + (percentiles.empty() ? "" : "upsert " + percentiles + ", ") +
          Duration(elapsed) + " elapsed, " + left + " left";
 }
 
 void ProgressReporter::OnCollectionEnd(const CollectionResult& c, double load_seconds, int64_t load_copied) {
+  StopTicker();
   char line[256];
   std::snprintf(line, sizeof(line),
                 "  copied %10lld %-20s in %8.1f s (%7.2f us/entity)  |  cumulative %12lld entities, %8.1f s",
@@ -163,7 +291,8 @@ void ProgressReporter::OnCollectionEnd(const CollectionResult& c, double load_se
                 c.copied > 0 ? c.wall_seconds * 1e6 / static_cast<double>(c.copied) : 0.0,
                 static_cast<long long>(load_copied), load_seconds);
   std::lock_guard lock(mu_);
-  Emit(line, true);
+  finished_ = std::max(finished_, collection_ + 1);
+  Emit(line, true, options_.now());
 }
 
 std::string ProgressReporter::GoLiveLine(Clock::time_point now) const {
@@ -179,41 +308,33 @@ void ProgressReporter::OnGoLiveProgress(int percent) {
   std::lock_guard lock(mu_);
   if (percent == golive_percent_) return;
   golive_percent_ = percent;
-  Emit(GoLiveLine(Clock::now()), false);  // a new percentage is worth a line of its own
+  const Clock::time_point now = options_.now();
+  Emit(GoLiveLine(now), false, now);  // a new percentage is worth a line of its own
 }
 
 void ProgressReporter::OnGoLiveStart() {
+  StopTicker();
   std::lock_guard lock(mu_);
-  golive_start_ = Clock::now();
-  in_golive_ = true;
-  Emit(GoLiveLine(golive_start_), false);
-  golive_ticker_ = std::thread([this] {
-    const auto every = options_.live ? std::chrono::duration_cast<Clock::duration>(kRedraw)
-                                     : std::chrono::duration_cast<Clock::duration>(
-                                           std::chrono::duration<double>(options_.interval_seconds));
-    std::unique_lock ticker_lock(mu_);
-    const auto wait = std::max<Clock::duration>(every, std::chrono::milliseconds(10));  // never a spin
-    while (!golive_wake_.wait_for(ticker_lock, wait, [this] { return !in_golive_; })) {
-      Emit(GoLiveLine(Clock::now()), false);
-    }
-  });
+  golive_start_ = options_.now();
+  Emit(GoLiveLine(golive_start_), false, golive_start_);
+  StartTicker(Phase::kGoLive);
 }
 
 void ProgressReporter::OnGoLiveEnd(GoLiveOutcome outcome, double seconds) {
-  {
-    std::lock_guard lock(mu_);
-    in_golive_ = false;
-  }
-  golive_wake_.notify_all();
-  if (golive_ticker_.joinable()) golive_ticker_.join();
+  StopTicker();
   char line[128];
   std::snprintf(line, sizeof(line), "  goLive %s in %.3f s",
                 outcome == GoLiveOutcome::kCompleted ? "-> ALIVE" : "FAILED", seconds);
   std::lock_guard lock(mu_);
-  Emit(line, true);
+  Emit(line, true, options_.now());
 }
 
-void ProgressReporter::Emit(const std::string& line, bool final_line) {
+void ProgressReporter::OnRunEnd(const RunResult& result) {
+  (void)result;
+  StopTicker();
+}
+
+void ProgressReporter::Emit(const std::string& line, bool final_line, Clock::time_point now) {
   if (options_.live) {
     // Back to the start of the line, the text (cut to the width), erase the rest.
     const std::string shown = final_line || static_cast<int>(line.size()) <= options_.width
@@ -224,6 +345,7 @@ void ProgressReporter::Emit(const std::string& line, bool final_line) {
     std::fprintf(out_, "%s%s\n", final_line ? "" : "  progress: ", line.c_str());
   }
   std::fflush(out_);
+  if (!final_line) last_emit_ = now;  // the next status line is due an interval after this one
 }
 
 }  // namespace warmup::cli

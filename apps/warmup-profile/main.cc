@@ -92,6 +92,7 @@ class MeasuredTarget : public warmup::CatalogTarget {
   std::vector<warmup::CollectionIndexStatistics> IndexStatistics() const override {
     return inner_->IndexStatistics();
   }
+  bool StoresEntities() const override { return inner_->StoresEntities(); }
 
  private:
   std::unique_ptr<warmup::CatalogTarget> inner_;
@@ -195,23 +196,20 @@ int main(int argc, char** argv) {
   WindowObserver observer(window->get());
   FiguresByType figures;
   auto result = RunUntilInterrupted("warmup-profile", [&](const std::atomic<bool>* stop) {
-    return RunLoad(*cmd, {&observer}, stop, [&](std::unique_ptr<warmup::CatalogTarget> inner) {
-      return std::unique_ptr<warmup::CatalogTarget>(new MeasuredTarget(std::move(inner), &figures));
-    });
+    return RunLoad(
+        *cmd, {&observer}, stop,
+        [&](std::unique_ptr<warmup::CatalogTarget> inner) {
+          return std::unique_ptr<warmup::CatalogTarget>(new MeasuredTarget(std::move(inner), &figures));
+        },
+        {{"--profile-out", cmd->profiler.out}});
   });
   if (!result.ok()) return FailWith(result.status());
   const nlohmann::json profile = ProfileJson(**window, observer, figures);
-  int exit_code = result->ExitCode();
-  if (!cmd->report.report_json.empty()) {
-    nlohmann::json report = nlohmann::json::parse(warmup::RenderJsonReport(*result));
+  WriteRunFiles(*cmd, *result, [&](const warmup::RunResult& run) {
+    nlohmann::json report = nlohmann::json::parse(warmup::RenderJsonReport(run));
     report["profile"] = profile;
-    std::ofstream json(cmd->report.report_json, std::ios::trunc);
-    json << report.dump(2) << "\n";
-    if (!json) {
-      std::cerr << "warmup-profile: cannot write the JSON report to " << cmd->report.report_json << "\n";
-      exit_code = kExitFailed;
-    }
-  }
+    return report.dump(2) + "\n";
+  });
   std::string text = warmup::RenderTextReport(*result);
   // The profile goes before the verdict's RUN_STATUS line, which stays last.
   const size_t status_line = text.rfind("RUN_STATUS=");
@@ -221,5 +219,5 @@ int main(int argc, char** argv) {
   if (cmd->report.hold_open_seconds > 0) {
     std::this_thread::sleep_for(std::chrono::seconds(cmd->report.hold_open_seconds));
   }
-  return exit_code;
+  return result->ExitCode();
 }

@@ -3,14 +3,21 @@
 // server and data directory, every report kept, then warmup compare on them.
 #include <unistd.h>
 
+#include <atomic>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <random>
 #include <string>
+#include <thread>
 #include <tuple>
+#include <utility>  // before Asio: Boost 1.74's awaitable.hpp needs std::exchange
 #include <vector>
+// clang-format off
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/signal_set.hpp>
+// clang-format on
 
 #include "load.h"
 #include "reindex.h"
@@ -97,43 +104,88 @@ int Ab(const std::vector<std::string>& args) {
   const fs::path out = cmd->out_dir;
   if (auto s = PrepareOutDir(out); !s.ok()) return FailWith(s);
 
+  // OUT/work holds each run's work directory, made by ab and removed after
+  // the run unless --keep-work, and so is OUT/work itself at the end, when
+  // the runs failed or were interrupted too: nothing stays that no one needs.
+  const fs::path work = out / "work";
+  std::error_code ec;
+  auto remove_work = [&] {
+    if (!cmd->keep_work) fs::remove_all(work, ec);
+  };
+  // An interrupt between runs (a run's own interrupt handling covers the
+  // runs) ends ab at the next run instead of killing it with OUT/work left.
+  std::atomic<int> interrupted{0};
+  boost::asio::io_context signals_io;
+  boost::asio::signal_set signals(signals_io, SIGINT, SIGTERM);
+  signals.async_wait([&](const boost::system::error_code& signal_ec, int signal) {
+    if (!signal_ec) interrupted = signal;
+  });
+  std::thread watcher([&] { signals_io.run(); });
+  struct StopWatcher {
+    boost::asio::io_context& io;
+    std::thread& thread;
+    ~StopWatcher() {
+      io.stop();
+      thread.join();
+    }
+  } stop_watcher{signals_io, watcher};
+
   const std::vector<PlannedRun> plan = Plan(cmd->runs, cmd->random_order, cmd->order_seed);
   std::vector<std::string> a_files, b_files;
   for (size_t i = 0; i < plan.size(); ++i) {
     const PlannedRun& planned = plan[i];
+    if (interrupted != 0) {
+      remove_work();
+      std::cerr << "warmup ab: interrupted before run " << planned.label << "; the reports so far are in "
+                << out.string() << "\n";
+      return kExitFailed;
+    }
     warmup::cli::LoadCommand run = cmd->reindex;
     run.server.binary = planned.arm == 'a' ? cmd->a_binary : cmd->b_binary;
     run.server.extra_args = planned.arm == 'a' ? cmd->a_args : cmd->b_args;
     run.server.command = planned.arm == 'a' ? cmd->a_command : cmd->b_command;
-    run.target.work_dir = (out / "work").string();
+    // A directory of its own per run: a build's server leaves nothing that
+    // the next run, of another build, would find.
+    run.target.work_dir = (work / planned.label).string();
     run.copy.run_label = planned.label;
     int interrupted_by = 0;
     auto result = ReindexWithOwnServer(run, "ab", &interrupted_by);
-    if (!result.ok()) return FailWith(result.status().WithContext("warmup ab, run " + planned.label));
+    if (!result.ok()) {
+      remove_work();
+      return FailWith(result.status().WithContext("warmup ab, run " + planned.label));
+    }
+    if (!cmd->keep_work) fs::remove_all(run.target.work_dir, ec);
     const fs::path json = out / (planned.label + ".json");
-    if (auto s = WriteFile(json, warmup::RenderJsonReport(*result)); !s.ok()) return FailWith(s);
+    if (auto s = WriteFile(json, warmup::RenderJsonReport(*result)); !s.ok()) {
+      remove_work();
+      return FailWith(s);
+    }
     if (auto s = WriteFile(out / (planned.label + ".txt"), warmup::RenderTextReport(*result)); !s.ok()) {
+      remove_work();
       return FailWith(s);
     }
     const auto total = result->total_seconds();
-    std::fprintf(stderr,
-                 "warmup ab: run %2zu of %zu  %-8s %c%s  TOTAL %8.3f s  Product mean %9.1f us  exit %d\n",
+    char total_text[32] = "n/a (no goLive)";
+    if (total) std::snprintf(total_text, sizeof(total_text), "%.3f s", *total);
+    std::fprintf(stderr, "warmup ab: run %2zu of %zu  %-8s %c%s  TOTAL %s  Product mean %9.1f us  exit %d\n",
                  i + 1, plan.size(), planned.label.c_str(), planned.arm == 'a' ? 'A' : 'B',
-                 planned.warm_up ? " (warm-up, not compared)" : "", total ? *total : 0.0,
-                 ProductMeanUs(*result), result->ExitCode());
-    if (interrupted_by != 0) {
-      std::cerr << "warmup ab: interrupted; the reports so far are in " << out.string() << "\n";
+                 planned.warm_up ? " (warm-up, not compared)" : "", total_text, ProductMeanUs(*result),
+                 result->ExitCode());
+    if (interrupted_by != 0 || interrupted != 0) {
+      remove_work();
+      std::cerr << "warmup ab: interrupted during run " << planned.label << "; the reports so far are in "
+                << out.string() << "\n";
       return kExitFailed;
     }
     if (result->ExitCode() != 0) {
+      remove_work();
       return FailWith(warmup::FailedPreconditionError("run " + planned.label + " failed (exit " +
                                                       std::to_string(result->ExitCode()) + "); see " +
                                                       (out / (planned.label + ".txt")).string()));
     }
     if (!planned.warm_up) (planned.arm == 'a' ? a_files : b_files).push_back(json.string());
   }
-  std::error_code ec;
-  if (!cmd->keep_work) fs::remove_all(out / "work", ec);
+  remove_work();
 
   auto comparison = warmup::CompareRuns(a_files, b_files, cmd->noise_files, cmd->compare);
   if (!comparison.ok()) return FailWith(comparison.status());

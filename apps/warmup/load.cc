@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <thread>
 #include <utility>  // before Asio: Boost 1.74's awaitable.hpp needs std::exchange
@@ -81,15 +82,29 @@ warmup::Status CheckOutputs(const warmup::cli::LoadCommand& cmd) {
   return CheckOutputFile("--per-entity-csv", cmd.report.per_entity_csv, true);
 }
 
+std::vector<warmup::PathInUse> PathsInUse(const warmup::cli::LoadCommand& cmd) {
+  return {{"--pristine-dir", cmd.source.pristine_dir},
+          {"--report-json", cmd.report.report_json},
+          {"--html", cmd.report.html},
+          {"--per-entity-csv", cmd.report.per_entity_csv}};
+}
+
 warmup::StatusOr<warmup::RunResult> RunLoad(const warmup::cli::LoadCommand& cmd,
                                             const std::vector<warmup::RunObserver*>& observers,
-                                            const std::atomic<bool>* stop, const TargetWrapper& wrap) {
+                                            const std::atomic<bool>* stop, const TargetWrapper& wrap,
+                                            const std::vector<warmup::PathInUse>& also_in_use) {
+  std::vector<warmup::PathInUse> in_use = PathsInUse(cmd);
+  in_use.insert(in_use.end(), also_in_use.begin(), also_in_use.end());
+  if (cmd.target.kind == "embedded") {  // the first thing: a user's file would be in the way of the run
+    if (auto s = warmup::CheckOutsideWorkDir(cmd.target.work_dir, in_use); !s.ok()) return s;
+  }
   if (auto s = CheckOutputs(cmd); !s.ok()) return s;
   std::optional<warmup::SourceCache> source_cache;
   auto open_source = [&]() -> warmup::StatusOr<std::unique_ptr<warmup::CatalogSource>> {
     if (!cmd.source.grpc_address.empty()) {
       warmup::GrpcSourceOptions options;
       options.tls = cmd.source.tls;
+      options.allow_not_alive = cmd.source.allow_not_alive;
       return warmup::OpenGrpcSource(cmd.source.grpc_address, cmd.source.grpc_catalog, options);
     }
     auto path = warmup::FindSnapshot(cmd.source.pristine_dir, cmd.source.catalog);
@@ -103,24 +118,10 @@ warmup::StatusOr<warmup::RunResult> RunLoad(const warmup::cli::LoadCommand& cmd,
   };
   auto source = open_source();
   if (!source.ok()) return source.status();
-  warmup::CopyOptions copy = cmd.copy;
-  copy.stop = stop;
-  copy.observers.insert(copy.observers.end(), observers.begin(), observers.end());
-  warmup::TimeSeriesRecorder series;
-  copy.observers.push_back(&series);
-  warmup::cli::ProgressReporter progress(
-      stderr, warmup::cli::ProgressForStderr(cmd.report.progress_interval_seconds));
-  if (cmd.report.progress_lines && !cmd.report.quiet) copy.observers.push_back(&progress);
-  std::unique_ptr<warmup::RunObserver> csv;
-  if (!cmd.report.per_entity_csv.empty()) {
-    auto writer = warmup::MakePerEntityCsvWriter(cmd.report.per_entity_csv);
-    if (!writer.ok()) return writer.status();
-    csv = std::move(writer).value();
-    copy.observers.push_back(csv.get());
-  }
+  // The target after the source: a source that cannot be read leaves the work directory untouched.
   std::unique_ptr<warmup::CatalogTarget> target;
   if (cmd.target.kind == "embedded") {
-    if (auto s = warmup::PrepareWorkDir(cmd.target.work_dir); !s.ok()) return s;
+    if (auto s = warmup::PrepareWorkDir(cmd.target.work_dir, in_use); !s.ok()) return s;
     warmup::EngineOptions options;
     options.compression = cmd.target.compression;
     auto embedded = warmup::MakeEmbeddedTarget(cmd.target.work_dir, options);
@@ -136,6 +137,29 @@ warmup::StatusOr<warmup::RunResult> RunLoad(const warmup::cli::LoadCommand& cmd,
   } else {
     target = warmup::MakeNullTarget();
   }
+  warmup::CopyOptions copy = cmd.copy;
+  copy.stop = stop;
+  copy.config.command_line = cmd.command_line;
+  copy.config.target_kind = cmd.target.kind;
+  if (cmd.target.kind == "embedded") {
+    copy.config.compression = warmup::RecordCompressionName(cmd.target.compression);
+    copy.config.storage = warmup::DescribeStorage(cmd.target.work_dir);
+  } else if (cmd.target.kind == "null") {
+    copy.config.compression = "n/a";
+  }  // a remote server's storage is its own: the caller that started it says
+  copy.observers.insert(copy.observers.end(), observers.begin(), observers.end());
+  warmup::TimeSeriesRecorder series;
+  copy.observers.push_back(&series);
+  warmup::cli::ProgressReporter progress(
+      stderr, warmup::cli::ProgressForStderr(cmd.report.progress_interval_seconds));
+  if (cmd.report.progress_lines && !cmd.report.quiet) copy.observers.push_back(&progress);
+  std::unique_ptr<warmup::RunObserver> csv;
+  if (!cmd.report.per_entity_csv.empty()) {
+    auto writer = warmup::MakePerEntityCsvWriter(cmd.report.per_entity_csv);
+    if (!writer.ok()) return writer.status();
+    csv = std::move(writer).value();
+    copy.observers.push_back(csv.get());
+  }
   if (wrap) target = wrap(std::move(target));
   auto result = warmup::RunCopy(**source, *target, copy);
   if (result.ok()) {
@@ -145,31 +169,52 @@ warmup::StatusOr<warmup::RunResult> RunLoad(const warmup::cli::LoadCommand& cmd,
   return result;
 }
 
-int Finish(const warmup::cli::LoadCommand& cmd, const warmup::RunResult& result) {
-  int exit_code = result.ExitCode();
-  if (!cmd.report.report_json.empty()) {
-    std::ofstream json(cmd.report.report_json, std::ios::trunc);
-    json << warmup::RenderJsonReport(result);
-    json.close();
-    if (!json) {  // the figures still go to the terminal below
-      std::cerr << "warmup: cannot write the JSON report to " << cmd.report.report_json << "\n";
-      exit_code = 1;
-    }
+namespace {
+
+bool WriteWhole(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::trunc);
+  out << text;
+  out.close();
+  return static_cast<bool>(out);
+}
+
+}  // namespace
+
+void WriteRunFiles(const warmup::cli::LoadCommand& cmd, warmup::RunResult& result,
+                   const std::function<std::string(const warmup::RunResult&)>& render_json) {
+  struct Output {
+    const char* flag;
+    std::string path;
+    std::function<std::string(const warmup::RunResult&)> render;
+    bool written = false;
+  };
+  std::vector<Output> outputs = {{"--report-json", cmd.report.report_json, render_json},
+                                 {"--html", cmd.report.html, &warmup::RenderRunHtml}};
+  std::erase_if(outputs, [](const Output& o) { return o.path.empty(); });
+  auto fail = [&](const Output& o) {
+    const std::string why = "cannot write " + std::string(o.flag) + " " + o.path;
+    std::cerr << "warmup: " << why << "\n";
+    result.output_error += (result.output_error.empty() ? "" : "; ") + why;
+  };
+  for (Output& o : outputs) {
+    o.written = WriteWhole(o.path, o.render(result));
+    if (!o.written) fail(o);
   }
-  if (!cmd.report.html.empty()) {
-    std::ofstream html(cmd.report.html, std::ios::trunc);
-    html << warmup::RenderRunHtml(result);
-    html.close();
-    if (!html) {
-      std::cerr << "warmup: cannot write the page to " << cmd.report.html << "\n";
-      exit_code = 1;
-    }
+  if (result.output_error.empty()) return;
+  // The run now fails: what was written says so too, so that no file
+  // claims a verdict the exit status contradicts.
+  for (Output& o : outputs) {
+    if (o.written && !WriteWhole(o.path, o.render(result))) fail(o);
   }
+}
+
+int Finish(const warmup::cli::LoadCommand& cmd, warmup::RunResult result) {
+  WriteRunFiles(cmd, result);
   std::cout << warmup::RenderTextReport(result) << std::flush;
   if (cmd.report.hold_open_seconds > 0) {
     std::this_thread::sleep_for(std::chrono::seconds(cmd.report.hold_open_seconds));
   }
-  return exit_code;
+  return result.ExitCode();
 }
 
 warmup::StatusOr<warmup::RunResult> RunUntilInterrupted(

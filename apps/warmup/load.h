@@ -10,9 +10,11 @@
 
 #include "common/options.h"
 #include "warmup/catalog_target.h"
+#include "warmup/report.h"
 #include "warmup/run_observer.h"
 #include "warmup/run_result.h"
 #include "warmup/status.h"
+#include "warmup/work_dir.h"
 
 // Wraps the target a load writes to, e.g. to measure inside each upsert.
 using TargetWrapper =
@@ -21,10 +23,16 @@ using TargetWrapper =
 // Opens the source, makes the target `cmd` names (passed through `wrap` when
 // set) and runs the copy, with progress lines on a terminal, the per-entity
 // CSV if asked, and `observers`. `stop`: see CopyOptions::stop.
+// An embedded target's work directory is prepared first (PrepareWorkDir),
+// refusing `cmd`'s source and outputs, and `also_in_use`, inside it.
 warmup::StatusOr<warmup::RunResult> RunLoad(const warmup::cli::LoadCommand& cmd,
                                             const std::vector<warmup::RunObserver*>& observers = {},
                                             const std::atomic<bool>* stop = nullptr,
-                                            const TargetWrapper& wrap = {});
+                                            const TargetWrapper& wrap = {},
+                                            const std::vector<warmup::PathInUse>& also_in_use = {});
+// The paths `cmd` reads and writes besides its work directory (the snapshot,
+// the report files), named by their flags: none may lie inside it.
+std::vector<warmup::PathInUse> PathsInUse(const warmup::cli::LoadCommand& cmd);
 // Calls `run` with a stop flag that SIGINT and SIGTERM set: the load ends
 // after the current upsert, the partial target is dropped (unless
 // --keep-target), and the result of what was measured comes back. `command`
@@ -34,9 +42,16 @@ warmup::StatusOr<warmup::RunResult> RunUntilInterrupted(
     const std::function<warmup::StatusOr<warmup::RunResult>(const std::atomic<bool>*)>& run);
 // RunLoad under RunUntilInterrupted, then Finish.
 int RunLoadUntilInterrupted(const warmup::cli::LoadCommand& cmd, const char* command);
-// Writes the JSON report where --report-json says (if it does), prints the
-// text report, stays alive --hold-open-seconds, and returns the exit status.
-int Finish(const warmup::cli::LoadCommand& cmd, const warmup::RunResult& result);
+// Writes the run's files (--report-json with `render_json`, --html). When one
+// cannot be written, the run fails (RunResult::output_error, exit 1) and the
+// files that were written are written again saying so: no file, and no
+// printed verdict, claims what the exit status contradicts.
+void WriteRunFiles(
+    const warmup::cli::LoadCommand& cmd, warmup::RunResult& result,
+    const std::function<std::string(const warmup::RunResult&)>& render_json = &warmup::RenderJsonReport);
+// WriteRunFiles, then prints the text report, stays alive
+// --hold-open-seconds, and returns the exit status.
+int Finish(const warmup::cli::LoadCommand& cmd, warmup::RunResult result);
 // Exit statuses of the warmup commands besides a run's own (docs/measurement.md).
 inline constexpr int kExitFailed = 1;
 inline constexpr int kExitUsage = 64;  // EX_USAGE: the command line is wrong

@@ -68,6 +68,7 @@ int Export(const std::vector<std::string>& args) {
   cmd->write.provenance = {{"exported_from", (cmd->source.tls.enabled ? "grpcs://" : "grpc://") +
                                                  cmd->address + "/" + cmd->catalog},
                            {"source", (*source)->Describe()}};
+  for (const auto& [key, value] : (*source)->Provenance()) cmd->write.provenance[key] = value;
   ShowProgress(cmd->write, "exported");
   return FinishSnapshot(warmup::WriteSnapshot(**source, cmd->out_dir, cmd->write), cmd->zip_path);
 }
@@ -160,11 +161,12 @@ constexpr Command kCommands[] = {
     {"compare",
      "is build B faster than A? run reports (--report-json) of each, per metric a test, an interval, a "
      "verdict\n"
-     "             exit 0 = no regression, 3 = a regression, 1 = error (docs/comparing.md)",
+     "             exit 0 = no regression, 3 = a regression, 4 = inconclusive (too few runs), 1 = error "
+     "(docs/comparing.md)",
      Compare},
     {"ab",
      "interleaved reindex runs of server builds A and B (fresh server each), then compare: --a BIN --b BIN\n"
-     "             exit 0 = no regression, 3 = a regression, 1 = error (docs/comparing.md)",
+     "             exit 0 = no regression, 3 = a regression, 4 = inconclusive, 1 = error (docs/comparing.md)",
      Ab},
     {"version", "print the version and the evitaDB protocol this build speaks", Version},
 };
@@ -178,7 +180,9 @@ std::string Usage() {
     std::snprintf(name, sizeof(name), "  %-11s", c.name);
     usage += name + std::string(c.summary) + "\n";
   }
-  usage += "\nexit status: a run's own (0, 1, 2), or 64 when the command line is wrong\n";
+  usage +=
+      "\nexit status: a run's own (0, 1, 2), a comparison's (0, 3, 4), or 64 when the command line is "
+      "wrong\n";
   return usage;
 }
 

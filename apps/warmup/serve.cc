@@ -2,6 +2,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <memory>
 #include <string>
 #include <thread>
@@ -101,8 +102,21 @@ class ProfilerObserver : public warmup::ServerObserver {
 int Serve(const std::vector<std::string>& args) {
   auto cmd = warmup::cli::ParseServe(args);
   if (auto stop = StopAfterParse(cmd)) return *stop;
-  if (cmd->reset_data) {
-    if (auto s = warmup::PrepareWorkDir(cmd->data_dir); !s.ok()) return FailWith(s);
+  // A data directory serve makes is a work directory (marked, so that
+  // --reset-data may clear it later), and is removed again when the server
+  // does not start; --reset-data clears only what warmup made in one.
+  std::error_code fs_ec;
+  const bool makes_data_dir = !std::filesystem::exists(cmd->data_dir, fs_ec);
+  auto fail_before_start = [&](const warmup::Status& status) {
+    if (makes_data_dir) std::filesystem::remove_all(cmd->data_dir, fs_ec);  // only the marker and lock in it
+    return FailWith(status);
+  };
+  if (cmd->reset_data || makes_data_dir) {
+    const std::vector<warmup::PathInUse> in_use = {{"--profile-out", cmd->profiler.out},
+                                                   {"--tls-cert", cmd->tls.cert_file},
+                                                   {"--tls-key", cmd->tls.key_file},
+                                                   {"--client-ca", cmd->tls.client_ca_file}};
+    if (auto s = warmup::PrepareWorkDir(cmd->data_dir, in_use); !s.ok()) return fail_before_start(s);
   }
   // SIGTERM and SIGINT shut the server down; Asio turns them into a handler
   // call on a thread of ours (gRPC starts threads before main, so a signal
@@ -115,11 +129,11 @@ int Serve(const std::vector<std::string>& args) {
   std::unique_ptr<ProfilerObserver> profiler;
   if (cmd->profiler.kind != warmup::cli::ProfilerKind::kNone) {
     auto load = warmup::cli::ProfilerWindow::Make(cmd->profiler.kind, cmd->profiler.out);
-    if (!load.ok()) return FailWith(load.status());
+    if (!load.ok()) return fail_before_start(load.status());
     std::unique_ptr<warmup::cli::ProfilerWindow> golive;
     if (cmd->profiler.golive) {
       auto window = warmup::cli::ProfilerWindow::Make(cmd->profiler.kind, cmd->profiler.out + ".golive");
-      if (!window.ok()) return FailWith(window.status());
+      if (!window.ok()) return fail_before_start(window.status());
       golive = std::move(window).value();
     }
     profiler = std::make_unique<ProfilerObserver>(std::move(load).value(), std::move(golive));
@@ -139,7 +153,7 @@ int Serve(const std::vector<std::string>& args) {
   options.tls = cmd->tls;
   options.system_listen = cmd->system_listen;
   auto server = warmup::Server::Start(options);
-  if (!server.ok()) return FailWith(server.status());
+  if (!server.ok()) return fail_before_start(server.status());
   const warmup::Environment env = warmup::DescribeEnvironment();
   std::printf("warmup serve %s: pid %d, listening on port %d (%s), data %s%s\n", env.build.c_str(),
               static_cast<int>(getpid()), (*server)->port(), cmd->listen.c_str(), cmd->data_dir.c_str(),

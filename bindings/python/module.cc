@@ -159,6 +159,13 @@ py::object Run(const py::object& source, const std::string& catalog, const std::
     Raise(InvalidArgumentError("target is \"embedded\", \"remote\" or \"null\", not \"" + target + "\""));
   }
   CopyOptions options;
+  options.config.target_kind = target;
+  if (target == "embedded") {
+    options.config.compression = RecordCompressionName(CompressionNamed(compress));
+    options.config.storage = DescribeStorage(work_dir);
+  } else if (target == "null") {
+    options.config.compression = "n/a";
+  }
   options.target_catalog = target_catalog;
   options.collections = collections;
   options.max_per_collection = max_per_collection;

@@ -12,10 +12,16 @@
 #include <doctest/doctest.h>
 
 #include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <regex>
+#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
+
+#include "common/temp_dir.h"
 
 namespace warmup::testing {
 
@@ -90,6 +96,41 @@ inline CliResult RunCli(const std::vector<std::string>& args, int timeout_second
   int out = -1;
   const pid_t child = SpawnCli(args, &out);
   return AwaitCli(child, out, timeout_seconds);
+}
+
+// Whether `part` occurs in `text`.
+inline bool Contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+// The whole file at `path` ("" when it cannot be read).
+inline std::string ReadText(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// An executable shell script at `path`: "#!/bin/sh" and `body`.
+inline void Script(const std::string& path, const std::string& body) {
+  std::ofstream(path) << "#!/bin/sh\n" << body;
+  std::filesystem::permissions(path, std::filesystem::perms::owner_all);
+}
+
+// Whether `pid` is gone (or a zombie nobody reaps).
+inline bool Gone(pid_t pid) {
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
+  const size_t close = text.rfind(')');
+  return text.empty() || (close != std::string::npos && text.substr(close + 2, 1) == "Z");
+}
+
+// `warmup generate --profile tiny --seed SEED` into DIR/pristine; returns DIR/pristine.
+inline std::string GenerateTiny(const TempDir& dir, const std::string& seed = "1") {
+  std::string pristine = dir / "pristine";
+  const CliResult run = RunCli({"generate", "--profile", "tiny", "--seed", seed, "--out", pristine});
+  REQUIRE_MESSAGE(run.exit_code == 0, run.output);
+  return pristine;
 }
 
 // `warmup serve` on a free port of 127.0.0.1, its output read through a pipe.

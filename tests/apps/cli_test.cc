@@ -31,20 +31,14 @@ namespace {
 
 namespace fs = std::filesystem;
 using testing::CliResult;
+using testing::Contains;
+using testing::GenerateTiny;
+using testing::Gone;
+using testing::ReadText;
 using testing::RunCli;
+using testing::Script;
 using testing::ServeProcess;
 using testing::TempDir;
-
-bool Contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
-
-std::string ReadText(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 std::map<std::string, std::string> Files(const std::string& dir) {
   std::map<std::string, std::string> out;
@@ -52,14 +46,6 @@ std::map<std::string, std::string> Files(const std::string& dir) {
     if (e.is_regular_file()) out[fs::relative(e.path(), dir).string()] = ReadText(e.path().string());
   }
   return out;
-}
-
-// `warmup generate --profile tiny` into DIR/pristine; returns DIR/pristine.
-std::string GenerateTiny(const TempDir& dir, const std::string& seed = "1") {
-  std::string pristine = dir / "pristine";
-  const CliResult run = RunCli({"generate", "--profile", "tiny", "--seed", seed, "--out", pristine});
-  REQUIRE_MESSAGE(run.exit_code == 0, run.output);
-  return pristine;
 }
 
 // The catalog's state as the server reports it; "MISSING" when it does not exist.
@@ -427,11 +413,6 @@ TEST_CASE("warmup reindex with a server binary that cannot start: exit 1 naming 
 }
 
 // Writes an executable shell script to `path`.
-void Script(const std::string& path, const std::string& body) {
-  std::ofstream(path) << "#!/bin/sh\n" << body;
-  fs::permissions(path, fs::perms::owner_all);
-}
-
 // Waits (up to a minute) until the server has created a catalog in `work`:
 // the load has begun, so an interrupt now lands in the run, not in its start.
 void AwaitCatalogIn(const std::string& work) {
@@ -445,14 +426,6 @@ void AwaitCatalogIn(const std::string& work) {
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
   FAIL("no catalog appeared in " << work);
-}
-
-// Whether `pid` is gone (or a zombie nobody reaps).
-bool Gone(pid_t pid) {
-  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
-  std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
-  const size_t close = text.rfind(')');
-  return text.empty() || (close != std::string::npos && text.substr(close + 2, 1) == "Z");
 }
 
 TEST_CASE("warmup reindex: a server that never says it is ready fails within the deadline, and is stopped") {
@@ -504,7 +477,7 @@ TEST_CASE("warmup reindex: SIGTERM mid-run stops the server and still prints the
       testing::SpawnCli({"reindex", "--pristine-dir", pristine, "--work-dir", dir / "work", "--server-binary",
                          slow, "--server-stop-grace", "2", "--report-json", dir / "run.json", "--run", "cut"},
                         &out);
-  AwaitCatalogIn(dir / "work");
+  AwaitCatalogIn(dir / "work/data");
   std::this_thread::sleep_for(std::chrono::milliseconds(500));
   REQUIRE(::kill(reindex, SIGTERM) == 0);
   const CliResult run = testing::AwaitCli(reindex, out);
@@ -591,9 +564,10 @@ TEST_CASE(
   CHECK(killed.signal == SIGKILL);
   server.AwaitOutput(
       "closed read-write session [-0-9a-f]+ on catalog victim \\(client ipv4:127.0.0.1:\\d+ disconnected\\)");
-  // The session is gone: the half-loaded catalog can be read (its partial content exported) ...
-  const CliResult exported =
-      RunCli({"export", "--address", server.address(), "--catalog", "victim", "--out", dir / "partial"});
+  // The session is gone: the half-loaded catalog can be read (its partial content exported, on
+  // purpose: it is not ALIVE) ...
+  const CliResult exported = RunCli({"export", "--address", server.address(), "--catalog", "victim", "--out",
+                                     dir / "partial", "--allow-not-alive"});
   CHECK_MESSAGE(exported.exit_code == 0, exported.output);
   // ... deleted, and its name loaded again, verified.
   CHECK(RunCli({"catalogs", "--address", server.address(), "--delete", "victim"}).exit_code == 0);
@@ -747,7 +721,7 @@ TEST_CASE("warmup reindex killed with SIGKILL leaves no server behind") {
   int out = -1;
   const pid_t reindex = testing::SpawnCli(
       {"reindex", "--pristine-dir", pristine, "--work-dir", dir / "work", "--server-binary", slow}, &out);
-  AwaitCatalogIn(dir / "work");
+  AwaitCatalogIn(dir / "work/data");
   REQUIRE(::kill(reindex, SIGKILL) == 0);
   REQUIRE(::waitpid(reindex, nullptr, 0) == reindex);
   ::close(out);
@@ -769,7 +743,7 @@ TEST_CASE("warmup reindex --report-json holds the server's usage, its RSS sample
   CHECK(server["usage"]["peak_rss_bytes"].get<int64_t>() > 0);
   CHECK(server["usage"]["user_seconds"].get<double>() + server["usage"]["system_seconds"].get<double>() > 0);
   CHECK(server["data_bytes"].get<int64_t>() > 0);
-  CHECK(server["data_dir"] == dir / "work");
+  CHECK(server["data_dir"] == dir / "work/data");
   CHECK(server["ended"] == "exited 0");
   CHECK(server["pid"].get<int>() > 0);
   CHECK(server["header"].get<std::string>().rfind("warmup serve ", 0) == 0);

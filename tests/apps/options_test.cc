@@ -187,6 +187,9 @@ TEST_CASE(
       {"run", {with({"--run", "smoke"}), [](const LoadCommand& c) { return c.copy.run_label == "smoke"; }}},
       {"keep-target", {with({"--keep-target"}), [](const LoadCommand& c) { return c.copy.keep_target; }}},
       {"prewarm-source", {with({"--prewarm-source"}), [](const LoadCommand& c) { return c.source.prewarm; }}},
+      {"allow-not-alive",
+       {{"--source", "grpc://db:5555/live", "--allow-not-alive"},
+        [](const LoadCommand& c) { return c.source.allow_not_alive; }}},
       {"html",
        {with({"--html", "run.html"}), [](const LoadCommand& c) { return c.report.html == "run.html"; }}},
       {"progress-interval",
@@ -322,9 +325,11 @@ TEST_CASE("generate, inspect, unpack, export and serve: every documented flag is
       {"zip", {exp({"--zip", "/x.zip"}), [](const ExportCommand& c) { return c.zip_path == "/x.zip"; }}},
       {"page-size",
        {exp({"--page-size", "9"}), [](const ExportCommand& c) { return c.source.page_size == 9; }}},
-      {"call-timeout", {exp({"--call-timeout", "17"}), [](const ExportCommand& c) {
-                          return c.source.call_timeout_seconds == 17;
-                        }}}};
+      {"call-timeout",
+       {exp({"--call-timeout", "17"}),
+        [](const ExportCommand& c) { return c.source.call_timeout_seconds == 17; }}},
+      {"allow-not-alive",
+       {exp({"--allow-not-alive"}), [](const ExportCommand& c) { return c.source.allow_not_alive; }}}};
   const Args tls_export = {"--address", "h:2", "--catalog", "d", "--out", "/x", "--tls"};
   export_flags["tls"] = {tls_export, [](const ExportCommand& c) { return c.source.tls.enabled; }};
   AddTlsRows<ExportCommand>(export_flags, tls_export,
@@ -818,6 +823,23 @@ TEST_CASE("reindex --server-command and ab --a-command: parsed, and what would b
             .status()
             .message()
             .find("--server-command is set by warmup ab for each run") == 0);
+}
+
+TEST_CASE("load, reindex, ab and warmup-profile keep the command line as given, for the report") {
+  const Args args = {"--pristine-dir", "/data", "--compress", "zstd"};
+  CHECK(ParseLoad(args)->command_line ==
+        Args{"warmup", "load", "--pristine-dir", "/data", "--compress", "zstd"});
+  CHECK(ParseReindex(args)->command_line ==
+        Args{"warmup", "reindex", "--pristine-dir", "/data", "--compress", "zstd"});
+  CHECK(ParseProfile({"--pristine-dir", "/data"})->command_line ==
+        Args{"warmup-profile", "--pristine-dir", "/data"});
+  CHECK(ParseAb({"--a", "/a", "--b", "/b", "--pristine-dir", "/data"})->reindex.command_line ==
+        Args{"warmup", "ab", "--a", "/a", "--b", "/b", "--pristine-dir", "/data"});
+  // --allow-not-alive is about a live source only.
+  CHECK(ParseLoad({"--pristine-dir", "/data", "--allow-not-alive"})
+            .status()
+            .message()
+            .find("--allow-not-alive") != std::string::npos);
 }
 
 }  // namespace

@@ -1,10 +1,14 @@
 #include "warmup/copy_engine.h"
 
+#include <unistd.h>
+
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <vector>
 
 #include "common/status_matchers.h"
 #include "common/temp_dir.h"
@@ -77,9 +81,9 @@ RunResult Run(CatalogTarget& target, const CopyOptions& options = {}) {
   return *result;
 }
 
-TEST_CASE("a null-target copy of tiny is complete, verified, and its figures add up") {
-  auto target = MakeNullTarget();
-  const RunResult r = Run(*target, With([](CopyOptions& o) { o.run_label = "t1"; }));
+TEST_CASE("a copy of tiny into a counting target is complete, verified, and its figures add up") {
+  ScriptedTarget target;
+  const RunResult r = Run(target, With([](CopyOptions& o) { o.run_label = "t1"; }));
   CHECK(r.ExitCode() == 0);
   CHECK(r.verification == Verification::kVerified);
   CHECK(r.golive == GoLiveOutcome::kCompleted);
@@ -302,7 +306,12 @@ TEST_CASE("a rejected upsert aborts the load and the partial catalog is dropped 
   CHECK(r.abort_reason == AbortReason::kEntityRejected);
   CHECK(r.golive == GoLiveOutcome::kNotAttempted);
   CHECK(r.copied() == 16);
-  CHECK(r.collections.back().failed == 1);
+  const auto rejected = std::find_if(r.collections.begin(), r.collections.end(),
+                                     [](const CollectionResult& c) { return c.failed > 0; });
+  REQUIRE(rejected != r.collections.end());
+  CHECK(rejected->failed == 1);
+  CHECK(rejected->reached);
+  for (auto later = rejected + 1; later != r.collections.end(); ++later) CHECK_FALSE(later->reached);
   CHECK(target.drops == 1);
   ScriptedTarget kept;
   kept.reject_at = 17;
@@ -332,12 +341,12 @@ TEST_CASE(
 }
 
 TEST_CASE("max per collection and a subset of collections") {
-  auto target = MakeNullTarget();
-  const RunResult r = Run(*target, With([](CopyOptions& o) {
-    o.target_catalog = "named";
-    o.max_per_collection = 7;
-    o.collections = {"Product", "Brand"};
-  }));
+  ScriptedTarget target;
+  const RunResult r = Run(target, With([](CopyOptions& o) {
+                            o.target_catalog = "named";
+                            o.max_per_collection = 7;
+                            o.collections = {"Product", "Brand"};
+                          }));
   CHECK(r.ExitCode() == 0);
   CHECK(r.target_catalog == "named");
   REQUIRE(r.collections.size() == 2);
@@ -350,7 +359,8 @@ TEST_CASE("max per collection and a subset of collections") {
   CHECK(RenderTextReport(r).find(
             "verdict: OK: the figures stand; the counts match what was asked (a subset of "
             "the collections, capped per collection), not the whole source") != std::string::npos);
-  const RunResult capped = Run(*MakeNullTarget(), With([](CopyOptions& o) { o.max_per_collection = 7; }));
+  ScriptedTarget capped_target;
+  const RunResult capped = Run(capped_target, With([](CopyOptions& o) { o.max_per_collection = 7; }));
   CHECK_FALSE(capped.collection_subset);
   CHECK(RenderTextReport(capped).find("(capped per collection), not the whole source") != std::string::npos);
 }
@@ -388,10 +398,10 @@ TEST_CASE("the per-entity CSV has one row per upsert") {
 }
 
 TEST_CASE("the JSON report of a real run states its figures (every field: json_report_test.cc)") {
-  auto target = MakeNullTarget();
-  const RunResult r = Run(*target, With([](CopyOptions& o) { o.run_label = "json"; }));
+  ScriptedTarget target;
+  const RunResult r = Run(target, With([](CopyOptions& o) { o.run_label = "json"; }));
   auto json = nlohmann::json::parse(RenderJsonReport(r));
-  CHECK(json["schema"] == "warmup-run/6");
+  CHECK(json["schema"] == "warmup-run/7");
   CHECK(json["server_process"].is_null());
   CHECK(json["exit_code"] == 0);
   CHECK(json["copied"] == 300);
@@ -539,10 +549,46 @@ TEST_CASE("the null target counts per type, holds one catalog at a time, and a d
   REQUIRE_OK(target->DropCatalog());
   auto source = Tiny();
   auto content = RunCopy(*source, *target, With([](CopyOptions& o) { o.verify = VerifyMode::kContent; }));
-  REQUIRE_OK(content);  // it keeps no content: the answer is unknown, and says why
-  CHECK(content->verification == Verification::kUnknown);
-  CHECK(content->verification_error.find("keeps no content to read back") != std::string::npos);
-  CHECK(content->ExitCode() == 2);
+  REQUIRE_OK(content);  // it keeps nothing: there is nothing to verify, and the run says so
+  CHECK(content->verification == Verification::kNotApplicable);
+  CHECK(content->ExitCode() == 0);
+}
+
+TEST_CASE("regression: the null target's runs were VERIFIED against counts it kept of what it was given") {
+  auto target = MakeNullTarget();
+  CHECK_FALSE(target->StoresEntities());
+  const RunResult r = Run(*target);
+  CHECK(r.verification == Verification::kNotApplicable);
+  CHECK(r.ExitCode() == 0);
+  for (const auto& c : r.collections) CHECK_FALSE(c.target_count.has_value());  // nothing was asked of it
+  const std::string report = RenderTextReport(r);
+  CHECK(report.find("VERIFIED") == std::string::npos);
+  CHECK(report.find("verification: NOT APPLICABLE") != std::string::npos);
+  CHECK(report.find("verdict: OK: the harness's figures stand; the target stored nothing, so nothing was "
+                    "verified (exit 0)") != std::string::npos);
+  CHECK(nlohmann::json::parse(RenderJsonReport(r))["verification"]["outcome"] == "not_applicable");
+}
+
+TEST_CASE(
+    "the run's first upsert is said apart, and the copy's settings and the source's provenance are "
+    "recorded") {
+  ScriptedTarget target;
+  const RunResult r = Run(target, With([](CopyOptions& o) {
+                            o.max_per_collection = 3;
+                            o.collections = {"Product", "Brand"};
+                            o.config.target_kind = "scripted";
+                          }));
+  REQUIRE(r.first_upsert.has_value());
+  CHECK(r.first_upsert->entity_type == r.collections.front().entity_type);
+  CHECK(r.first_upsert->primary_key == 1);
+  CHECK(r.first_upsert->us > 0);
+  CHECK(r.first_upsert->us <= r.collections.front().upsert.max_us);  // one of the collection's samples
+  CHECK(r.config.target_kind == "scripted");                         // the caller's, kept
+  CHECK(r.config.max_per_collection == 3);
+  CHECK(r.config.collections == std::vector<std::string>{"Product", "Brand"});
+  CHECK(r.config.dataset_provenance.at("generator.profile") == "tiny");
+  CHECK(r.config.dataset_provenance.at("generator.scale") == "1");
+  CHECK(r.loader_pid == ::getpid());
 }
 
 }  // namespace

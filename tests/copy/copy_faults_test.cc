@@ -127,7 +127,14 @@ TEST_CASE("a source failing mid-stream aborts the load through RunCopy: exit 1, 
   CHECK(result->verification == Verification::kNotReached);
   CHECK(CopiedOf(*result, "Brand") == 20);
   CHECK(CopiedOf(*result, "Category") == 6);
-  CHECK(result->collections.size() == 2);  // nothing after the failing collection
+  // Nothing was copied after the failing collection, and what was not reached is listed as expected.
+  REQUIRE(result->collections.size() == 5);
+  for (size_t i = 2; i < result->collections.size(); ++i) {
+    CHECK_FALSE(result->collections[i].reached);
+    CHECK(result->collections[i].copied == 0);
+    CHECK(result->collections[i].expected_count > 0);
+  }
+  CHECK(result->expected() == 300);  // regression: it counted only the collections reached
   CHECK(target.drops == 1);
   CHECK(result->target_drop == TargetDrop::kDropped);
   const std::string report = RenderTextReport(*result);
@@ -146,7 +153,8 @@ TEST_CASE("a collection that cannot be opened aborts the load, naming it") {
   CHECK(result->abort_error == "UNAVAILABLE: cannot open Parameter: disk gone");
   CHECK(CopiedOf(*result, "Category") > 0);
   CHECK(CopiedOf(*result, "Parameter") == 0);
-  CHECK(CopiedOf(*result, "Product") == -1);
+  CHECK(CopiedOf(*result, "Product") == 0);
+  CHECK_FALSE(result->collections.back().reached);
 }
 
 TEST_CASE("a snapshot that ends early or lies about its count aborts the load through RunCopy") {

@@ -7,6 +7,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <random>
 
 #include "apps/cli.h"
@@ -108,8 +109,11 @@ TEST_CASE("HolmAdjusted: the step-down adjustment, by hand") {
 // A run report with the figures a comparison reads, rendered by the real
 // JSON writer.
 std::string WriteRun(const std::filesystem::path& dir, const std::string& name, double total,
-                     double product_us, const std::string& fingerprint = "f1") {
+                     double product_us, const std::string& fingerprint = "f1",
+                     const std::function<void(RunResult&)>& adjust = {}) {
   RunResult r;
+  r.config.target_kind = "embedded";
+  r.config.compression = "none";
   r.run_label = name;
   r.dataset_fingerprint = fingerprint;
   r.environment.hostname = "host";
@@ -129,6 +133,7 @@ std::string WriteRun(const std::filesystem::path& dir, const std::string& name, 
   r.golive_seconds = 1;
   r.verify_mode = VerifyMode::kCounts;
   r.verification = Verification::kVerified;
+  if (adjust) adjust(r);
   const std::string path = (dir / (name + ".json")).string();
   std::ofstream(path) << RenderJsonReport(r);
   return path;
@@ -172,7 +177,7 @@ TEST_CASE("CompareRuns: a slower B regresses, a faster B improves, the same runs
   CHECK(regressed->warnings.empty());
   const std::string text = RenderComparisonText(*regressed);
   CHECK(text.find("verdict: REGRESSED (exit 3)") != std::string::npos);
-  CHECK(RenderComparisonJson(*regressed).find("\"schema\": \"warmup-compare/1\"") != std::string::npos);
+  CHECK(RenderComparisonJson(*regressed).find("\"schema\": \"warmup-compare/2\"") != std::string::npos);
 
   auto improved = CompareRuns(a, faster, {}, {});
   REQUIRE_OK(improved);
@@ -250,6 +255,179 @@ TEST_CASE("warmup compare: exit 3 on a regression, 0 without, 1 on an error, and
   CHECK(broken.exit_code == 1);
   CHECK(broken.output.find("x.json: cannot be read") != std::string::npos);
   CHECK(testing::RunCli({"compare", "--vs", "a.json"}).exit_code == 64);
+}
+
+TEST_CASE("SmallestAttainableP: complete separation, by hand") {
+  CHECK(SmallestAttainableP(2, 2) == doctest::Approx(2.0 / 6));      // C(4, 2) = 6 arrangements
+  CHECK(SmallestAttainableP(4, 4) == doctest::Approx(2.0 / 70));     // C(8, 4) = 70
+  CHECK(SmallestAttainableP(5, 5) == doctest::Approx(2.0 / 252));    // C(10, 5) = 252
+  CHECK(SmallestAttainableP(9, 9) == doctest::Approx(2.0 / 48620));  // C(18, 9) = 48,620
+  CHECK(SmallestAttainableP(1, 1) == 1);                             // 2 / C(2, 1) = 1
+  // Beyond 20 a side, the normal approximation at U = 0: z = (312.5 - 0.5) / sqrt(625 * 51 / 12) = 6.05369.
+  CHECK(SmallestAttainableP(25, 25) == doctest::Approx(1.41566e-9).epsilon(1e-4));
+  // It is what the test itself gives for separated samples.
+  CHECK(SmallestAttainableP(4, 4) == doctest::Approx(MannWhitneyU({1, 2, 3, 4}, {5, 6, 7, 8}).p_value));
+}
+
+TEST_CASE(
+    "regression: 2 runs against 2 read 'no change' on every metric and 'no regression (exit 0)'; now "
+    "inconclusive, exit 4, detect n/a") {
+  testing::TempDir dir;
+  // B is five times slower on every run: data can show nothing more clearly, and 2 against 2 still
+  // cannot reach alpha (smallest p 1/3, before Holm).
+  std::vector<std::string> a = {WriteRun(dir.path(), "a1", 10, 500), WriteRun(dir.path(), "a2", 10.1, 505)};
+  std::vector<std::string> b = {WriteRun(dir.path(), "b1", 50, 2500), WriteRun(dir.path(), "b2", 51, 2520)};
+  auto comparison = CompareRuns(a, b, {}, {});
+  REQUIRE_OK(comparison);
+  for (const MetricComparison& m : comparison->metrics) {
+    CAPTURE(m.metric);
+    CHECK(m.verdict == Verdict::kInconclusive);
+    CHECK_FALSE(m.decidable);
+  }
+  CHECK(comparison->ExitCode() == kCompareInconclusive);
+  CHECK(kCompareInconclusive == 4);
+  const std::string text = RenderComparisonText(*comparison);
+  CHECK(text.find("verdict: INCONCLUSIVE (exit 4)") != std::string::npos);
+  CHECK(text.find("no regression") == std::string::npos);
+  CHECK(text.find(" n/a% ") != std::string::npos);
+  const std::string json = RenderComparisonJson(*comparison);
+  CHECK(json.find("\"detectable_change\": null") != std::string::npos);
+  CHECK(json.find("\"verdict\": \"inconclusive\"") != std::string::npos);
+}
+
+TEST_CASE(
+    "inconclusive is decided by Holm's factor: 5 runs a side can reach alpha over 6 metrics, 4 cannot") {
+  // Six metrics (TOTAL, net load, goLive, Product's mean, the medians of Brand and Product):
+  // 6 x 2/252 = 0.048 < 0.05, but 6 x 2/70 = 0.17.
+  testing::TempDir dir;
+  auto arms = [&](int n, const std::string& prefix) {
+    std::vector<std::string> a, b;
+    for (int i = 0; i < n; ++i) {
+      a.push_back(WriteRun(dir.path(), prefix + "a" + std::to_string(i), 10 + 0.01 * i, 500 + i));
+      b.push_back(WriteRun(dir.path(), prefix + "b" + std::to_string(i), 10 + 0.01 * i, 800 + i));
+    }
+    return CompareRuns(a, b, {}, {});
+  };
+  auto five = arms(5, "five");
+  REQUIRE_OK(five);
+  REQUIRE(five->metrics.size() == 6);
+  CHECK(Metric(*five, "upsert_mean_us:Product").verdict == Verdict::kRegressed);
+  CHECK(Metric(*five, "upsert_median_us:Brand").verdict == Verdict::kNoChange);
+  CHECK(five->ExitCode() == kCompareRegression);
+  auto four = arms(4, "four");
+  REQUIRE_OK(four);
+  REQUIRE(four->metrics.size() == 6);
+  CHECK(Metric(*four, "upsert_mean_us:Product").verdict == Verdict::kInconclusive);
+  CHECK(four->ExitCode() == kCompareInconclusive);
+}
+
+TEST_CASE("regression: compare counted one report given twice, or copied, as independent runs") {
+  testing::TempDir dir;
+  std::vector<std::string> a, b;
+  for (int i = 0; i < 3; ++i) {
+    a.push_back(WriteRun(dir.path(), "a" + std::to_string(i), 10, 500 + i));
+    b.push_back(WriteRun(dir.path(), "b" + std::to_string(i), 10, 700 + i));
+  }
+  // The same path twice.
+  auto twice = CompareRuns({a[0], a[0], a[1]}, b, {}, {});
+  CHECK(twice.status().code() == StatusCode::kInvalidArgument);
+  CHECK_MESSAGE(
+      twice.status().message() == a[0] + " and " + a[0] + " are the same file: a run counts once, in one arm",
+      twice.status().message());
+  // A copy under another name: the same run (label, start, host, pid).
+  const std::string copy = dir / "copy-of-a1.json";
+  std::filesystem::copy_file(a[1], copy);
+  auto copied = CompareRuns({a[0], a[1], copy}, b, {}, {});
+  CHECK(copied.status().code() == StatusCode::kInvalidArgument);
+  CHECK(copied.status().message().find(a[1] + " and " + copy + " are the same run (a1, ") == 0);
+  // The same runs in both arms.
+  auto both = CompareRuns(a, {b[0], a[2]}, {}, {});
+  CHECK(both.status().message().find(" are the same file") != std::string::npos);
+  // And a path that names the same file another way.
+  auto spelled = CompareRuns({a[0], dir / "./a0.json"}, b, {}, {});
+  CHECK(spelled.status().message().find(" are the same file") != std::string::npos);
+}
+
+TEST_CASE(
+    "regression: compare set runs of other storage settings or target kinds against each other without a "
+    "word; --force says what it overrode") {
+  testing::TempDir dir;
+  std::vector<std::string> a, b, zstd, remote;
+  for (int i = 0; i < 3; ++i) {
+    a.push_back(WriteRun(dir.path(), "a" + std::to_string(i), 10, 500 + i));
+    b.push_back(WriteRun(dir.path(), "b" + std::to_string(i), 10, 500 + i));
+    zstd.push_back(WriteRun(dir.path(), "z" + std::to_string(i), 10, 500 + i, "f1",
+                            [](RunResult& r) { r.config.compression = "zstd"; }));
+    remote.push_back(WriteRun(dir.path(), "r" + std::to_string(i), 10, 500 + i, "f1",
+                              [](RunResult& r) { r.config.target_kind = "remote"; }));
+  }
+  auto compression = CompareRuns(a, zstd, {}, {});
+  CHECK(compression.status().code() == StatusCode::kInvalidArgument);
+  CHECK_MESSAGE(compression.status().message().find("measured different things (compression zstd vs none)") !=
+                    std::string::npos,
+                compression.status().message());
+  auto kind = CompareRuns(a, remote, {}, {});
+  CHECK(kind.status().message().find("(target kind remote vs embedded)") != std::string::npos);
+  auto capped = CompareRuns(a,
+                            {b[0], WriteRun(dir.path(), "capped", 10, 500, "f1",
+                                            [](RunResult& r) { r.config.max_per_collection = 10; })},
+                            {}, {});
+  CHECK(capped.status().message().find("(max per collection 10 vs 0)") != std::string::npos);
+  CompareOptions force;
+  force.force = true;
+  auto forced = CompareRuns(a, zstd, {}, force);
+  REQUIRE_OK(forced);
+  const std::string text = RenderComparisonText(*forced);
+  CHECK(text.find("WARNING: --force overrode: " + zstd[0] + " differs from " + a[0] +
+                  ": compression zstd vs none") != std::string::npos);
+  CHECK(text.find("compression: none (in " + a[0] + "; runs differ)") != std::string::npos);
+  // What may differ, and is what a comparison is for, is shown per arm.
+  auto servers = CompareRuns(a,
+                             {WriteRun(dir.path(), "s1", 10, 500, "f1",
+                                       [](RunResult& r) {
+                                         r.config.server_binary = "/builds/b/warmup";
+                                         r.config.server_xmx = "8g";
+                                       }),
+                              WriteRun(dir.path(), "s2", 10, 500, "f1",
+                                       [](RunResult& r) {
+                                         r.config.server_binary = "/builds/b/warmup";
+                                         r.config.server_xmx = "8g";
+                                       })},
+                             {}, {});
+  REQUIRE_OK(servers);
+  CHECK(servers->arm_b.servers == std::vector<std::string>{"/builds/b/warmup, heap 8g"});
+  CHECK(RenderComparisonText(*servers).find("  B:\n    server: /builds/b/warmup, heap 8g\n") !=
+        std::string::npos);
+}
+
+TEST_CASE("regression: a collection of one entity was a compare metric, its median the cold first upsert") {
+  testing::TempDir dir;
+  auto with_single = [](RunResult& r) {
+    CollectionResult one;
+    one.entity_type = "AdjustedPricePolicy";
+    one.source_count = one.expected_count = one.copied = one.target_count.emplace(1);
+    one.upsert.count = 1;
+    one.upsert.median_us = one.upsert.mean_us = 737;
+    r.collections.insert(r.collections.begin(), one);
+  };
+  std::vector<std::string> a, b;
+  for (int i = 0; i < 3; ++i) {
+    a.push_back(WriteRun(dir.path(), "a" + std::to_string(i), 10, 500, "f1", with_single));
+    b.push_back(WriteRun(dir.path(), "b" + std::to_string(i), 10, 500, "f1", with_single));
+  }
+  auto comparison = CompareRuns(a, b, {}, {});
+  REQUIRE_OK(comparison);
+  for (const MetricComparison& m : comparison->metrics)
+    CHECK(m.metric != "upsert_median_us:AdjustedPricePolicy");
+  CHECK(comparison->small_collections == std::vector<std::string>{"AdjustedPricePolicy"});
+  CHECK(RenderComparisonText(*comparison).find("not compared: the medians of AdjustedPricePolicy") !=
+        std::string::npos);
+  // The threshold is an option; Brand and Product (100 entities) stay compared below it.
+  CompareOptions lower;
+  lower.min_collection_count = 1;
+  auto all = CompareRuns(a, b, {}, lower);
+  REQUIRE_OK(all);
+  CHECK(Metric(*all, "upsert_median_us:AdjustedPricePolicy").a.size() == 3);
 }
 
 }  // namespace

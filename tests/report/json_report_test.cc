@@ -64,6 +64,19 @@ RunResult Example() {
   r.source_catalog = "senesi";
   r.target_catalog = "senesi_beef";
   r.started_at = "2026-12-01T08:00:00Z";
+  r.loader_pid = 4242;
+  r.config.command_line = {"warmup", "reindex", "--pristine-dir", "/s"};
+  r.config.target_kind = "remote";
+  r.config.compression = "zstd";
+  r.config.max_per_collection = 20;
+  r.config.collections = {"Brand", "Product"};
+  r.config.dataset_provenance = {{"generator.scale", "0.5"}};
+  r.config.server_binary = "/opt/warmup";
+  r.config.server_args = {"--inject-upsert-delay-us", "50"};
+  r.config.storage = StorageInfo{"/w", "ext4", "/dev/vda1 (254:1)", "rw,relatime", 1000};
+  r.first_upsert = RunResult::FirstUpsert{"Brand", 1, 737.5};
+  r.notes = {"a note"};
+  r.output_error = "cannot write --html /dev/full";
   r.environment.hostname = "host";
   r.environment.cpu_model = "cpu";
   r.environment.cores = 2;
@@ -154,6 +167,13 @@ TEST_CASE("the JSON report carries every documented figure with its value") {
                                          "source_cache",
                                          "collections",
                                          "index_statistics",
+                                         "loader_pid",
+                                         "config",
+                                         "first_upsert",
+                                         "notes",
+                                         "output_error",
+                                         "verdict",
+                                         "caveats",
                                          "load_wall_seconds",
                                          "source_read_seconds",
                                          "upsert",
@@ -172,7 +192,29 @@ TEST_CASE("the JSON report carries every documented figure with its value") {
                                          "copied",
                                          "expected",
                                          "exit_code"});
-  CHECK(j["schema"] == "warmup-run/6");
+  CHECK(j["schema"] == "warmup-run/7");
+  CHECK(j["loader_pid"] == 4242);
+  CHECK(j["config"] == json{{"command_line", {"warmup", "reindex", "--pristine-dir", "/s"}},
+                            {"target_kind", "remote"},
+                            {"compression", "zstd"},
+                            {"max_per_collection", 20},
+                            {"collections", {"Brand", "Product"}},
+                            {"dataset_provenance", {{"generator.scale", "0.5"}}},
+                            {"server_binary", "/opt/warmup"},
+                            {"server_command", nullptr},
+                            {"server_args", {"--inject-upsert-delay-us", "50"}},
+                            {"server_xmx", nullptr},
+                            {"storage",
+                             {{"path", "/w"},
+                              {"filesystem", "ext4"},
+                              {"device", "/dev/vda1 (254:1)"},
+                              {"mount_options", "rw,relatime"},
+                              {"free_bytes", 1000}}}});
+  CHECK(j["first_upsert"] == json{{"entity_type", "Brand"}, {"primary_key", 1}, {"us", 737.5}});
+  CHECK(j["notes"] == json{"a note"});
+  CHECK(j["output_error"] == "cannot write --html /dev/full");
+  CHECK(j["verdict"] == "FAILED: do not quote these figures");
+  CHECK(j["caveats"].size() >= 2);
   CHECK(j["run_label"] == "label");
   CHECK(j["started_at"] == "2026-12-01T08:00:00Z");
   CHECK(j["source"] == "snapshot /s");
@@ -207,7 +249,7 @@ TEST_CASE("the JSON report carries every documented figure with its value") {
   const json& brand = j["collections"][0];
   CHECK(Keys(brand) == std::set<std::string>{"entity_type", "source_count", "expected_count", "copied",
                                              "failed", "wall_seconds", "read_seconds", "upsert", "server",
-                                             "target_count"});
+                                             "target_count", "reached"});
   CHECK(brand["entity_type"] == "Brand");
   CHECK(brand["source_count"] == 21);
   CHECK(brand["expected_count"] == 20);
@@ -295,6 +337,15 @@ TEST_CASE("the JSON report's outcome names, and nulls where a figure does not ex
   r.server.reset();
   r.server_process.reset();
   r.abort_error.clear();
+  r.output_error.clear();
+  r.first_upsert.reset();
+  r.config.storage.reset();
+  {
+    const json j = json::parse(RenderJsonReport(r));
+    CHECK(j["first_upsert"].is_null());
+    CHECK(j["output_error"].is_null());
+    CHECK(j["config"]["storage"].is_null());
+  }
   const std::pair<GoLiveOutcome, const char*> golive[] = {{GoLiveOutcome::kCompleted, "completed"},
                                                           {GoLiveOutcome::kFailed, "failed"},
                                                           {GoLiveOutcome::kNotAttempted, "not_attempted"}};
@@ -314,7 +365,8 @@ TEST_CASE("the JSON report's outcome names, and nulls where a figure does not ex
       {Verification::kUnknown, "unknown"},
       {Verification::kMismatch, "mismatch"},
       {Verification::kContentDiffers, "content_differs"},
-      {Verification::kNotReached, "not_reached"}};
+      {Verification::kNotReached, "not_reached"},
+      {Verification::kNotApplicable, "not_applicable"}};
   for (const auto& [outcome, name] : verification) {
     r.verification = outcome;
     r.verification_error = outcome == Verification::kUnknown ? "counting Brand: UNAVAILABLE" : "";

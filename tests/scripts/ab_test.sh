@@ -28,7 +28,7 @@ python3 - "$dir/aa" << 'PY' || fail "the A/A comparison is wrong: $out"
 import json, os, sys
 out = sys.argv[1]
 c = json.load(open(os.path.join(out, "compare.json")))
-assert c["schema"] == "warmup-compare/1" and c["exit_code"] == 0, c["exit_code"]
+assert c["schema"] == "warmup-compare/2" and c["exit_code"] == 0, c["exit_code"]
 assert len(c["a"]) == 9 and len(c["b"]) == 9, (c["a"], c["b"])
 assert not any("warmup" in f for f in c["a"] + c["b"]), "a warm-up run was compared"
 names = {m["metric"] for m in c["metrics"]}
@@ -94,4 +94,19 @@ rc=$?
 set -e
 [ $rc -eq 1 ] && grep -q "is not an executable file" <<< "$out" || fail "a missing --a was not refused ($rc): $out"
 [ ! -e "$dir/y" ] || fail "a refused ab still made its --out"
+# A run that fails stops ab with exit 1, naming it, and leaves no work directory behind.
+set +e
+out=$("$warmup" ab --a "$warmup" --b "$warmup" --b-args "--inject-fault UpsertEntity@5" --runs 2 \
+  --out "$dir/failing" --pristine-dir "$dir/pristine" 2>&1)
+rc=$?
+set -e
+[ $rc -eq 1 ] && grep -q "run b-warmup failed (exit 1)" <<< "$out" || fail "a failing run did not stop ab ($rc): $out"
+[ -e "$dir/failing/b-warmup.txt" ] || fail "the failed run's report is not kept"
+[ ! -e "$dir/failing/work" ] || fail "a failed ab left its work directory: $(ls -R "$dir/failing/work")"
+# --keep-work keeps each run's work directory.
+"$warmup" ab --a "$warmup" --b "$warmup" --runs 2 --keep-work --out "$dir/kept" --pristine-dir "$dir/pristine" \
+  --verify none > /dev/null 2>&1 || true
+for label in a-warmup b-warmup a01 b01 a02 b02; do
+  [ -d "$dir/kept/work/$label/data" ] || fail "--keep-work did not keep $label's work directory"
+done
 echo "ab_test: ok"

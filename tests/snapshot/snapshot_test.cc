@@ -7,6 +7,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -414,18 +415,245 @@ TEST_CASE("unpacking refuses entries that escape the target directory") {
     WriteZip(dir / "bad.zip", {"tiny/manifest.json", evil});
     auto result = UnpackSnapshot(dir / "bad.zip", dir / "target");
     REQUIRE_FALSE(result.ok());
-    CHECK(result.status().message().find("refusing to unpack") != std::string::npos);
+    CHECK(result.status().code() == StatusCode::kInvalidArgument);
+    CHECK(result.status().message().find("'" + evil + "'") != std::string::npos);
     CHECK_FALSE(fs::exists(dir / "target/tiny"));
     CHECK_FALSE(fs::exists(dir / "evil"));
     CHECK_FALSE(fs::exists(absolute));
   }
-  // A well-formed but bogus export is unpacked to a temporary place, fails
-  // verification, and leaves nothing.
+  // A well-formed but bogus export fails verification and leaves nothing, not
+  // even the target directory it would have created.
   WriteZip(dir / "bogus.zip", {"tiny/manifest.json"});
   auto result = UnpackSnapshot(dir / "bogus.zip", dir / "target");
   REQUIRE_FALSE(result.ok());
   CHECK(result.status().message().find("manifest.json") != std::string::npos);
-  CHECK(fs::is_empty(dir / "target"));
+  CHECK_FALSE(fs::exists(dir / "target"));
+}
+
+// One entry of a hand-made zip: its name, its bytes, and its Unix mode (file
+// type and permission bits; 0 leaves libzip's default). A name ending in '/'
+// is a directory entry.
+struct RawEntry {
+  std::string name;
+  std::string bytes = "x";
+  uint32_t mode = 0;
+};
+
+std::string ReadBytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// Writes `entries` to a new zip at `path`, in order. libzip refuses to add a
+// name twice, so a repeated name is added under a placeholder of the same
+// length and renamed in the written bytes, as other zip tools would write it.
+void WriteRawZip(const std::string& path, const std::vector<RawEntry>& entries) {
+  int error = 0;
+  zip_t* z = zip_open(path.c_str(), ZIP_CREATE | ZIP_TRUNCATE, &error);
+  REQUIRE(z != nullptr);
+  std::set<std::string> names;
+  std::vector<std::pair<std::string, std::string>> renames;  // placeholder, name
+  for (const auto& entry : entries) {
+    std::string name = entry.name;
+    if (!names.insert(name).second) {
+      name[name.size() - (name.back() == '/' ? 2 : 1)] = static_cast<char>('A' + renames.size());
+      renames.emplace_back(name, entry.name);
+    }
+    zip_int64_t index = -1;
+    if (!name.empty() && name.back() == '/') {
+      index = zip_dir_add(z, name.c_str(), ZIP_FL_ENC_RAW);
+    } else {
+      zip_source_t* s = zip_source_buffer(z, entry.bytes.data(), entry.bytes.size(), 0);
+      index = zip_file_add(z, name.c_str(), s, ZIP_FL_ENC_RAW);
+    }
+    REQUIRE_MESSAGE(index >= 0, name);
+    if (entry.mode != 0) {
+      REQUIRE(zip_file_set_external_attributes(z, static_cast<zip_uint64_t>(index), 0, ZIP_OPSYS_UNIX,
+                                               entry.mode << 16) == 0);
+    }
+  }
+  REQUIRE(zip_close(z) == 0);  // the entries' bytes must outlive this
+  if (renames.empty()) return;
+  std::string bytes = ReadBytes(path);
+  for (const auto& [placeholder, name] : renames) {
+    int replaced = 0;
+    for (size_t at = 0; (at = bytes.find(placeholder, at)) != std::string::npos; ++replaced) {
+      bytes.replace(at, name.size(), name);
+    }
+    REQUIRE(replaced == 2);  // the local header and the central directory
+  }
+  std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
+}
+
+// The entries of an export of a fresh `tiny` snapshot in `dir`, as ZipSnapshot
+// writes them: the two directories, then every file. Written as they are,
+// they make an export every command accepts (checked here, so that a test
+// refusing a variant refuses it for the variant's sake).
+std::vector<RawEntry> TinyExportEntries(const TempDir& dir) {
+  const std::string snapshot = Generate(dir / "generated");
+  std::vector<RawEntry> entries = {{"tiny/", ""}, {"tiny/collections/", ""}};
+  for (const auto& [relative, bytes] : FileContents(snapshot)) entries.push_back({"tiny/" + relative, bytes});
+  WriteRawZip(dir / "clean.zip", entries);
+  REQUIRE_OK(InspectSnapshot(dir / "clean.zip"));
+  REQUIRE_OK(OpenSnapshotSource(dir / "clean.zip"));
+  auto unpacked = UnpackSnapshot(dir / "clean.zip", dir / "clean");
+  REQUIRE_OK(unpacked);
+  CHECK(FileContents(*unpacked) == FileContents(snapshot));
+  return entries;
+}
+
+// Inspect, load (FindSnapshot then OpenSnapshotSource, as `warmup load
+// --pristine-dir X.zip` does) and unpack all refuse `zip` with `code`, naming
+// the zip and quoting `entry`, never a temporary directory; unpack leaves nothing
+// behind, not even the output directory (and its parent) it would create.
+void CheckEveryCommandRefuses(const TempDir& dir, const std::string& zip, StatusCode code,
+                              const std::string& entry) {
+  const Status inspect = InspectSnapshot(zip).status();
+  auto found = FindSnapshot(zip, "");
+  REQUIRE_OK(found);
+  const Status load = OpenSnapshotSource(*found).status();
+  const Status unpack = UnpackSnapshot(zip, dir / "out/pristine").status();
+  for (const auto& result : std::vector<std::pair<std::string, Status>>{
+           {"inspect", inspect}, {"load", load}, {"unpack", unpack}}) {
+    // Named references, not a structured binding: doctest's macros capture them.
+    const std::string& command = result.first;
+    const Status& status = result.second;
+    CAPTURE(command);
+    CHECK_MESSAGE(status.code() == code, status);
+    CHECK_MESSAGE(status.message().find(zip) == 0, status);
+    CHECK_MESSAGE(status.message().find("'" + entry + "'") != std::string::npos, status);
+    CHECK_MESSAGE(status.message().find(".unpack-") == std::string::npos, status);
+  }
+  CHECK_FALSE(fs::exists(dir / "out"));
+}
+
+TEST_CASE("regression: inspect and load accepted a zip entry named ../evil.txt or an absolute path") {
+  TempDir dir;
+  const auto entries = TinyExportEntries(dir);
+  const std::string absolute = dir / "absolute-evil.txt";
+  // Each name, and how the message shows it (a control character escaped).
+  for (const auto& evil_shown : std::vector<std::pair<std::string, std::string>>{
+           {"../evil.txt", "../evil.txt"},
+           {absolute, absolute},
+           {"tiny/../evil.txt", "tiny/../evil.txt"},
+           {"tiny/collections/../../evil.txt", "tiny/collections/../../evil.txt"},
+           {"./evil.txt", "./evil.txt"},
+           {"tiny/collections/bad name.entities", "tiny/collections/bad name.entities"},
+           {"tiny/new\nline", "tiny/new\\x0aline"},
+           {"evil.txt", "evil.txt"},
+           {"other/evil.txt", "other/evil.txt"},
+           {"other/manifest.json", "other/manifest.json"}}) {
+    const std::string& evil = evil_shown.first;  // named: CAPTURE takes no structured binding
+    const std::string& shown = evil_shown.second;
+    CAPTURE(evil);
+    auto bad = entries;
+    bad.push_back({evil, "evil"});
+    WriteRawZip(dir / "bad.zip", bad);
+    CheckEveryCommandRefuses(dir, dir / "bad.zip", StatusCode::kInvalidArgument, shown);
+    CHECK_FALSE(fs::exists(dir / "evil.txt"));
+    CHECK_FALSE(fs::exists(absolute));
+  }
+}
+
+TEST_CASE(
+    "regression: unpack copied a file the manifest does not list, and a symlink entry as a plain file") {
+  TempDir dir;
+  const auto entries = TinyExportEntries(dir);
+  auto without = [&](const std::string& name) {
+    auto out = entries;
+    out.erase(std::remove_if(out.begin(), out.end(), [&](const RawEntry& e) { return e.name == name; }),
+              out.end());
+    REQUIRE(out.size() == entries.size() - 1);
+    return out;
+  };
+  const std::string schema = ReadBytes(dir / "generated/tiny/schema.pb");
+  struct Case {
+    std::vector<RawEntry> zip;
+    std::string entry;
+  };
+  std::vector<Case> cases;
+  for (const RawEntry& extra :
+       {RawEntry{"tiny/README.txt", "read me"}, RawEntry{"tiny/collections/999-Extra.entities", ""},
+        RawEntry{"tiny/docs/", ""},                               // a directory
+        RawEntry{"tiny/link", "manifest.json", 0120777},          // a symlink
+        RawEntry{"tiny/escape", "../../../etc/passwd", 0120777},  // another
+        RawEntry{"tiny/fifo", "", 0010644}}) {
+    auto zip = entries;
+    zip.push_back(extra);
+    cases.push_back({zip, extra.name});
+  }
+  // A symlink under a listed name, holding the very bytes the manifest
+  // expects: only its type tells it apart.
+  auto linked = without("tiny/schema.pb");
+  linked.push_back({"tiny/schema.pb", schema, 0120644});
+  cases.push_back({linked, "tiny/schema.pb"});
+  // A regular file where the export has a directory.
+  auto file_for_dir = without("tiny/collections/");
+  file_for_dir.insert(file_for_dir.begin() + 1, RawEntry{"tiny/collections/", "", 0100644});
+  cases.push_back({file_for_dir, "tiny/collections/"});
+  for (const auto& c : cases) {
+    CAPTURE(c.entry);
+    WriteRawZip(dir / "bad.zip", c.zip);
+    CheckEveryCommandRefuses(dir, dir / "bad.zip", StatusCode::kInvalidArgument, c.entry);
+  }
+}
+
+TEST_CASE(
+    "regression: a duplicated zip entry passed inspect and load, and unpack failed naming its temp directory "
+    "and left the output directory behind") {
+  TempDir dir;
+  const auto entries = TinyExportEntries(dir);
+  std::string first_collection;
+  for (const auto& e : entries) {
+    if (first_collection.empty() && e.name.find("tiny/collections/0") == 0) first_collection = e.name;
+  }
+  REQUIRE_FALSE(first_collection.empty());
+  for (const RawEntry& again : {RawEntry{"tiny/manifest.json", ""},  // bytes filled in below: the same
+                                RawEntry{first_collection, "different bytes"},
+                                RawEntry{"tiny/schema.pb/", ""},  // a directory named like a file
+                                RawEntry{"tiny/collections", "x"}, RawEntry{"tiny/", ""}}) {
+    CAPTURE(again.name);
+    auto zip = entries;
+    RawEntry copy = again;
+    if (copy.name == "tiny/manifest.json") {
+      for (const auto& e : entries) {
+        if (e.name == copy.name) copy.bytes = e.bytes;
+      }
+    }
+    zip.push_back(copy);
+    WriteRawZip(dir / "bad.zip", zip);
+    CheckEveryCommandRefuses(dir, dir / "bad.zip", StatusCode::kInvalidArgument, again.name);
+  }
+  // Damaged content (the manifest's checksum disagrees) fails unpack too: the
+  // error names the zip's entry, not a temporary file, and nothing is left.
+  auto damaged = entries;
+  for (auto& e : damaged) {
+    if (e.name != first_collection) continue;
+    REQUIRE_FALSE(e.bytes.empty());
+    e.bytes[e.bytes.size() / 2] = static_cast<char>(e.bytes[e.bytes.size() / 2] ^ 0x10);
+  }
+  WriteRawZip(dir / "damaged.zip", damaged);
+  const Status unpack = UnpackSnapshot(dir / "damaged.zip", dir / "out/pristine").status();
+  CHECK(unpack.code() == StatusCode::kDataLoss);
+  CHECK_MESSAGE(unpack.message().find(dir / "damaged.zip:" + first_collection) == 0, unpack);
+  CHECK_FALSE(fs::exists(dir / "out"));
+}
+
+TEST_CASE("regression: unpack of a zip that does not exist said 'not a readable zip'") {
+  TempDir dir;
+  const std::string missing = dir / "nothere.zip";
+  const Status unpack = UnpackSnapshot(missing, dir / "out").status();
+  CHECK(unpack.code() == StatusCode::kNotFound);
+  CHECK(unpack.message() == missing + ": no such file");
+  CHECK_FALSE(fs::exists(dir / "out"));
+  // inspect and load say the same kind of thing (they take a directory too).
+  const Status inspect = InspectSnapshot(missing).status();
+  CHECK(inspect.code() == StatusCode::kNotFound);
+  CHECK(inspect.message().find(missing + ": no such file") == 0);
+  CHECK(FindSnapshot(missing, "").status().code() == StatusCode::kNotFound);
+  CHECK(OpenSnapshotSource(missing).status().code() == StatusCode::kNotFound);
 }
 
 TEST_CASE("FindSnapshot: one snapshot is taken, several or none need a catalog, a zip is a source") {

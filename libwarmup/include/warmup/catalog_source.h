@@ -5,6 +5,7 @@
 #define WARMUP_CATALOG_SOURCE_H_
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -57,6 +58,10 @@ class CatalogSource {
   // A short stable identifier of the dataset's content (hex), for reports and
   // for telling two datasets apart; equal fingerprints mean equal content.
   virtual std::string Fingerprint() const = 0;
+  // What the source records of the dataset's origin (a snapshot's manifest
+  // provenance: a generated one's profile, scale and seed, an export's
+  // server); empty when it records nothing (this default).
+  virtual std::map<std::string, std::string> Provenance() const { return {}; }
 };
 
 // Returns the CollectionInfo for `entity_type`, or nullptr.

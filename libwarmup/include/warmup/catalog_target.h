@@ -63,6 +63,10 @@ class CatalogTarget {
   // (the embedded engine's own count); empty when the target cannot tell
   // (this default: a server does not report it over evitaDB's protocol).
   virtual std::vector<CollectionIndexStatistics> IndexStatistics() const;
+  // False for a target that stores nothing (the null target): a count it
+  // returns is only of what it was given, so RunCopy verifies nothing
+  // (Verification::kNotApplicable). A wrapper forwards its inner target's.
+  virtual bool StoresEntities() const { return true; }
 };
 
 // A target that keeps nothing but per-type counts: every call succeeds at once.

@@ -49,6 +49,14 @@ double HodgesLehmannShift(const std::vector<double>& a, const std::vector<double
 // (3/pi of the t test's on normal data). A planning figure, not a test.
 double DetectableChange(const std::vector<double>& a, size_t b_size);
 
+// The smallest two-sided p the Mann-Whitney U test can give for samples of
+// `m` and `n` (all of one arm below all of the other, no ties): exactly
+// 2 / C(m + n, m) where the exact distribution is used (both at most 20),
+// else the normal approximation's at the extreme U. No data can do better:
+// where this, times the number of metrics Holm adjusts for, is above alpha,
+// no verdict is possible.
+double SmallestAttainableP(size_t m, size_t n);
+
 // Holm's step-down adjustment of p values tested together: the i-th smallest
 // of m becomes max over j <= i of min(1, (m - j + 1) p_(j)) (j from 1), so
 // that "some metric changed" is wrong with probability at most alpha for the
@@ -62,12 +70,25 @@ struct CompareOptions {
   // The relative change a confidence interval must lie beyond for a verdict
   // when no A/A runs give one (--noise-from).
   double default_noise = 0.02;
-  // Compare runs of different datasets or hosts anyway.
+  // Compare runs that measured different things (dataset, host, target
+  // kind, storage, the copy's settings) anyway; the output says what was
+  // overridden.
   bool force = false;
+  // A collection's median upsert is compared only when every run copied at
+  // least this many of its entities: below, the median is a handful of
+  // samples, one of them possibly the run's cold first upsert.
+  int64_t min_collection_count = 20;
 };
 
-enum class Verdict { kNoChange, kImproved, kRegressed };
+// kInconclusive: the data cannot decide, whatever it holds: too few runs for
+// any p to reach alpha after Holm's adjustment (SmallestAttainableP).
+enum class Verdict { kNoChange, kImproved, kRegressed, kInconclusive };
 const char* VerdictName(Verdict verdict);
+
+// The exit statuses of a comparison (and of `warmup compare` and `ab`).
+inline constexpr int kCompareNoRegression = 0;
+inline constexpr int kCompareRegression = 3;
+inline constexpr int kCompareInconclusive = 4;
 
 struct MetricComparison {
   std::string metric;        // e.g. "total_seconds", "upsert_median_us:Product"
@@ -81,33 +102,59 @@ struct MetricComparison {
   // table of many metrics at 5 % each would otherwise find a "regression" in
   // most comparisons of a build with itself.
   double p_adjusted = 1;
-  double hodges_lehmann = 0;     // b - a, in the metric's unit
+  double hodges_lehmann = 0;  // b - a, in the metric's unit
+  // False when no verdict is possible for this metric with these n (see
+  // Verdict::kInconclusive); detectable_change is then meaningless (n/a).
+  bool decidable = true;
   double detectable_change = 0;  // relative, see DetectableChange
   double noise_threshold = 0;    // relative
   std::string noise_source;      // "default" or "A/A runs (n)"
   Verdict verdict = Verdict::kNoChange;
 };
 
+// What one arm's runs were: each distinct value over its runs, so that a
+// comparison says what it compared (and shows when an arm was not one thing).
+struct ArmDescription {
+  std::vector<std::string> loader_builds;  // environment.build_details
+  std::vector<std::string> servers;        // the server binary or command, its serve flags and heap
+  std::vector<std::string> server_builds;  // what a started warmup serve said of its build
+  std::vector<std::string> command_lines;  // how the runs were made
+};
+
 struct Comparison {
   std::vector<std::string> a_files, b_files, noise_files;
   std::string dataset_fingerprint;
+  // What every run shares (dataset, scale, host, target kind, compression,
+  // the copy's settings), as "field: value".
+  std::vector<std::string> setup;
+  ArmDescription arm_a, arm_b;
   std::vector<MetricComparison> metrics;
-  std::vector<std::string> warnings;  // e.g. fewer than 9 runs per arm
-  // 0 without a regression, 3 with one.
+  // Collections whose medians were not compared: fewer entities than
+  // CompareOptions::min_collection_count in some run.
+  std::vector<std::string> small_collections;
+  double alpha = 0.05;
+  std::vector<std::string> warnings;  // e.g. fewer than 9 runs per arm, what --force overrode
+  // kCompareRegression when a metric regressed; else kCompareInconclusive
+  // when a metric cannot be decided; else kCompareNoRegression.
   int ExitCode() const;
 };
 
-// Reads the run reports (JSON, schema warmup-run/6) of arm A, arm B and,
-// optionally, A/A runs that set each metric's noise threshold, and compares
-// every metric all runs have: TOTAL, net load (load minus source read),
-// goLive, the Product mean upsert, each collection's median upsert, the
-// server's CPU per entity and peak RSS (when a server was measured). Lower
-// is better for all of them; a verdict needs the Holm-adjusted p below alpha
-// and the interval of the ratio entirely beyond 1 +- the noise threshold.
+// Reads the run reports (JSON, schema warmup-run/7, 6 or 5) of arm A, arm B
+// and, optionally, A/A runs that set each metric's noise threshold, and
+// compares every metric all runs have: TOTAL, net load (load minus source
+// read), goLive, the Product mean upsert, each collection's median upsert
+// (collections of at least min_collection_count entities), the server's CPU
+// per entity and peak RSS (when a server was measured). Lower is better for
+// all of them; a verdict needs the Holm-adjusted p below alpha and the
+// interval of the ratio entirely beyond 1 +- the noise threshold; a metric
+// that no data of these n could decide is kInconclusive.
 // Errors: kInvalidArgument for fewer than 2 runs in an arm, a file that is
-// not a run report (naming it), runs that failed (exit code 1), or runs of
-// different datasets or hosts (naming both) unless `force`; kNotFound for a
-// file that is not there.
+// not a run report (naming it), runs that failed (exit code 1), a report
+// given twice (by path, or the same run by its label, start, host and pid:
+// naming both), or runs that measured different things (dataset
+// fingerprint or scale, host, target kind, compression, the per-collection
+// cap or collection subset: naming the field and both files) unless
+// `force`; kNotFound for a file that is not there.
 StatusOr<Comparison> CompareRuns(const std::vector<std::string>& a_files,
                                  const std::vector<std::string>& b_files,
                                  const std::vector<std::string>& noise_files, const CompareOptions& options);

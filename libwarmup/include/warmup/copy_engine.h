@@ -42,6 +42,11 @@ struct CopyOptions {
   // unless kept), so that an interrupted load leaves nothing behind. A goLive
   // already under way is let finish. Not owned; set it from any thread.
   const std::atomic<bool>* stop = nullptr;
+  // What the caller knows of the run's configuration (its command line, the
+  // target's kind and storage, a server it started), recorded in the result
+  // as RunResult::config; RunCopy adds the copy's own settings and the
+  // source's provenance.
+  RunConfig config;
 };
 
 // Runs one copy: reconstructs the schema in the target (untimed; every target
@@ -54,8 +59,10 @@ struct CopyOptions {
 // aborted load (see RunResult::abort_error) and a failed goLive.
 // Errors (before anything is written): kInvalidArgument for an unknown
 // collection in `options.collections` (listing the known ones) or a negative
-// cap; CreateCatalog's errors. Content verification on a target that cannot
-// be read back (the null target) is Verification::kUnknown, saying so.
+// cap; CreateCatalog's errors. A target that stores nothing (the null
+// target) is not verified: Verification::kNotApplicable. When the load
+// aborts, the collections it never reached are in the result too
+// (CollectionResult::reached false), with what was expected of them.
 StatusOr<RunResult> RunCopy(CatalogSource& source, CatalogTarget& target, const CopyOptions& options);
 
 }  // namespace warmup

@@ -25,6 +25,8 @@ namespace warmup {
 // How entity records are compressed (each record alone, and only when that
 // makes it smaller): evitaDB's storage.compress deflates at level 3.
 enum class RecordCompression : int { kNone = 0, kZstd = 1, kDeflate = 2 };
+// "none", "zstd", "deflate": the names --compress takes.
+const char* RecordCompressionName(RecordCompression compression);
 
 struct EngineOptions {
   RecordCompression compression = RecordCompression::kNone;
@@ -205,6 +207,11 @@ class Engine {
   // Errors: kAlreadyExists; kInvalidArgument for a name with '/', "..", or
   // other characters than letters, digits, '.', '_', '-', or an invalid schema.
   virtual StatusOr<Catalog*> CreateCatalog(const CatalogSchema& schema) = 0;
+  // OK when a catalog named `name` could be created: an allowed name, no
+  // such catalog, and nothing else of that name in the data directory.
+  // Errors: CreateCatalog's for the name (kAlreadyExists naming a foreign
+  // entry that is in the way).
+  virtual Status CheckNewCatalogName(const std::string& name) const = 0;
   // Errors: kNotFound.
   virtual StatusOr<Catalog*> GetCatalog(const std::string& name) const = 0;
   // Removes the catalog and its directory. Errors: kNotFound.

@@ -21,13 +21,19 @@ struct GrpcSourceOptions {
   int call_timeout_seconds = 120;
   // Plaintext unless enabled (evitaDB serves gRPC over TLS only by default).
   ClientTlsOptions tls;
+  // Read a catalog that is not ALIVE (one still warming up: a load under
+  // way, or a failed one kept). Its content is whatever the load had reached,
+  // so by default it is refused; the state is in Provenance() either way.
+  bool allow_not_alive = false;
 };
 
 // Opens a read-only session on `catalog` at `address` (host:port) and reads
-// its schema and counts.
+// its state, schema and counts. Provenance() holds "source.catalog_state"
+// (e.g. "ALIVE") and "source.server" (the address).
 // Errors: kInvalidArgument for an address CheckHostPort refuses or TLS
-// settings CheckClientTls refuses; kNotFound for
-// an unknown catalog; kUnavailable when nothing answers.
+// settings CheckClientTls refuses; kNotFound for an unknown catalog;
+// kFailedPrecondition for a catalog that is not ALIVE, naming its state,
+// unless `options.allow_not_alive`; kUnavailable when nothing answers.
 StatusOr<std::unique_ptr<CatalogSource>> OpenGrpcSource(const std::string& address,
                                                         const std::string& catalog,
                                                         const GrpcSourceOptions& options = {});

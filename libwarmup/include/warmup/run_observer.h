@@ -24,6 +24,13 @@ struct RunStart {
   std::string target_catalog;
   std::vector<std::string> collections;  // the selected ones, in copy order
   std::vector<int64_t> expected_counts;  // per collection: the source's count, capped
+  // Per collection, as stored in the source (CollectionInfo::stored_bytes),
+  // scaled by expected / source count when the cap cuts the collection; 0 =
+  // unknown. Lets observers weigh progress by work, as one collection's
+  // entities can be many times another's. Last, with `= {}`, so that
+  // initialisers that stop at expected_counts stay free of
+  // -Wmissing-field-initializers.
+  std::vector<int64_t> stored_bytes = {};
 };
 
 // One upsert as the loop measured it.

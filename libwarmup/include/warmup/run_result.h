@@ -5,6 +5,7 @@
 #define WARMUP_RUN_RESULT_H_
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <utility>
@@ -46,6 +47,9 @@ struct CollectionResult {
   LatencyStats upsert;                  // of the individual Upsert calls
   std::optional<LatencyStats> server;   // the target's own time, when it reports one
   std::optional<int64_t> target_count;  // from verification; nullopt = not asked or unknown
+  // false: the load stopped before this collection (its counts are what was
+  // expected of it; nothing was copied or timed).
+  bool reached = true;
 };
 
 enum class GoLiveOutcome { kNotAttempted, kCompleted, kFailed };
@@ -63,6 +67,7 @@ enum class Verification {
   kMismatch,        // a count differs
   kContentDiffers,  // the counts match, but entities differ (see content_differences)
   kNotReached,      // the run failed before the check
+  kNotApplicable,   // the target stores nothing (the null target): there is nothing to check
 };
 
 // The load over time (TimeSeriesRecorder, time_series.h): what a single
@@ -177,6 +182,46 @@ struct Environment {
 // and the host's load now (at_start; at_end is left for the run to fill).
 Environment DescribeEnvironment();
 
+// The file system a run's target writes to (its work or data directory).
+struct StorageInfo {
+  std::string path;
+  std::string filesystem;     // e.g. "ext4", "tmpfs", "overlay" (/proc/self/mountinfo)
+  std::string device;         // the mount source, e.g. "/dev/vda1", and its major:minor
+  std::string mount_options;  // e.g. "rw,relatime"
+  int64_t free_bytes = -1;    // available to this user; -1 unknown
+};
+
+// The file system holding `path` (or, when it does not exist yet, its
+// nearest existing parent); fields it cannot find are left empty.
+StorageInfo DescribeStorage(const std::string& path);
+
+// What a run was asked to do, recorded whole in its report, so that runs
+// that measured different things are never compared as if they had not
+// (compare.h says which fields must agree).
+struct RunConfig {
+  // The command line as given (the tool, its command, its arguments); empty
+  // for a run made through the library.
+  std::vector<std::string> command_line;
+  std::string target_kind;  // "embedded", "remote", "null"; empty = not said
+  // How the target stores records (storage.compress): "none", "zstd",
+  // "deflate", or empty when not known (a remote server warmup did not start).
+  std::string compression;
+  int64_t max_per_collection = 0;        // 0 = all
+  std::vector<std::string> collections;  // the subset asked for; empty = all
+  // What the source says of the dataset (a generated snapshot: the profile,
+  // scale and seed; an export: where it came from).
+  std::map<std::string, std::string> dataset_provenance;
+  // A server the run started: its warmup binary or its command, the serve
+  // flags it was given, its heap ({xmx}).
+  std::string server_binary;
+  std::string server_command;
+  std::vector<std::string> server_args;
+  std::string server_xmx;
+  // Where the target wrote (an embedded target's work directory, a started
+  // server's data directory); nullopt when the target is not on this host.
+  std::optional<StorageInfo> storage;
+};
+
 // How much of a snapshot the page cache held before the run: a cold and a
 // warm source read are different runs.
 struct SourceCache {
@@ -216,7 +261,9 @@ struct RunResult {
   std::string source_catalog;
   std::string target_catalog;
   std::string started_at;  // UTC, ISO 8601
+  int loader_pid = 0;      // the process that ran the copy: with the label, start and host, names a run
   Environment environment;
+  RunConfig config;
 
   std::vector<CollectionResult> collections;
   // The target's indexes at goLive, when it reports them (CatalogTarget::IndexStatistics).
@@ -225,6 +272,15 @@ struct RunResult {
   double source_read_seconds = 0;
   LatencyStats upsert;  // all upserts
   std::optional<LatencyStats> server;
+  // The run's first upsert, also in the figures above, said apart: it pays
+  // for cold caches and lazy set-up (a connection, a session's first call),
+  // often many times an ordinary upsert's time.
+  struct FirstUpsert {
+    std::string entity_type;
+    int32_t primary_key = 0;
+    double us = 0;
+  };
+  std::optional<FirstUpsert> first_upsert;
   double loop_overhead_seconds = 0;  // wall - read - upsert
 
   GoLiveOutcome golive = GoLiveOutcome::kNotAttempted;
@@ -250,6 +306,12 @@ struct RunResult {
   TargetDrop target_drop = TargetDrop::kNotNeeded;
   std::string target_drop_error;
   ProcessUsage loader;
+  // What the command that ran the copy has to add, printed with the report,
+  // e.g. where a partial catalog that could not be dropped was kept.
+  std::vector<std::string> notes;
+  // Set when an output of the run (the JSON report, the page) could not be
+  // written: the run then fails (exit 1), and every report says why.
+  std::string output_error;
   // Set when the run started its own server (warmup reindex).
   std::optional<ServerFigures> server_process;
   // Snapshot sources: the page cache's share of the snapshot before the run.
@@ -264,11 +326,14 @@ struct RunResult {
   // The loader's exit status, decided here and nowhere else:
   //   0  the load and goLive completed, and what VerifyMode asked for was
   //      verified, or the check was declined on purpose (VerifyMode::kNone);
+  //      The null target's runs, which store nothing to verify
+  //      (Verification::kNotApplicable), are 0 too: their figures are the
+  //      harness's own.
   //   2  the load and goLive completed and the figures stand, but verification
   //      never got its answer: counts unknown;
   //   1  the run failed: counts or content differ (a short load is wrong and
-  //      flatteringly fast), an upsert was rejected, goLive failed, or the
-  //      load aborted.
+  //      flatteringly fast), an upsert was rejected, goLive failed, the load
+  //      aborted (interrupted too), or its report could not be written.
   int ExitCode() const;
 };
 

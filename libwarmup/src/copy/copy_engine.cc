@@ -1,5 +1,7 @@
 #include "warmup/copy_engine.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -87,8 +89,11 @@ class Load {
     start_ = Clock::now();
     end_ = start_;
     for (const CollectionInfo* info : selected) {
+      if (!r_.abort_error.empty()) {
+        AddUnreached(*info);
+        continue;
+      }
       CopyCollection(*info);
-      if (!r_.abort_error.empty()) break;
     }
     Summarise();
   }
@@ -99,12 +104,27 @@ class Load {
     r_.abort_error = std::move(error);
   }
 
-  void CopyCollection(const CollectionInfo& info) {
+  CollectionResult Expected(const CollectionInfo& info) const {
     CollectionResult c;
     c.entity_type = info.entity_type;
     c.source_count = info.expected_count;
     c.expected_count = options_.max_per_collection > 0 ? std::min(c.source_count, options_.max_per_collection)
                                                        : c.source_count;
+    return c;
+  }
+
+  // A collection the load never got to, after an abort: listed with what was
+  // expected of it, so that the run's expected total is the whole source's.
+  void AddUnreached(const CollectionInfo& info) {
+    CollectionResult c = Expected(info);
+    c.reached = false;
+    upsert_samples_.emplace_back();
+    server_samples_.emplace_back();
+    r_.collections.push_back(std::move(c));
+  }
+
+  void CopyCollection(const CollectionInfo& info) {
+    CollectionResult c = Expected(info);
     const auto index = static_cast<int32_t>(r_.collections.size());
     for (RunObserver* o : options_.observers) o->OnCollectionStart(index);
     std::vector<int64_t> upserts;
@@ -139,6 +159,10 @@ class Load {
       t = Clock::now();
       const int64_t upsert_ns = Nanos(t - read_end);
       upserts.push_back(upsert_ns);
+      if (sequence_ == 0) {
+        r_.first_upsert =
+            RunResult::FirstUpsert{entity_.type, entity_.primary_key, static_cast<double>(upsert_ns) / 1e3};
+      }
       if (upserted.ok()) {
         ++c.copied;
         if (receipt.server_nanos) server.push_back(*receipt.server_nanos);
@@ -241,6 +265,10 @@ void Verify(CatalogSource& source, CatalogTarget& target, const CopyOptions& opt
     r.verification = Verification::kSkipped;
     return;
   }
+  if (!target.StoresEntities()) {  // a count it kept of what it was given proves nothing
+    r.verification = Verification::kNotApplicable;
+    return;
+  }
   const Clock::time_point start = Clock::now();
   r.verification = Verification::kVerified;
   for (auto& c : r.collections) {
@@ -294,7 +322,12 @@ StatusOr<RunResult> RunCopy(CatalogSource& source, CatalogTarget& target, const 
   r.target_catalog =
       options.target_catalog.empty() ? r.source_catalog + "_" + RandomSuffix() : options.target_catalog;
   r.started_at = report::UtcNow();
+  r.loader_pid = static_cast<int>(::getpid());
   r.environment = report::CollectEnvironment();
+  r.config = options.config;
+  r.config.max_per_collection = options.max_per_collection;
+  r.config.collections = options.collections;
+  r.config.dataset_provenance = source.Provenance();
 
   // Schema reconstruction: before the clock starts, deliberately untimed.
   if (Status s = target.CreateCatalog(TargetSchema(source.schema(), r.target_catalog)); !s.ok()) {
@@ -306,6 +339,11 @@ StatusOr<RunResult> RunCopy(CatalogSource& source, CatalogTarget& target, const 
     start.expected_counts.push_back(options.max_per_collection > 0
                                         ? std::min(c->expected_count, options.max_per_collection)
                                         : c->expected_count);
+    // The bytes of the part the cap lets through (in double: bytes times count can overflow).
+    const double share = c->expected_count > 0 ? static_cast<double>(start.expected_counts.back()) /
+                                                     static_cast<double>(c->expected_count)
+                                               : 1.0;
+    start.stored_bytes.push_back(static_cast<int64_t>(static_cast<double>(c->stored_bytes) * share));
   }
   for (RunObserver* o : options.observers) o->OnRunStart(start);
 

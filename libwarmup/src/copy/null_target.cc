@@ -8,6 +8,7 @@ namespace {
 class NullTarget : public CatalogTarget {
  public:
   std::string Describe() const override { return "null (keeps nothing; measures the harness)"; }
+  bool StoresEntities() const override { return false; }
   Status CreateCatalog(const CatalogSchema& schema) override {
     if (created_) return AlreadyExistsError("the null target holds one catalog at a time");
     created_ = true;

@@ -62,19 +62,25 @@ class EngineImpl : public Engine {
   }
   const std::vector<std::string>& leftovers() const override { return leftovers_; }
 
-  StatusOr<Catalog*> CreateCatalog(const CatalogSchema& schema) override {
-    if (!IsSafeName(schema.name)) {
-      return InvalidArgumentError("catalog name '" + schema.name +
+  Status CheckNewCatalogName(const std::string& name) const override {
+    if (!IsSafeName(name)) {
+      return InvalidArgumentError("catalog name '" + name +
                                   "' is not allowed (letters, digits, '.', '_', '-'; not '.' or '..')");
     }
-    if (catalogs_.contains(schema.name)) {
-      return AlreadyExistsError("catalog " + schema.name + " already exists");
-    }
-    const std::string path = dir_ + "/" + schema.name;
+    if (catalogs_.contains(name)) return AlreadyExistsError("catalog " + name + " already exists");
+    const std::string path = dir_ + "/" + name;
     if (env_->Exists(path)) {
-      return AlreadyExistsError(path + " exists and is not a catalog of this engine; refusing to touch it");
+      return AlreadyExistsError(path + " is in the data directory and is not a catalog of this engine " +
+                                "(a name collision); refusing to touch it");
     }
+    return OkStatus();
+  }
+
+  StatusOr<Catalog*> CreateCatalog(const CatalogSchema& schema) override {
+    if (Status s = CheckNewCatalogName(schema.name); !s.ok()) return s;
+    const std::string path = dir_ + "/" + schema.name;
     if (Status s = ValidateCatalogSchema(schema); !s.ok()) return s;
+    if (Status s = RecordInMarker(schema.name); !s.ok()) return s;
     if (Status s = env_->CreateDirectories(path + "/collections"); !s.ok()) return s;
     if (Status s = env_->WriteFileAtomically(path + "/" + kSchemaFile, engine::SerializeSchema(schema));
         !s.ok()) {
@@ -107,6 +113,18 @@ class EngineImpl : public Engine {
   }
 
  private:
+  // In a work directory (one with warmup's marker), the catalog directory
+  // `name` is recorded as warmup's before it is made, so that clearing the
+  // directory for the next run removes it (and nothing of anyone else's).
+  Status RecordInMarker(const std::string& name) {
+    const std::string marker = dir_ + "/" + kWorkDirMarker;
+    if (!env_->Exists(marker)) return OkStatus();
+    auto file = env_->OpenAppend(marker);
+    if (!file.ok()) return file.status();
+    if (Status s = (*file)->Append(WorkDirEntryLine(name)); !s.ok()) return s;
+    return (*file)->Close();
+  }
+
   Env* env_;
   std::string dir_;
   EngineOptions options_;
@@ -129,6 +147,18 @@ StatusOr<std::unique_ptr<Engine>> OpenEngineWithEnv(Env* env, const std::string&
   return std::unique_ptr<Engine>(std::move(engine));
 }
 }  // namespace engine
+
+const char* RecordCompressionName(RecordCompression compression) {
+  switch (compression) {
+    case RecordCompression::kNone:
+      return "none";
+    case RecordCompression::kZstd:
+      return "zstd";
+    case RecordCompression::kDeflate:
+      return "deflate";
+  }
+  return "?";
+}
 
 StatusOr<std::unique_ptr<Engine>> Engine::Open(const std::string& data_dir, const EngineOptions& options) {
   return engine::OpenEngineWithEnv(engine::DefaultEnv(), data_dir, options);

@@ -55,6 +55,11 @@ class GeneratorSource : public CatalogSource {
     return "gen-" + options_.profile + "-" + FormatScale(options_.scale) + "-" +
            std::to_string(options_.seed);
   }
+  std::map<std::string, std::string> Provenance() const override {
+    return {{"generator.profile", options_.profile},
+            {"generator.scale", FormatScale(options_.scale)},
+            {"generator.seed", std::to_string(options_.seed)}};
+  }
 
  private:
   GeneratorOptions options_;
@@ -85,9 +90,7 @@ StatusOr<std::string> GenerateSnapshot(const GeneratorOptions& options, const st
                                        SnapshotWriteOptions write_options) {
   auto source = OpenGeneratorSource(options);
   if (!source.ok()) return source.status();
-  write_options.provenance["generator.profile"] = options.profile;
-  write_options.provenance["generator.scale"] = FormatScale(options.scale);
-  write_options.provenance["generator.seed"] = std::to_string(options.seed);
+  for (const auto& [key, value] : (*source)->Provenance()) write_options.provenance[key] = value;
   return WriteSnapshot(**source, parent_dir, write_options);
 }
 

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <numbers>
@@ -150,6 +151,19 @@ double DetectableChange(const std::vector<double>& a, size_t b_size) {
          std::abs(median);
 }
 
+double SmallestAttainableP(size_t m, size_t n) {
+  if (m == 0 || n == 0) return 1;
+  if (m <= 20 && n <= 20) {
+    double ways = 1;  // C(m + n, m), exactly enough in a double for these sizes
+    for (size_t i = 1; i <= m; ++i) ways = ways * static_cast<double>(n + i) / static_cast<double>(i);
+    return std::min(1.0, 2 / ways);
+  }
+  const double md = static_cast<double>(m);
+  const double nd = static_cast<double>(n);
+  const double z = (md * nd / 2 - 0.5) / std::sqrt(md * nd * (md + nd + 1) / 12);
+  return std::min(1.0, 2 * NormalTail(z));
+}
+
 std::vector<double> HolmAdjusted(const std::vector<double>& p) {
   std::vector<size_t> order(p.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = i;
@@ -171,15 +185,19 @@ const char* VerdictName(Verdict verdict) {
       return "regressed";
     case Verdict::kNoChange:
       return "no change";
+    case Verdict::kInconclusive:
+      return "inconclusive";
   }
   return "no change";
 }
 
 int Comparison::ExitCode() const {
+  bool inconclusive = false;
   for (const MetricComparison& m : metrics) {
-    if (m.verdict == Verdict::kRegressed) return 3;
+    if (m.verdict == Verdict::kRegressed) return kCompareRegression;
+    inconclusive = inconclusive || m.verdict == Verdict::kInconclusive;
   }
-  return 0;
+  return inconclusive ? kCompareInconclusive : kCompareNoRegression;
 }
 
 namespace {
@@ -189,10 +207,74 @@ using RunMetrics = std::map<std::string, std::pair<double, std::string>>;
 
 struct Run {
   std::string file;
-  std::string fingerprint;
-  std::string host;  // hostname, CPU model, cores
+  std::string path;      // canonical, to tell one file given twice
+  std::string identity;  // run label, start, host, pid: the same run under two names
+  std::string schema;
+  // What must be equal for two runs to be compared: field -> value.
+  std::map<std::string, std::string> setup;
+  // What the arms are (ArmDescription).
+  std::string loader_build, server, server_build, command_line;
   RunMetrics metrics;
+  std::map<std::string, int64_t> collection_counts;  // copied, per collection
 };
+
+std::string Joined(const json& words) {
+  std::string out;
+  for (const json& w : words) out += (out.empty() ? "" : " ") + w.get<std::string>();
+  return out;
+}
+
+// The setup fields of a report. Reports before warmup-run/7 recorded no
+// configuration: their target kind is the first word of the target's
+// description, the rest "not recorded" (and so never equal to a recorded value).
+void ReadSetup(const json& doc, Run& run) {
+  const json& env = doc.at("environment");
+  run.setup["dataset"] = doc.at("dataset_fingerprint").get<std::string>();
+  run.setup["host"] = env.at("hostname").get<std::string>() + ", " + env.at("cpu_model").get<std::string>() +
+                      ", " + std::to_string(env.at("cores").get<int>()) + " cores";
+  const json* config = doc.contains("config") && doc.at("config").is_object() ? &doc.at("config") : nullptr;
+  constexpr const char* kNotRecorded = "not recorded";
+  auto text = [&](const char* field) -> std::string {
+    if (config == nullptr || !config->contains(field) || config->at(field).is_null()) return kNotRecorded;
+    return config->at(field).get<std::string>();
+  };
+  if (config == nullptr) {
+    const std::string target = doc.at("target").get<std::string>();
+    run.setup["target kind"] = target.substr(0, target.find(' '));
+  } else {
+    run.setup["target kind"] = text("target_kind");
+  }
+  run.setup["compression"] = text("compression");
+  std::string scale = kNotRecorded;
+  if (config != nullptr) {
+    const json& provenance = config->at("dataset_provenance");
+    scale = provenance.contains("generator.scale") ? provenance.at("generator.scale").get<std::string>()
+                                                   : "not said by the source";
+    run.setup["max per collection"] = std::to_string(config->at("max_per_collection").get<int64_t>());
+    run.setup["collections"] = config->at("collections").empty() ? "all" : Joined(config->at("collections"));
+    std::string server = text("server_command") != kNotRecorded  ? "command " + text("server_command")
+                         : text("server_binary") != kNotRecorded ? text("server_binary")
+                                                                 : "";
+    if (!config->at("server_args").empty()) server += " (serve " + Joined(config->at("server_args")) + ")";
+    if (text("server_xmx") != kNotRecorded) server += ", heap " + text("server_xmx");
+    run.server = server;
+    run.command_line = Joined(config->at("command_line"));
+  } else {
+    run.setup["max per collection"] = kNotRecorded;
+    run.setup["collections"] = doc.at("collection_subset").get<bool>() ? "a subset" : "all";
+  }
+  run.setup["dataset scale"] = scale;
+  run.loader_build = env.at("build_details").get<std::string>();
+  const json& server = doc.at("server_process");
+  if (!server.is_null()) {
+    run.server_build = server.value("build", "");
+    if (run.server.empty()) run.server = server.value("binary", "");
+  }
+  run.identity =
+      doc.at("run_label").get<std::string>() + ", started " + doc.at("started_at").get<std::string>() +
+      " on " + env.at("hostname").get<std::string>() +
+      (doc.contains("loader_pid") ? ", pid " + std::to_string(doc.at("loader_pid").get<int>()) : "");
+}
 
 StatusOr<Run> ReadRun(const std::string& file) {
   std::ifstream in(file);
@@ -200,23 +282,26 @@ StatusOr<Run> ReadRun(const std::string& file) {
   const json doc = json::parse(in, nullptr, /*allow_exceptions=*/false);
   auto bad = [&](const std::string& why) { return InvalidArgumentError(file + ": " + why); };
   if (doc.is_discarded() || !doc.is_object()) return bad("not JSON");
-  // Version 6 only added fields to version 5: both compare.
+  // Versions 6 and 7 only added fields to version 5: all compare.
   const std::string schema = doc.value("schema", "");
-  if (schema != "warmup-run/6" && schema != "warmup-run/5") {
-    return bad("not a run report (schema warmup-run/6 or 5), but " +
+  if (schema != "warmup-run/7" && schema != "warmup-run/6" && schema != "warmup-run/5") {
+    return bad("not a run report (schema warmup-run/7, 6 or 5), but " +
                doc.value("schema", std::string("no schema")));
   }
   try {
     if (doc.at("exit_code").get<int>() == 1) {
       return bad("the run failed (exit 1: " + doc.at("verification").at("outcome").get<std::string>() +
+                 (doc.at("abort_reason").get<std::string>() == "none"
+                      ? std::string()
+                      : ", " + doc.at("abort_reason").get<std::string>()) +
                  "); its figures do not stand");
     }
     Run run;
     run.file = file;
-    run.fingerprint = doc.at("dataset_fingerprint").get<std::string>();
-    const json& env = doc.at("environment");
-    run.host = env.at("hostname").get<std::string>() + ", " + env.at("cpu_model").get<std::string>() + ", " +
-               std::to_string(env.at("cores").get<int>()) + " cores";
+    run.schema = schema;
+    std::error_code ec;
+    run.path = std::filesystem::weakly_canonical(file, ec).string();
+    ReadSetup(doc, run);
     auto put = [&](const std::string& name, double value, const char* unit) {
       run.metrics[name] = {value, unit};
     };
@@ -225,8 +310,10 @@ StatusOr<Run> ReadRun(const std::string& file) {
         doc.at("load_wall_seconds").get<double>() - doc.at("source_read_seconds").get<double>(), "s");
     put("golive_seconds", doc.at("golive").at("seconds").get<double>(), "s");
     for (const json& c : doc.at("collections")) {
-      if (c.at("copied").get<int64_t>() == 0) continue;
+      const int64_t copied = c.at("copied").get<int64_t>();
+      if (copied == 0) continue;
       const std::string type = c.at("entity_type").get<std::string>();
+      run.collection_counts[type] = copied;
       put("upsert_median_us:" + type, c.at("upsert").at("median_us").get<double>(), "us");
       if (type == "Product") put("upsert_mean_us:Product", c.at("upsert").at("mean_us").get<double>(), "us");
     }
@@ -282,6 +369,38 @@ std::string Fixed(double v, int places) {
   return buf;
 }
 
+// A report counted twice would be a second observation of one run: refused,
+// whether it is the same file or a copy of it.
+Status RefuseDuplicates(const std::vector<const Run*>& runs) {
+  for (size_t i = 0; i < runs.size(); ++i) {
+    for (size_t j = 0; j < i; ++j) {
+      const bool same_file = runs[i]->path == runs[j]->path;
+      if (!same_file && runs[i]->identity != runs[j]->identity) continue;
+      return InvalidArgumentError(
+          runs[j]->file + " and " + runs[i]->file +
+          (same_file ? " are the same file" : " are the same run (" + runs[i]->identity + ")") +
+          ": a run counts once, in one arm");
+    }
+  }
+  return OkStatus();
+}
+
+void AddDistinct(std::vector<std::string>& values, const std::string& value) {
+  if (!value.empty() && std::find(values.begin(), values.end(), value) == values.end())
+    values.push_back(value);
+}
+
+ArmDescription Describe(const std::vector<Run>& runs) {
+  ArmDescription arm;
+  for (const Run& r : runs) {
+    AddDistinct(arm.loader_builds, r.loader_build);
+    AddDistinct(arm.servers, r.server);
+    AddDistinct(arm.server_builds, r.server_build);
+    AddDistinct(arm.command_lines, r.command_line);
+  }
+  return arm;
+}
+
 }  // namespace
 
 StatusOr<Comparison> CompareRuns(const std::vector<std::string>& a_files,
@@ -301,34 +420,65 @@ StatusOr<Comparison> CompareRuns(const std::vector<std::string>& a_files,
   if (!b.ok()) return b.status();
   auto noise = ReadRuns(noise_files);
   if (!noise.ok()) return noise.status();
+  std::vector<const Run*> all;
+  for (const auto* arm : {&*a, &*b, &*noise}) {
+    for (const Run& r : *arm) all.push_back(&r);
+  }
+  if (Status s = RefuseDuplicates(all); !s.ok()) return s;
   Comparison out;
   out.a_files = a_files;
   out.b_files = b_files;
   out.noise_files = noise_files;
+  out.alpha = options.alpha;
   const Run& first = a->front();
-  out.dataset_fingerprint = first.fingerprint;
-  for (const auto* arm : {&*a, &*b, &*noise}) {
-    for (const Run& r : *arm) {
-      if (r.fingerprint != first.fingerprint || r.host != first.host) {
-        const std::string what = r.fingerprint != first.fingerprint
-                                     ? "dataset " + r.fingerprint + " vs " + first.fingerprint
-                                     : "host " + r.host + " vs " + first.host;
-        if (!options.force) {
-          return InvalidArgumentError(r.file + " and " + first.file + " are not comparable (" + what +
-                                      "); --force compares them anyway");
-        }
-        out.warnings.push_back("compared despite different runs (--force): " + r.file + ": " + what);
+  out.dataset_fingerprint = first.setup.at("dataset");
+  // Every run must have measured the same thing as the first; what a
+  // comparison is for (the builds, the servers, their flags and heap) may differ.
+  for (const Run* r : all) {
+    for (const auto& [field, value] : r->setup) {
+      const std::string& expected = first.setup.at(field);
+      if (value == expected) continue;
+      const std::string what = field + " " + value + " vs " + expected;
+      if (!options.force) {
+        return InvalidArgumentError(r->file + " and " + first.file + " measured different things (" + what +
+                                    "); --force compares them anyway");
       }
+      out.warnings.push_back("--force overrode: " + r->file + " differs from " + first.file + ": " + what);
     }
   }
+  for (const auto& [field, value] : first.setup) {
+    bool everywhere = true;
+    for (const Run* r : all) everywhere = everywhere && r->setup.at(field) == value;
+    out.setup.push_back(field + ": " + value + (everywhere ? "" : " (in " + first.file + "; runs differ)"));
+  }
+  if (first.schema != "warmup-run/7") {
+    out.warnings.push_back(first.file + " is " + first.schema +
+                           ", which recorded no configuration: compression and the copy's settings were not "
+                           "checked");
+  }
+  out.arm_a = Describe(*a);
+  out.arm_b = Describe(*b);
   if (a->size() < 9 || b->size() < 9) {
     out.warnings.push_back("fewer than 9 runs per arm (" + std::to_string(a->size()) + " and " +
                            std::to_string(b->size()) + "): the verdicts are unreliable");
   }
+  // A collection's median is a figure only with enough entities in every run.
+  std::set<std::string> small;
+  for (const Run* r : all) {
+    for (const auto& [type, count] : r->collection_counts) {
+      if (count < options.min_collection_count) small.insert(type);
+    }
+  }
+  out.small_collections.assign(small.begin(), small.end());
   // Noise from A/A runs: the two interleaved halves, whose ratio should be 1.
   std::vector<Run> noise_x, noise_y;
   for (size_t i = 0; i < noise->size(); ++i) (i % 2 == 0 ? noise_x : noise_y).push_back((*noise)[i]);
   for (const auto& [metric, value_unit] : first.metrics) {
+    const size_t colon = metric.find(':');
+    if (colon != std::string::npos && metric.rfind("upsert_median_us:", 0) == 0 &&
+        small.contains(metric.substr(colon + 1))) {
+      continue;
+    }
     MetricComparison m;
     m.metric = metric;
     m.unit = value_unit.second;
@@ -355,7 +505,15 @@ StatusOr<Comparison> CompareRuns(const std::vector<std::string>& a_files,
     out.metrics.push_back(std::move(m));
   }
   HolmAdjust(out.metrics);
+  // Holm multiplies the smallest p by the number of metrics: when even the
+  // smallest p these n can give does not survive that, no data could decide.
+  const double holm_factor = static_cast<double>(out.metrics.size());
   for (MetricComparison& m : out.metrics) {
+    if (holm_factor * SmallestAttainableP(m.a.size(), m.b.size()) >= options.alpha) {
+      m.decidable = false;
+      m.verdict = Verdict::kInconclusive;
+      continue;
+    }
     if (m.p_adjusted < options.alpha) {
       if (m.ratio_ci.low > 1 + m.noise_threshold) m.verdict = Verdict::kRegressed;
       if (m.ratio_ci.high < 1 - m.noise_threshold) m.verdict = Verdict::kImproved;
@@ -364,10 +522,34 @@ StatusOr<Comparison> CompareRuns(const std::vector<std::string>& a_files,
   return out;
 }
 
+namespace {
+
+void PrintArm(std::ostringstream& out, const char* name, const ArmDescription& arm) {
+  auto list = [&](const char* what, const std::vector<std::string>& values) {
+    if (values.empty()) return;
+    out << "    " << what << (values.size() > 1 ? " (the runs differ)" : "") << ":";
+    for (const std::string& v : values) out << (values.size() > 1 ? "\n      " : " ") << v;
+    out << "\n";
+  };
+  out << "  " << name << ":\n";
+  list("server", arm.servers);
+  list("server build", arm.server_builds);
+  list("loader build", arm.loader_builds);
+  list("command", arm.command_lines);
+}
+
+}  // namespace
+
 std::string RenderComparisonText(const Comparison& c) {
   std::ostringstream out;
   out << "comparison: A = " << c.a_files.size() << " runs, B = " << c.b_files.size() << " runs, dataset "
       << c.dataset_fingerprint << "\n";
+  out << "  every run:";
+  for (const std::string& field : c.setup) out << "\n    " << field;
+  out << "\n";
+  PrintArm(out, "A", c.arm_a);
+  PrintArm(out, "B", c.arm_b);
+  out << "\n";
   out << "  lower is better everywhere; ratio = median B / median A, its 95 % bootstrap interval, the\n"
          "  two-sided Mann-Whitney U p, the Hodges-Lehmann shift (B - A), the change this n could detect\n\n";
   char line[512];
@@ -386,15 +568,34 @@ std::string RenderComparisonText(const Comparison& c) {
     std::snprintf(line, sizeof(line), "%-44s %12s %12s %7s %17s %8s %8s %12s %6s%% %6s%%  %s\n",
                   (m.metric + " (" + m.unit + ")").c_str(), Fixed(m.median_a, places).c_str(),
                   Fixed(m.median_b, places).c_str(), Fixed(m.ratio, 3).c_str(), ci.c_str(), p, holm,
-                  Fixed(m.hodges_lehmann, places).c_str(), Fixed(100 * m.detectable_change, 1).c_str(),
+                  Fixed(m.hodges_lehmann, places).c_str(),
+                  m.decidable ? Fixed(100 * m.detectable_change, 1).c_str() : "n/a",
                   Fixed(100 * m.noise_threshold, 1).c_str(), VerdictName(m.verdict));
     out << line;
   }
   out << "\n  p~: normal approximation (ties, or more than 20 runs in an arm); p Holm: adjusted for the "
          "number of\n  metrics, what a verdict needs below alpha; noise: the change a verdict must exceed ("
       << (c.noise_files.empty() ? "the default" : "from the A/A runs") << ")\n";
+  if (!c.small_collections.empty()) {
+    out << "  not compared: the medians of";
+    for (const std::string& type : c.small_collections) out << " " << type;
+    out << " (fewer than 20 entities in some run: a median of a few samples, one possibly the cold first "
+           "upsert)\n";
+  }
   for (const std::string& w : c.warnings) out << "WARNING: " << w << "\n";
-  out << (c.ExitCode() == 3 ? "verdict: REGRESSED (exit 3)\n" : "verdict: no regression (exit 0)\n");
+  switch (c.ExitCode()) {
+    case kCompareRegression:
+      out << "verdict: REGRESSED (exit 3)\n";
+      break;
+    case kCompareInconclusive: {
+      out << "verdict: INCONCLUSIVE (exit 4): with " << c.a_files.size() << " and " << c.b_files.size()
+          << " runs no p value can reach alpha " << c.alpha << " after Holm's adjustment for "
+          << c.metrics.size() << " metrics, whatever the runs hold; take more runs (9 or more per arm)\n";
+      break;
+    }
+    default:
+      out << "verdict: no regression (exit 0)\n";
+  }
   return out.str();
 }
 
@@ -413,19 +614,35 @@ std::string RenderComparisonJson(const Comparison& c) {
          {"mann_whitney",
           {{"u", m.test.u}, {"p_value", m.test.p_value}, {"exact", m.test.exact}, {"p_holm", m.p_adjusted}}},
          {"hodges_lehmann_shift", m.hodges_lehmann},
-         {"detectable_change", m.detectable_change},
+         {"decidable", m.decidable},
+         {"detectable_change", m.decidable ? json(m.detectable_change) : json(nullptr)},
          {"noise_threshold", m.noise_threshold},
          {"noise_source", m.noise_source},
          {"verdict", VerdictName(m.verdict)}});
   }
-  json doc = {{"schema", "warmup-compare/1"},
+  auto arm = [](const ArmDescription& d) {
+    return json{{"servers", d.servers},
+                {"server_builds", d.server_builds},
+                {"loader_builds", d.loader_builds},
+                {"command_lines", d.command_lines}};
+  };
+  const int exit_code = c.ExitCode();
+  json doc = {{"schema", "warmup-compare/2"},
               {"a", c.a_files},
               {"b", c.b_files},
               {"noise", c.noise_files},
               {"dataset_fingerprint", c.dataset_fingerprint},
+              {"setup", c.setup},
+              {"arm_a", arm(c.arm_a)},
+              {"arm_b", arm(c.arm_b)},
+              {"alpha", c.alpha},
               {"metrics", std::move(metrics)},
+              {"small_collections", c.small_collections},
               {"warnings", c.warnings},
-              {"exit_code", c.ExitCode()}};
+              {"verdict", exit_code == kCompareRegression     ? "regressed"
+                          : exit_code == kCompareInconclusive ? "inconclusive"
+                                                              : "no regression"},
+              {"exit_code", exit_code}};
   return doc.dump(2) + "\n";
 }
 

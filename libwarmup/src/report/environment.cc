@@ -1,12 +1,18 @@
 #include "report/environment.h"
 
 #include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <sys/sysmacros.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
 #include <ctime>
+#include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include "warmup/version.h"
 
@@ -109,4 +115,51 @@ std::optional<double> Environment::steal_share() const {
 
 Environment DescribeEnvironment() { return report::CollectEnvironment(); }
 ProcessUsage UsageOfThisProcess() { return report::CollectResourceUsage(); }
+}  // namespace warmup
+
+namespace warmup {
+
+StorageInfo DescribeStorage(const std::string& path) {
+  namespace fs = std::filesystem;
+  StorageInfo info;
+  std::error_code ec;
+  fs::path existing = fs::absolute(path, ec);
+  while (!existing.empty() && !fs::exists(existing, ec) && existing != existing.parent_path()) {
+    existing = existing.parent_path();
+  }
+  existing = fs::weakly_canonical(existing, ec);
+  info.path = existing.string();
+  struct stat st {};
+  if (::stat(info.path.c_str(), &st) != 0) return info;
+  struct statvfs vfs {};
+  if (::statvfs(info.path.c_str(), &vfs) == 0) {
+    info.free_bytes = static_cast<int64_t>(vfs.f_bavail) * static_cast<int64_t>(vfs.f_frsize);
+  }
+  const std::string device_number = std::to_string(major(st.st_dev)) + ":" + std::to_string(minor(st.st_dev));
+  // /proc/self/mountinfo: ID PARENT MAJOR:MINOR ROOT MOUNT-POINT OPTIONS
+  // [OPTIONAL...] - FSTYPE SOURCE SUPER-OPTIONS. Of the mounts of this
+  // device, the one whose mount point is the longest prefix of the path.
+  std::ifstream mounts("/proc/self/mountinfo");
+  size_t best = 0;
+  for (std::string line; std::getline(mounts, line);) {
+    std::istringstream fields(line);
+    std::vector<std::string> f;
+    for (std::string word; fields >> word;) f.push_back(word);
+    if (f.size() < 10 || f[2] != device_number) continue;
+    const std::string& mount_point = f[4];
+    const bool covers =
+        info.path == mount_point || mount_point == "/" || info.path.rfind(mount_point + "/", 0) == 0;
+    if (!covers || mount_point.size() < best) continue;
+    size_t dash = 6;
+    while (dash < f.size() && f[dash] != "-") ++dash;
+    if (dash + 2 >= f.size()) continue;
+    best = mount_point.size();
+    info.mount_options = f[5];
+    info.filesystem = f[dash + 1];
+    info.device = f[dash + 2] + " (" + device_number + ")";
+  }
+  if (info.device.empty()) info.device = device_number;
+  return info;
+}
+
 }  // namespace warmup

@@ -1,4 +1,4 @@
-// RunResult as JSON, schema "warmup-run/6" (docs/measurement.md).
+// RunResult as JSON, schema "warmup-run/7" (docs/measurement.md).
 #include <nlohmann/json.hpp>
 
 #include "warmup/report.h"
@@ -68,7 +68,30 @@ json Series(const std::optional<TimeSeries>& series) {
           {"golive_end_seconds", optional(series->golive_end_seconds)}};
 }
 
-json Server(const std::optional<ServerFigures>& server) {
+json Config(const RunConfig& c) {
+  json storage = nullptr;
+  if (c.storage) {
+    storage = {{"path", c.storage->path},
+               {"filesystem", c.storage->filesystem},
+               {"device", c.storage->device},
+               {"mount_options", c.storage->mount_options},
+               {"free_bytes", c.storage->free_bytes < 0 ? json(nullptr) : json(c.storage->free_bytes)}};
+  }
+  auto or_null = [](const std::string& v) { return v.empty() ? json(nullptr) : json(v); };
+  return {{"command_line", c.command_line},
+          {"target_kind", or_null(c.target_kind)},
+          {"compression", or_null(c.compression)},
+          {"max_per_collection", c.max_per_collection},
+          {"collections", c.collections},
+          {"dataset_provenance", c.dataset_provenance},
+          {"server_binary", or_null(c.server_binary)},
+          {"server_command", or_null(c.server_command)},
+          {"server_args", c.server_args},
+          {"server_xmx", or_null(c.server_xmx)},
+          {"storage", std::move(storage)}};
+}
+
+json Server(const std::optional<ServerFigures>& server, bool golive_ran) {
   if (!server) return nullptr;
   json samples = json::array();
   for (const auto& s : server->samples) {
@@ -94,7 +117,7 @@ json Server(const std::optional<ServerFigures>& server) {
           {"data_dir", server->data_dir},
           {"data_bytes", server->data_bytes},
           {"peak_rss_load_bytes", server->peak_rss_load_bytes},
-          {"peak_rss_golive_bytes", server->peak_rss_golive_bytes},
+          {"peak_rss_golive_bytes", golive_ran ? json(server->peak_rss_golive_bytes) : json(nullptr)},
           {"samples", std::move(samples)}};
 }
 
@@ -112,6 +135,8 @@ const char* Name(Verification v) {
       return "mismatch";
     case Verification::kNotReached:
       return "not_reached";
+    case Verification::kNotApplicable:
+      return "not_applicable";
   }
   return "?";
 }
@@ -143,6 +168,7 @@ std::string RenderJsonReport(const RunResult& r) {
                   {"upsert", Stats(c.upsert)}};
     entry["server"] = c.server ? Stats(*c.server) : json(nullptr);
     entry["target_count"] = c.target_count ? json(*c.target_count) : json(nullptr);
+    entry["reached"] = c.reached;
     collections.push_back(std::move(entry));
   }
   json indexes = json::array();
@@ -159,9 +185,11 @@ std::string RenderJsonReport(const RunResult& r) {
   }
   const auto& e = r.environment;
   json doc = {
-      {"schema", "warmup-run/6"},
+      {"schema", "warmup-run/7"},
       {"run_label", r.run_label},
       {"started_at", r.started_at},
+      {"loader_pid", r.loader_pid},
+      {"config", Config(r.config)},
       {"source", r.source},
       {"dataset_fingerprint", r.dataset_fingerprint},
       {"target", r.target},
@@ -186,6 +214,10 @@ std::string RenderJsonReport(const RunResult& r) {
       {"source_read_seconds", r.source_read_seconds},
       {"upsert", Stats(r.upsert)},
       {"server", r.server ? Stats(*r.server) : json(nullptr)},
+      {"first_upsert", r.first_upsert ? json{{"entity_type", r.first_upsert->entity_type},
+                                             {"primary_key", r.first_upsert->primary_key},
+                                             {"us", r.first_upsert->us}}
+                                      : json(nullptr)},
       {"loop_overhead_seconds", r.loop_overhead_seconds},
       {"golive", {{"outcome", Name(r.golive)}, {"seconds", r.golive_seconds}, {"error", r.golive_error}}},
       {"total_seconds", r.total_seconds() ? json(*r.total_seconds()) : json(nullptr)},
@@ -204,11 +236,15 @@ std::string RenderJsonReport(const RunResult& r) {
        {{"outcome", TargetDropName(r.target_drop)},
         {"error", r.target_drop_error.empty() ? json(nullptr) : json(r.target_drop_error)}}},
       {"loader", Usage(r.loader)},
-      {"server_process", Server(r.server_process)},
+      {"server_process", Server(r.server_process, r.golive != GoLiveOutcome::kNotAttempted)},
+      {"notes", r.notes},
+      {"output_error", r.output_error.empty() ? json(nullptr) : json(r.output_error)},
       {"time_series", Series(r.time_series)},
       {"copied", r.copied()},
       {"expected", r.expected()},
       {"exit_code", r.ExitCode()},
+      {"verdict", RunVerdict(r)},
+      {"caveats", RunCaveats(r)},
   };
   return doc.dump(2) + "\n";
 }

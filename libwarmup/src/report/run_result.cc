@@ -87,13 +87,14 @@ std::optional<double> RunResult::total_seconds() const {
 }
 
 int RunResult::ExitCode() const {
-  if (!abort_error.empty() || golive != GoLiveOutcome::kCompleted) return 1;
+  if (!abort_error.empty() || golive != GoLiveOutcome::kCompleted || !output_error.empty()) return 1;
   for (const auto& c : collections) {
     if (c.failed > 0) return 1;
   }
   switch (verification) {
     case Verification::kVerified:
     case Verification::kSkipped:
+    case Verification::kNotApplicable:
       return 0;
     case Verification::kUnknown:
       return 2;

@@ -49,17 +49,97 @@ const char* VerificationName(Verification v) {
       return "CONTENT DIFFERS";
     case Verification::kNotReached:
       return "NOT REACHED";
+    case Verification::kNotApplicable:
+      return "NOT APPLICABLE (the target stores nothing; there is nothing to verify)";
   }
   return "?";
 }
 
+// `text` broken into lines of at most `width` columns, the later ones
+// starting with `indent`.
+std::string Wrapped(const std::string& text, size_t width, const std::string& indent) {
+  std::string out;
+  size_t line = 0;
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t end = text.find(' ', start);
+    if (end == std::string::npos) end = text.size();
+    const std::string word = text.substr(start, end - start);
+    if (line > 0 && line + 1 + word.size() > width) {
+      out += "\n" + indent;
+      line = indent.size();
+    } else if (line > 0) {
+      out += ' ';
+      ++line;
+    }
+    out += word;
+    line += word.size();
+    start = end + 1;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::string> RunCaveats(const RunResult& r) {
+  std::vector<std::string> caveats = {
+      "upsert figures are service times of a closed loop (one upsert at a time, each waiting for the last), "
+      "not latencies under an open-loop arrival schedule."};
+  const std::string& kind = r.config.target_kind;
+  auto is = [&](const char* k) { return kind == k || (kind.empty() && r.target.rfind(k, 0) == 0); };
+  if (is("remote")) {
+    caveats.push_back(
+        "remote: an upsert's time is end-to-end ingestion latency (conversion, serialization, round trip, "
+        "server), not write-path latency; for cheap collections the wire dominates.");
+  }
+  if (is("embedded")) {
+    caveats.push_back(
+        "embedded engine: the index work of evitaDB's WARM_UP upsert, but not all of it: no histograms or "
+        "conditional facets (facetedPartially); parts are protobuf, not Kryo; index sizes are the bytes "
+        "goLive "
+        "wrote, not heap bytes (docs/engine.md lists every structure).");
+  }
+  if (is("null"))
+    caveats.push_back("null target: nothing is stored; the figures measure the harness itself.");
+  if (r.first_upsert) {
+    caveats.push_back(
+        Format("the run's first upsert (%s/%d, %.1f us) paid for cold caches and set-up; it is in "
+               "the figures, and a collection's median of a few entities is mostly it.",
+               r.first_upsert->entity_type.c_str(), r.first_upsert->primary_key, r.first_upsert->us));
+  }
+  const auto state = r.config.dataset_provenance.find("source.catalog_state");
+  if (state != r.config.dataset_provenance.end() && state->second != "ALIVE") {
+    caveats.push_back(
+        "the source catalog was " + state->second +
+        " when it was read, not ALIVE: it holds only what a load had reached, not a whole catalog.");
+  }
+  if (r.abort_reason == AbortReason::kInterrupted) {
+    caveats.push_back(
+        "interrupted: the figures are of the part that ran; collections not reached are listed "
+        "with what was expected of them.");
+  }
+  return caveats;
+}
+
 // What the exit status means for this run, saying exactly what was checked.
-std::string Verdict(const RunResult& r) {
+std::string RunVerdict(const RunResult& r) {
   const int exit_code = r.ExitCode();
   if (exit_code == 2) return "FIGURES STAND, COMPLETENESS UNPROVEN: counts unknown";
+  if (r.abort_reason == AbortReason::kInterrupted) {
+    return "INTERRUPTED: a partial run; do not quote these figures";
+  }
+  if (exit_code != 0 && r.abort_error.empty() && r.golive == GoLiveOutcome::kCompleted &&
+      !r.output_error.empty() &&
+      (r.verification == Verification::kVerified || r.verification == Verification::kSkipped ||
+       r.verification == Verification::kNotApplicable)) {
+    return "FAILED: the run was measured, but its report could not be written (" + r.output_error + ")";
+  }
   if (exit_code != 0) return "FAILED: do not quote these figures";
   if (r.verification == Verification::kSkipped)
     return "OK: the figures stand; the counts were not checked (skip verify)";
+  if (r.verification == Verification::kNotApplicable) {
+    return "OK: the harness's figures stand; the target stored nothing, so nothing was verified";
+  }
   const bool capped = std::any_of(r.collections.begin(), r.collections.end(), [](const CollectionResult& c) {
     return c.expected_count < c.source_count;
   });
@@ -76,6 +156,48 @@ std::string Verdict(const RunResult& r) {
   if (r.collection_subset && capped) what += ", ";
   if (capped) what += "capped per collection";
   return what + "), not the whole source";
+}
+
+namespace {
+
+// "a b 'c d'": words as a shell would take them back.
+std::string JoinWords(const std::vector<std::string>& words) {
+  std::string out;
+  for (const std::string& w : words) {
+    if (!out.empty()) out += ' ';
+    const bool plain = !w.empty() && w.find_first_not_of(
+                                         "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                                         "0123456789_-./=:,+@%") == std::string::npos;
+    if (plain) {
+      out += w;
+      continue;
+    }
+    out += '\'';
+    for (const char c : w) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    out += '\'';
+  }
+  return out;
+}
+
+// The configuration a comparison must match: target kind, storage, the copy's settings.
+std::string DescribeConfig(const RunResult& r) {
+  const RunConfig& c = r.config;
+  std::string out =
+      "target kind " + (c.target_kind.empty() ? std::string("not recorded") : c.target_kind) +
+      ", records compressed: " +
+      (c.compression.empty() ? std::string("unknown (a server warmup did not start)") : c.compression) +
+      ", verify " + VerifyModeName(r.verify_mode);
+  if (c.max_per_collection > 0)
+    out += Format(", at most %lld per collection", static_cast<long long>(c.max_per_collection));
+  if (!c.collections.empty()) out += ", collections " + JoinWords(c.collections);
+  if (auto scale = c.dataset_provenance.find("generator.scale"); scale != c.dataset_provenance.end()) {
+    out += ", dataset scale " + scale->second;
+  }
+  if (!c.server_command.empty()) out += ", server command " + c.server_command;
+  if (!c.server_binary.empty()) out += ", server " + c.server_binary;
+  if (!c.server_args.empty()) out += " (serve " + JoinWords(c.server_args) + ")";
+  if (!c.server_xmx.empty()) out += ", heap " + c.server_xmx;
+  return out;
 }
 
 std::string DropNote(const RunResult& r) {
@@ -100,6 +222,16 @@ std::string RenderTextReport(const RunResult& r) {
   out += "warmup run " + r.run_label + " (started " + r.started_at + ")\n";
   out += "  source   " + r.source + ", fingerprint " + r.dataset_fingerprint + "\n";
   out += "  target   " + r.target + ", catalog " + r.target_catalog + "\n";
+  out += "  config   " + DescribeConfig(r) + "\n";
+  if (const auto& storage = r.config.storage) {
+    out +=
+        "  storage  " + storage->path + ": " + (storage->filesystem.empty() ? "?" : storage->filesystem) +
+        " on " + storage->device + (storage->mount_options.empty() ? "" : ", " + storage->mount_options) +
+        (storage->free_bytes < 0 ? std::string()
+                                 : Format(", %.1f GB free", static_cast<double>(storage->free_bytes) / 1e9)) +
+        "\n";
+  }
+  if (!r.config.command_line.empty()) out += "  command  " + JoinWords(r.config.command_line) + "\n";
   out += "  build    warmup " + (env.build_details.empty() ? env.build : env.build_details) + "\n";
   out += Format("  host     %s: %s, %d cores, memory limit %.1f GiB, kernel %s\n", env.hostname.c_str(),
                 env.cpu_model.c_str(), env.cores, static_cast<double>(env.memory_limit_bytes) / (1 << 30),
@@ -127,6 +259,11 @@ std::string RenderTextReport(const RunResult& r) {
   out += Format("\n%-26s %6s %9s %10s %8s %9s %9s %9s %9s %10s %6s\n", "collection (slowest first)", "count",
                 "wall s", "us/entity", "read s", "mean us", "med us", "p95 us", "p99 us", "max us", "%wall");
   for (const auto* c : by_wall) {
+    if (!c->reached) {
+      out += Format("%-26s %6s   not reached: the load stopped before it (%s expected)\n",
+                    c->entity_type.c_str(), "-", Grouped(c->expected_count).c_str());
+      continue;
+    }
     const double per_entity = c->copied > 0 ? c->wall_seconds * 1e6 / static_cast<double>(c->copied) : 0;
     const double share = r.load_wall_seconds > 0 ? 100 * c->wall_seconds / r.load_wall_seconds : 0;
     out += Format("%-26s %6s %9.3f %10.2f %8.3f %9.1f %9.1f %9.1f %9.1f %10.1f %5.1f%%\n",
@@ -145,6 +282,10 @@ std::string RenderTextReport(const RunResult& r) {
   out += Format("  upsert (pure)        %10.3f s   %5.1f %% of wall, %s upserts\n", r.upsert.total_seconds,
                 pct(r.upsert.total_seconds), Grouped(r.upsert.count).c_str());
   out += "                       " + Distribution(r.upsert) + "\n";
+  if (r.first_upsert) {
+    out += Format("  first upsert         %10.1f us  %s/%d, the run's first (cold; in the figures above)\n",
+                  r.first_upsert->us, r.first_upsert->entity_type.c_str(), r.first_upsert->primary_key);
+  }
   if (r.server) {
     out += Format("    of which server    %10.3f s   ", r.server->total_seconds) + Distribution(*r.server) +
            "\n";
@@ -174,12 +315,15 @@ std::string RenderTextReport(const RunResult& r) {
                 r.loader.system_seconds, static_cast<double>(r.loader.peak_rss_bytes) / 1e6);
   if (const auto& server = r.server_process) {
     const ProcessUsage& u = server->usage;
+    const std::string golive_peak =
+        r.golive == GoLiveOutcome::kNotAttempted
+            ? std::string("n/a, no goLive")
+            : Format("%.1f MB", static_cast<double>(server->peak_rss_golive_bytes) / 1e6);
     out += Format(
         "  server               user %.2f s, sys %.2f s, peak RSS %.1f MB (sampled: load %.1f MB, goLive "
-        "%.1f MB)\n",
+        "%s)\n",
         u.user_seconds, u.system_seconds, static_cast<double>(u.peak_rss_bytes) / 1e6,
-        static_cast<double>(server->peak_rss_load_bytes) / 1e6,
-        static_cast<double>(server->peak_rss_golive_bytes) / 1e6);
+        static_cast<double>(server->peak_rss_load_bytes) / 1e6, golive_peak.c_str());
     if (server->usage_sampled) {
       out +=
           "                       (from /proc samples of the command's process group; faults and context "
@@ -230,24 +374,7 @@ std::string RenderTextReport(const RunResult& r) {
   }
 
   out += "\ncaveats\n";
-  out +=
-      "  - upsert figures are service times of a closed loop (one upsert at a time, each waiting for the\n"
-      "    last), not latencies under an open-loop arrival schedule.\n";
-  if (r.target.rfind("remote", 0) == 0) {
-    out +=
-        "  - remote: an upsert's time is end-to-end ingestion latency (conversion, serialization, round\n"
-        "    trip, server), not write-path latency; for cheap collections the wire dominates.\n";
-  }
-  if (r.target.rfind("embedded", 0) == 0) {
-    out +=
-        "  - embedded engine: the index work of evitaDB's WARM_UP upsert, but not all of it: no\n"
-        "    histograms or conditional facets (facetedPartially); parts are protobuf, not Kryo;\n"
-        "    index sizes are the bytes goLive wrote, not heap bytes (docs/engine.md lists every\n"
-        "    structure).\n";
-  }
-  if (r.target.rfind("null", 0) == 0) {
-    out += "  - null target: nothing is stored; the figures measure the harness itself.\n";
-  }
+  for (const std::string& caveat : RunCaveats(r)) out += "  - " + Wrapped(caveat, 96, "    ") + "\n";
   if (!r.abort_error.empty()) {
     const char* why = r.abort_reason == AbortReason::kEntityRejected ? "an entity was rejected"
                       : r.abort_reason == AbortReason::kTargetFailed ? "the target failed, not the entity"
@@ -258,12 +385,15 @@ std::string RenderTextReport(const RunResult& r) {
   }
 
   out += "\nverification: " + std::string(VerificationName(r.verification));
-  if (r.verification != Verification::kSkipped && r.verification != Verification::kNotReached) {
+  const bool checked = r.verification != Verification::kSkipped &&
+                       r.verification != Verification::kNotReached &&
+                       r.verification != Verification::kNotApplicable;
+  if (checked) {
     out += Format(" (%s, %.3f s, untimed: after the measurement)", VerifyModeName(r.verify_mode),
                   r.verification_seconds);
   }
   out += "\n";
-  if (r.verification != Verification::kSkipped && r.verification != Verification::kNotReached) {
+  if (checked) {
     out += Format("  %-22s %12s %12s %12s\n", "collection", "source", "expected", "target");
     for (const auto& c : r.collections) {
       const bool differs = c.target_count && *c.target_count != c.expected_count;
@@ -285,8 +415,10 @@ std::string RenderTextReport(const RunResult& r) {
     }
     if (!r.verification_error.empty()) out += "  " + r.verification_error + "\n";
   }
+  for (const std::string& note : r.notes) out += "\nnote: " + note + "\n";
+  if (!r.output_error.empty()) out += "\nOUTPUT FAILED: " + r.output_error + "\n";
   const int exit_code = r.ExitCode();
-  out += Format("\nverdict: %s (exit %d)%s\n", Verdict(r).c_str(), exit_code, DropNote(r).c_str());
+  out += Format("\nverdict: %s (exit %d)%s\n", RunVerdict(r).c_str(), exit_code, DropNote(r).c_str());
   out += "RUN_STATUS=MEASUREMENT-DONE-" + r.run_label + "\n";
   return out;
 }

@@ -108,4 +108,12 @@ StatusOr<std::string> EvitaClient::OpenSession(const std::string& catalog, bool 
   return response.sessionid();
 }
 
+Status EvitaClient::CloseSession(const std::string& session_id) const {
+  constexpr int kCloseSeconds = 5;
+  auto context = Context(session_id, kCloseSeconds);
+  pb::GrpcCloseRequest request;
+  pb::GrpcCloseResponse response;
+  return FromGrpc(session_->Close(context.get(), request, &response), "Close on " + address_);
+}
+
 }  // namespace warmup::rpc

@@ -68,6 +68,12 @@ class EvitaClient {
   // Opens a session on `catalog` and returns its id. Errors: kNotFound when
   // the catalog does not exist; any other as the server said it.
   StatusOr<std::string> OpenSession(const std::string& catalog, bool read_write) const;
+  // Closes the session `session_id`, as evitaDB's own client does when done
+  // with one, so that it does not hold the catalog (a warming-up catalog
+  // takes one session at a time) until the server's idle timeout. Best
+  // effort, within a few seconds: the error is returned, and a caller that is
+  // only tidying up may ignore it.
+  Status CloseSession(const std::string& session_id) const;
 
  private:
   std::shared_ptr<::grpc::Channel> channel_;

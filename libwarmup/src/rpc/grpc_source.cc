@@ -121,8 +121,14 @@ class GrpcSource : public CatalogSource {
         catalog_(std::move(catalog)),
         options_(std::move(options)),
         connection_{std::move(client), ""} {}
+  // Its read-only session is closed when the source is done, as evitaDB's
+  // client does, rather than left to the server's idle timeout.
+  ~GrpcSource() override {
+    if (!connection_.session_id.empty()) (void)connection_.client.CloseSession(connection_.session_id);
+  }
 
   Status Open() {
+    if (Status s = CheckState(); !s.ok()) return s;
     auto session = connection_.client.OpenSession(catalog_, /*read_write=*/false);
     if (!session.ok()) return session.status();
     connection_.session_id = *session;
@@ -180,6 +186,9 @@ class GrpcSource : public CatalogSource {
 
   const CatalogSchema& schema() const override { return schema_; }
   const std::vector<CollectionInfo>& collections() const override { return collections_; }
+  std::map<std::string, std::string> Provenance() const override {
+    return {{"source.server", address_}, {"source.catalog_state", state_}};
+  }
   StatusOr<std::unique_ptr<EntityStream>> OpenCollection(const std::string& entity_type) override {
     const CollectionInfo* info = FindCollection(*this, entity_type);
     if (info == nullptr) {
@@ -207,8 +216,35 @@ class GrpcSource : public CatalogSource {
   }
 
  private:
+  // A catalog that is not ALIVE holds whatever a load had reached when it
+  // was read (a load under way, or a failed one kept): not a snapshot of
+  // anything, unless asked for on purpose.
+  Status CheckState() {
+    const rpc::EvitaClient& client = connection_.client;
+    pb::GrpcGetCatalogStateRequest request;
+    request.set_catalogname(catalog_);
+    pb::GrpcGetCatalogStateResponse response;
+    if (Status s = client.Call(
+            "GetCatalogState", "",
+            [&](auto* context) { return client.evita().GetCatalogState(context, request, &response); });
+        !s.ok()) {
+      return s;
+    }
+    if (!response.has_catalogstate())
+      return NotFoundError("catalog " + catalog_ + " does not exist on " + address_);
+    state_ = pb::GrpcCatalogState_Name(response.catalogstate());
+    if (response.catalogstate() != pb::ALIVE && !options_.allow_not_alive) {
+      return FailedPreconditionError("catalog " + catalog_ + " on " + address_ + " is " + state_ +
+                                     ", not ALIVE: it holds only what a load had reached (one under way, or "
+                                     "a failed one kept), not a whole catalog; read it once it is ALIVE, "
+                                     "or on purpose with --allow-not-alive");
+    }
+    return OkStatus();
+  }
+
   std::string address_;
   std::string catalog_;
+  std::string state_;
   GrpcSourceOptions options_;
   Connection connection_;
   CatalogSchema schema_;

@@ -27,6 +27,12 @@ class RemoteTarget : public CatalogTarget {
  public:
   RemoteTarget(rpc::EvitaClient client, RemoteTargetOptions options)
       : options_(options), client_(std::move(client)) {}
+  // A write session still open (a failed run whose catalog is kept) is
+  // closed: left open, it would hold the warming-up catalog against every
+  // other session until the server's timeout.
+  ~RemoteTarget() override {
+    if (!write_session_.empty()) (void)client_.CloseSession(write_session_);
+  }
 
   std::string Describe() const override {
     return "remote " + client_.address() + " (evitaDB gRPC protocol, " + client_.transport() + ")";
@@ -140,9 +146,11 @@ class RemoteTarget : public CatalogTarget {
     pb::GrpcDeleteCatalogIfExistsRequest request;
     request.set_catalogname(schema_.name);
     pb::GrpcDeleteCatalogIfExistsResponse response;
-    return client_.Call("DeleteCatalogIfExists", "", [&](auto* context) {
+    Status s = client_.Call("DeleteCatalogIfExists", "", [&](auto* context) {
       return client_.evita().DeleteCatalogIfExists(context, request, &response);
     });
+    if (s.ok()) write_session_.clear();  // the catalog's sessions went with it
+    return s;
   }
 
  private:

@@ -124,10 +124,9 @@ class State {
 
   Status Define(const std::string& name) {
     if (Exists(name)) return OkStatus();  // evitaDB reuses an existing catalog
-    if (!IsSafeName(name)) {
-      return InvalidArgumentError("catalog name '" + name +
-                                  "' is not allowed (letters, digits, '.', '_', '-')");
-    }
+    // The name is checked now, not at the first upsert that makes the
+    // catalog: a foreign directory in the way is the definition's failure.
+    if (Status s = engine_->CheckNewCatalogName(name); !s.ok()) return s;
     CatalogSchema schema;
     schema.name = name;
     schema.evolution_modes = {CatalogEvolutionMode::kAddingEntityTypes};

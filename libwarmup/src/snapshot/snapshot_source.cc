@@ -176,6 +176,7 @@ class SnapshotSourceImpl : public SnapshotSource {
            std::to_string(manifest_.format_version) + ")";
   }
   std::string Fingerprint() const override { return ManifestFingerprint(manifest_); }
+  std::map<std::string, std::string> Provenance() const override { return manifest_.provenance; }
 
  private:
   std::unique_ptr<SnapshotFiles> files_;

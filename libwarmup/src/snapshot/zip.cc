@@ -2,9 +2,12 @@
 #include <zip.h>
 
 #include <filesystem>
+#include <map>
+#include <set>
 
 #include "snapshot/byte_io.h"
 #include "snapshot/manifest.h"
+#include "snapshot/snapshot_files.h"
 #include "snapshot/snapshot_source.h"
 #include "warmup/snapshot.h"
 
@@ -64,86 +67,104 @@ Status ZipSnapshot(const std::string& snapshot_dir, const std::string& zip_path)
 }
 
 StatusOr<std::string> UnpackSnapshot(const std::string& zip_path, const std::string& parent_dir) {
-  int error = 0;
-  zip_t* archive = zip_open(zip_path.c_str(), ZIP_RDONLY, &error);
-  if (archive == nullptr) return InvalidArgumentError(zip_path + ": not a readable zip");
-  struct Closer {
-    zip_t* archive;
-    ~Closer() { zip_discard(archive); }
-  } closer{archive};
-
-  // Check every name before writing anything: all entries must lie under one
-  // `<catalog>/` directory, as plain relative paths.
-  const zip_int64_t entries = zip_get_num_entries(archive, 0);
-  std::string catalog;
-  for (zip_int64_t i = 0; i < entries; ++i) {
-    std::string name = zip_get_name(archive, i, 0);
-    const bool is_dir = !name.empty() && name.back() == '/';
-    if (is_dir) name.pop_back();
-    if (!snapshot::IsSafeRelativePath(name)) {
-      return InvalidArgumentError(
-          zip_path + ": entry " + std::to_string(i) + " '" + zip_get_name(archive, i, 0) +
-          "' is not a plain relative path (absolute, '..', or odd characters); refusing to "
-          "unpack");
-    }
-    const std::string top = name.substr(0, name.find('/'));
-    if (catalog.empty()) catalog = top;
-    if (top != catalog) {
-      return InvalidArgumentError(zip_path + ": entry '" + name + "' is outside " + catalog +
-                                  "/; refusing to unpack");
-    }
-  }
-  if (catalog.empty()) return InvalidArgumentError(zip_path + ": empty zip");
-  const fs::path final_dir = fs::path(parent_dir) / catalog;
+  // The validator inspect and load use too: an export one command refuses,
+  // none accepts. It reads only the manifest.
+  auto zip = snapshot::OpenExportZip(zip_path);
+  if (!zip.ok()) return zip.status();
+  const snapshot::Manifest& manifest = zip->manifest;
+  const fs::path final_dir = fs::path(parent_dir) / manifest.catalog;
   std::error_code ec;
   if (fs::exists(final_dir, ec)) return AlreadyExistsError(final_dir.string() + " already exists");
-  fs::create_directories(parent_dir, ec);
-  auto fresh = snapshot::MakeFreshDirectory(parent_dir, "." + catalog + ".unpack-");
-  if (!fresh.ok()) return fresh.status();
-  const fs::path temp_root = *fresh;
-  auto fail = [&](Status s) {
-    fs::remove_all(temp_root, ec);
-    return s;
+  // Every entity is read and every checksum and count verified before
+  // anything is written, so that errors name the zip's entries.
+  if (Status s = InspectSnapshot(zip_path).status(); !s.ok()) return s;
+
+  // What of `parent_dir` this call creates (the outermost missing directory),
+  // so that a failure removes it again.
+  fs::path outermost_created;
+  for (fs::path p = parent_dir; !p.empty() && !fs::exists(p, ec); p = p.parent_path()) {
+    outermost_created = p;
+    if (p == p.parent_path()) break;
+  }
+  auto remove_created = [&] {
+    if (outermost_created.empty()) return;
+    for (fs::path p = parent_dir;; p = p.parent_path()) {
+      fs::remove(p, ec);  // only while empty: nothing of anyone else's goes
+      if (p == outermost_created || p == p.parent_path()) break;
+    }
   };
-  std::vector<char> buffer(1 << 20);
-  for (zip_int64_t i = 0; i < entries; ++i) {
-    std::string name = zip_get_name(archive, i, 0);
-    const fs::path target = temp_root / name;
-    if (name.back() == '/') {
-      fs::create_directories(target, ec);
-      continue;
-    }
-    fs::create_directories(target.parent_path(), ec);
-    zip_file_t* in = zip_fopen_index(archive, i, 0);
-    if (in == nullptr) return fail(DataLossError(zip_path + ": entry '" + name + "' cannot be read"));
-    auto out = snapshot::FileWriter::Create(target.string(), 0);
-    if (!out.ok()) {
-      zip_fclose(in);
-      return fail(out.status());
-    }
-    while (true) {
-      const zip_int64_t n = zip_fread(in, buffer.data(), buffer.size());
-      if (n < 0) {
-        zip_fclose(in);
-        return fail(DataLossError(zip_path + ": entry '" + name + "' is damaged"));
-      }
-      if (n == 0) break;
-      if (Status s = (*out)->Write(std::string_view(buffer.data(), static_cast<size_t>(n))); !s.ok()) {
-        zip_fclose(in);
-        return fail(s);
-      }
-    }
-    zip_fclose(in);
-    if (Status s = (*out)->Close(); !s.ok()) return fail(s);
-  }
-  // Inspection reads every entity, verifying every checksum and count.
-  if (Status s = InspectSnapshot((temp_root / catalog).string()).status(); !s.ok()) return fail(s);
-  fs::rename(temp_root / catalog, final_dir, ec);
+  fs::create_directories(parent_dir, ec);
   if (ec) {
-    return fail(
-        Status(StatusCode::kUnavailable, "cannot move the unpacked snapshot to " + final_dir.string()));
+    remove_created();
+    return Status(StatusCode::kUnavailable, "cannot create " + parent_dir + ": " + ec.message());
   }
-  fs::remove_all(temp_root, ec);
+  auto fresh = snapshot::MakeFreshDirectory(parent_dir, "." + manifest.catalog + ".unpack-");
+  if (!fresh.ok()) {
+    remove_created();
+    return fresh.status();
+  }
+  const fs::path temp_root = *fresh;
+  const fs::path temp_dir = temp_root / manifest.catalog;
+  // Errors name where a file was going, never the temporary directory: it
+  // is gone by the time anyone reads the message.
+  auto fail = [&](const Status& s) {
+    std::string message = s.message();
+    for (const auto& [from, to] :
+         {std::pair{temp_dir.string(), final_dir.string()}, std::pair{temp_root.string(), parent_dir}}) {
+      for (size_t at = message.find(from); at != std::string::npos; at = message.find(from, at + to.size())) {
+        message.replace(at, from.size(), to);
+      }
+    }
+    fs::remove_all(temp_root, ec);
+    remove_created();
+    return Status(s.code(), message);
+  };
+
+  // Only the files the manifest lists, each checked against it again as it is
+  // written: the zip may have changed since it was verified.
+  std::map<std::string, const snapshot::ManifestFile*> expected = {{manifest.schema.file, &manifest.schema}};
+  for (const auto& c : manifest.collections) expected[c.data.file] = &c.data;
+  std::set<fs::path> directories = {temp_dir};
+  for (const std::string& relative : zip->listed) directories.insert((temp_dir / relative).parent_path());
+  for (const fs::path& directory : directories) {
+    fs::create_directories(directory, ec);
+    if (ec) {
+      return fail(
+          Status(StatusCode::kUnavailable, "cannot create " + directory.string() + ": " + ec.message()));
+    }
+  }
+  std::vector<char> buffer(1 << 20);
+  for (const std::string& relative : zip->listed) {
+    auto in = zip->files->Open(relative);
+    if (!in.ok()) return fail(in.status());
+    auto out = snapshot::FileWriter::Create((temp_dir / relative).string(), 0);
+    if (!out.ok()) return fail(out.status());
+    while (true) {
+      auto n = (*in)->Read(buffer.data(), buffer.size());
+      if (!n.ok()) return fail(n.status());
+      if (*n == 0) break;
+      if (Status s = (*out)->Write(std::string_view(buffer.data(), *n)); !s.ok()) return fail(s);
+    }
+    if (Status s = (*out)->Close(); !s.ok()) return fail(s);
+    const auto it = expected.find(relative);
+    if (it != expected.end() && ((*out)->stored_bytes() != static_cast<uint64_t>(it->second->stored_bytes) ||
+                                 (*out)->crc() != it->second->crc32c)) {
+      return fail(DataLossError(zip->files->Name(relative) +
+                                ": changed while it was unpacked (its size or checksum no longer match "
+                                "the manifest)"));
+    }
+  }
+  for (auto it = directories.rbegin(); it != directories.rend(); ++it) {  // innermost first
+    if (Status s = snapshot::SyncDirectory(it->string()); !s.ok()) return fail(s);
+  }
+  fs::rename(temp_dir, final_dir, ec);
+  if (ec) {
+    return fail(Status(StatusCode::kUnavailable,
+                       "cannot move the unpacked snapshot to " + final_dir.string() + ": " + ec.message()));
+  }
+  fs::remove(temp_root, ec);
+  // As the snapshot writer does: the rename is durable once the parent is synced.
+  if (Status s = snapshot::SyncDirectory(parent_dir); !s.ok()) return s;
   return final_dir.string();
 }
 
