@@ -2,16 +2,22 @@
 # The mutation check: does the suite notice when the code is wrong?
 #
 # Flips one chosen condition at a time in the exit-code logic, the copy loop,
-# the digest and the engine's index code; rebuilds; runs the test suite; and
+# the digest, the engine's index code, the comparison statistics, the work
+# directory, TLS, the zip validator, progress and the time series; rebuilds
+# everything the mutated file feeds (the whole build: the CLI, warmup-profile,
+# the Python module); runs the unit cases (the test binary, stopping at the
+# first failure), then, when they all pass, every other ctest entry; and
 # reports whether some test failed ("killed") or none did ("SURVIVED").
 # Every file is restored afterwards, also when the script is interrupted.
+# It changes files of the checkout it runs in: run it in a worktree of its own
+# while anyone else builds this one (git worktree add ../mut HEAD).
 #
 #   scripts/mutate.sh [BUILD_DIR [N ...]]   BUILD_DIR defaults to build (as scripts/test.sh
 #                                           makes it); N ... runs only those mutations
 #
 # Exit status: 0 when every mutation was killed, 1 when one survived, 2 when a
 # mutation no longer applies (its code moved: update the list below).
-# Takes about a minute per mutation on 2 cores; results go in docs/testing.md.
+# Takes one to a few minutes per mutation on 2 cores; results go in docs/testing.md.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build}
@@ -25,7 +31,7 @@ mutations=(
   "libwarmup/src/report/run_result.cc|std::ceil(p * n)|std::floor(p * n)|percentiles one rank too low"
   "libwarmup/src/report/run_result.cc|if (s.count >= 1000)|if (s.count > 1000)|p99.9 withheld at exactly 1000 samples"
   "libwarmup/src/copy/copy_engine.cc|if (*count != c.expected_count) r.verification = Verification::kMismatch;|if (false) r.verification = Verification::kMismatch;|a short copy verifies"
-  "libwarmup/src/copy/copy_engine.cc|if (r.ExitCode() == 1 && !options.keep_target)|if (r.ExitCode() == 1 && options.keep_target)|failed runs keep their catalog, --keep-target drops it"
+  "libwarmup/src/copy/copy_engine.cc|    if (options.keep_target) {|    if (!options.keep_target) {|failed runs keep their catalog, --keep-target drops it"
   "libwarmup/src/copy/copy_engine.cc|const int64_t upsert_ns = Nanos(t - read_end);|const int64_t upsert_ns = Nanos(t - read_start);|upsert time includes the read"
   "libwarmup/src/copy/copy_engine.cc|c.copied < options_.max_per_collection|c.copied <= options_.max_per_collection|the cap copies one entity too many"
   "libwarmup/src/model/digest.cc|Write(p.indexed);|;|the digest ignores a price's indexed flag"
@@ -41,6 +47,30 @@ mutations=(
   "libwarmup/src/engine/collection.cc|if (member != d.members.end() && --member->second == 0) {|if (member != d.members.end()) {|an entity leaves a group index with its first reference out"
   "libwarmup/src/engine/catalog.cc|if (LacksDefaultValues(collection.schema(), entity)) {|if (false) {|an upsert's missing default values stay missing"
   "libwarmup/src/engine/upsert_validation.cc|if (count == 0 && IsMandatory(rs.cardinality)) {|if (count < 0 && IsMandatory(rs.cardinality)) {|a mandatory reference may be missing"
+  # Capabilities of issues 15-17 and 25: comparisons, trust, TLS, progress, time series.
+  "libwarmup/src/report/compare.cc|    if (m.p_adjusted < options.alpha) {|    if (m.test.p_value < options.alpha) {|verdicts on raw p, not Holm's"
+  "libwarmup/src/report/compare.cc|running = std::max(running, std::min(|running = (std::min(|Holm's adjusted p may fall below an earlier one"
+  "libwarmup/src/report/compare.cc|if (holm_factor * SmallestAttainableP(m.a.size(), m.b.size()) >= options.alpha) {|if (false) {|an undecidable comparison reads 'no change'"
+  "libwarmup/src/report/compare.cc|      if (!same_file && runs[i]->identity != runs[j]->identity) continue;|      if (!same_file) continue;|a copy of a report counts as a second run"
+  "libwarmup/src/report/compare.cc|      if (value == expected) continue;|      continue;|runs of other settings are compared silently"
+  "libwarmup/src/report/compare.cc|      if (count < options.min_collection_count) small.insert(type);|      ;|medians of one entity are compared"
+  "libwarmup/src/report/compare.cc|  const double sigma = 1.4826 * Median(deviations);|  const double sigma = Median(deviations);|the detectable change from the MAD unscaled"
+  "libwarmup/src/report/compare.cc|  if (tie_term == 0 && m <= 20 && n <= 20) {|  if (tie_term == 0 && m < 20 && n < 20) {|the exact test stops one run early"
+  "libwarmup/src/common/work_dir.cc|!LiesInside(used.path, path)) continue;|true) continue;|a source or report inside the work directory is allowed"
+  "libwarmup/src/common/work_dir.cc|    if (!IsSafeName(name) |    if (false |a marker line can name a path outside the directory"
+  "libwarmup/src/engine/engine.cc|    if (Status s = RecordInMarker(schema.name); !s.ok()) return s;|    ;|the engine's catalogs are not recorded as warmup's"
+  "libwarmup/src/report/run_result.cc|!output_error.empty()) return 1;|false) return 1;|an unwritten report still exits 0"
+  "libwarmup/src/copy/copy_engine.cc|  if (!target.StoresEntities()) {|  if (false) {|the null target is verified"
+  "libwarmup/src/copy/copy_engine.cc|        AddUnreached(*info);|        ;|an aborted run's expected counts only what it reached"
+  "libwarmup/src/report/text_report.cc|return \"INTERRUPTED: a partial run; do not quote these figures\";|;|an interrupted run's verdict does not say so"
+  "libwarmup/src/rpc/grpc_source.cc|    if (response.catalogstate() != pb::ALIVE && !options_.allow_not_alive) {|    if (false) {|a warming-up catalog is exported as a snapshot"
+  "libwarmup/src/server/server.cc|: GRPC_SSL_REQUEST_AND_REQUIRE_CLIENT_CERTIFICATE_AND_VERIFY);|: GRPC_SSL_REQUEST_AND_REQUIRE_CLIENT_CERTIFICATE_BUT_DONT_VERIFY);|mTLS accepts a client certificate of any CA"
+  "libwarmup/src/model/digest.cc|  std::sort(locales.begin(), locales.end());|  ;|the digest depends on the order locales are listed in"
+  "libwarmup/src/report/gc_log.cc|  if (tags != \"gc\") return;|  ;|GC lines of other tags are counted"
+  "libwarmup/src/report/time_series.cc|  const int64_t end_ns = sample.start_offset_ns + sample.read_ns + sample.upsert_ns;|  const int64_t end_ns = sample.start_offset_ns + sample.upsert_ns;|an upsert's end leaves out its read"
+  "libwarmup/src/report/time_series.cc|    interval.end_seconds = std::min(load_seconds, static_cast<double>(i + 1) * width);|    interval.end_seconds = static_cast<double>(i + 1) * width;|the last interval's rate over its nominal width"
+  "apps/warmup/reindex.cc|  result.abort_reason = warmup::AbortReason::kInterrupted;|  ;|an interrupt that stopped the server reads as a failed target"
+  "apps/warmup/serve.cc|    if (makes_data_dir) std::filesystem::remove_all(cmd->data_dir, fs_ec);|    ;|a serve that cannot start leaves its new data directory"
 )
 
 backup=$(mktemp -d)
@@ -54,7 +84,9 @@ restore() {
 trap 'restore; rm -rf "$backup"' EXIT
 trap 'exit 130' INT TERM
 
-rebuild() { cmake --build "$build" --target warmup_tests warmup_cli -j"$(nproc)" > "$backup/build.log" 2>&1; }
+# The whole build: a mutation in the Python module or warmup-profile must not
+# run a stale binary and "survive".
+rebuild() { cmake --build "$build" -j"$(nproc)" > "$backup/build.log" 2>&1; }
 
 survived=0
 stale=0
@@ -80,9 +112,14 @@ open(p, "w").write(s.replace(os.environ["FROM"], os.environ["TO"], 1))' "$file"
   if ! rebuild; then
     result="killed by the compiler"
   else
-    # The unit entries and the wrapper test; not the formatter, the guard or the count.
-    if ctest --test-dir "$build" -j"$(nproc)" --stop-on-failure -E 'clang_format|all_test_cases|test_case_count' \
-        > "$backup/ctest.log" 2>&1; then
+    # The unit cases in one process first (quick), then the other entries;
+    # not the formatter, the guard or the count.
+    mkdir -p "$backup/tmp"
+    if ! TMPDIR=$backup/tmp timeout 900 "$build/tests/warmup_tests" --abort-after=1 > "$backup/unit.log" 2>&1; then
+      killer=$(sed -n 's/^TEST CASE:  *\(.*\)$/unit:\1/p' "$backup/unit.log" | head -n 1)
+      result="killed by ${killer:-the unit cases}"
+    elif ctest --test-dir "$build" -j"$(nproc)" --stop-on-failure \
+        -E '^unit:|clang_format|all_test_cases|test_case_count' > "$backup/ctest.log" 2>&1; then
       result="**SURVIVED**"
       survived=1
     else
@@ -90,6 +127,7 @@ open(p, "w").write(s.replace(os.environ["FROM"], os.environ["TO"], 1))' "$file"
         | grep -v '^leftovers' | head -n 1)
       result="killed by ${killer:-a test}"
     fi
+    rm -rf "$backup/tmp"
   fi
   restore
   printf '| %d | %s | %s | %s |\n' "$n" "$file" "$what" "$result"

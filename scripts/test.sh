@@ -1,60 +1,117 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds everything with warnings as errors, and runs
 # every test through ctest, three ways (what .ci/run calls):
-#   1. as built (build/, GCC);
+#   1. as built (build/, GCC): every entry, the whole-binary guard too;
 #   2. built with clang, AddressSanitizer and UBSan (build-asan/; any report
-#      fails the test that triggered it), plus the libFuzzer targets, each
-#      fuzzing for a bounded time from its seed corpus;
+#      fails the test that triggered it): the library, the tests and the CLI
+#      only, every entry but the guard (each case already runs in a process of
+#      its own), plus the libFuzzer targets, each fuzzing for a bounded time
+#      from its seed corpus (--fuzz-seconds, 10 by default);
 #   3. the server, source and target tests built with ThreadSanitizer
 #      (build-tsan/, clang).
-# Idempotent.
+# Idempotent. Ends with one timing line per leg, and every ctest entry has a
+# timeout, so a run that goes past CI's budget says which leg and which test
+# took the time.
 #   --plain      1 only (the quick loop while developing)
 #   --sanitize   2 only
 #   --tsan       3 only
+#   --fuzz-seconds N   how long each fuzz target runs in 2 (default 10)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-mode=${1:-all}
-case "$mode" in
-  all | --plain | --sanitize | --tsan) ;;
-  *) echo "usage: scripts/test.sh [--plain | --sanitize | --tsan]" >&2; exit 64 ;;
-esac
+mode=all
+fuzz_seconds=10
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --plain | --sanitize | --tsan) mode=$1 ;;
+    --fuzz-seconds)
+      [ $# -ge 2 ] && [[ "$2" =~ ^[0-9]+$ ]] || { echo "usage: --fuzz-seconds N (whole seconds)" >&2; exit 64; }
+      fuzz_seconds=$2
+      shift
+      ;;
+    *) echo "usage: scripts/test.sh [--plain | --sanitize | --tsan] [--fuzz-seconds N]" >&2; exit 64 ;;
+  esac
+  shift
+done
 ./scripts/install-deps.sh
 jobs=$(nproc)
 clang=(-DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=Debug -DWARMUP_WERROR=ON)
+# ccache entries that do not depend on where the checkout is: CI builds a
+# fresh clone in a folder of its own, which would otherwise miss every one.
+export CCACHE_BASEDIR=$PWD CCACHE_NOHASHDIR=1
+# Per entry; the slowest entries set their own, longer limits in CMake.
+ctest_limits=(--timeout 900 --output-on-failure -j"$jobs")
+
+timings=()
+leg_started=0
+start_leg() { leg_started=$SECONDS; }
+end_leg() {  # end_leg NAME BUILD_SECONDS
+  timings+=("$(printf '%-28s build %4d s, tests %4d s' "$1" "$2" $((SECONDS - leg_started - $2)))")
+}
+# The five slowest entries of a leg, from ctest's own record of the run.
+slowest() {
+  local log=$1/Testing/Temporary/LastTest.log
+  [ -f "$log" ] || return 0
+  # Each entry's block has "Test time = N sec" before its '"NAME" end time' line.
+  sed -n 's/^Test time = *\([0-9.]*\) sec$/\1/p; s/^"\(.*\)" end time: .*/\1/p' "$log" |
+    paste - - | sort -t$'\t' -k1 -rn | head -n 5 | awk -F'\t' '{ printf "    %6.1f s  %s\n", $1, $2 }'
+}
+report() {
+  echo
+  echo "scripts/test.sh timings (ccache: $(ccache -s 2> /dev/null | sed -n 's/^ *Hits: *\([0-9]*\).*/\1 hits/p' | head -n 1)):"
+  for t in "${timings[@]}"; do echo "  $t"; done
+}
+trap report EXIT
 
 if [ "$mode" = all ] || [ "$mode" = --plain ]; then
+  start_leg
   cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DWARMUP_WERROR=ON
   cmake --build build -j"$jobs"
-  ctest --test-dir build --output-on-failure -j"$jobs"
+  built=$((SECONDS - leg_started))
+  ctest --test-dir build "${ctest_limits[@]}" || { end_leg "1 plain (GCC)" $built; slowest build; exit 1; }
+  end_leg "1 plain (GCC)" $built
+  slowest build
 fi
 
 if [ "$mode" = all ] || [ "$mode" = --sanitize ]; then
+  start_leg
   # fuzzer-no-link: the library carries libFuzzer's coverage hooks, so that
   # the fuzz targets built here see into it; the tests do not mind them.
   flags="-O1 -g -fsanitize=address,undefined,fuzzer-no-link -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
-  # The Python module is left to the plain suite: an ASan-instrumented module
-  # cannot load into an uninstrumented interpreter.
-  cmake -S . -B build-asan -G Ninja "${clang[@]}" -DWARMUP_FUZZ=ON -DWARMUP_BUILD_BENCHMARKS=OFF -DWARMUP_BUILD_PYTHON=OFF \
+  # The library, the tests, the CLI and the fuzzers: the examples, the
+  # benchmarks and the Python module are the plain leg's (an ASan-instrumented
+  # module cannot load into an uninstrumented interpreter anyway).
+  cmake -S . -B build-asan -G Ninja "${clang[@]}" -DWARMUP_FUZZ=ON -DWARMUP_FUZZ_SECONDS="$fuzz_seconds" \
+    -DWARMUP_BUILD_BENCHMARKS=OFF -DWARMUP_BUILD_PYTHON=OFF -DWARMUP_BUILD_EXAMPLES=OFF \
     -DCMAKE_CXX_FLAGS="$flags" -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined"
   cmake --build build-asan -j"$jobs"
+  built=$((SECONDS - leg_started))
+  # The guard (the whole binary in one process) is the plain leg's: here every
+  # case already runs under the sanitizers in a process of its own.
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
-    ctest --test-dir build-asan --output-on-failure -j"$jobs"
+    ctest --test-dir build-asan "${ctest_limits[@]}" -E '^all_test_cases$' ||
+    { end_leg "2 ASan+UBSan (clang)" $built; slowest build-asan; exit 1; }
+  end_leg "2 ASan+UBSan (clang)" $built
+  slowest build-asan
 fi
 
 if [ "$mode" = all ] || [ "$mode" = --tsan ]; then
+  start_leg
   # The threads are in the server (gRPC's, the orphan reaper, the system
   # endpoint), the gRPC source (its prefetch) and the remote target: their
   # tests, under TSan, in process.
   cmake -S . -B build-tsan -G Ninja "${clang[@]}" -DWARMUP_BUILD_BENCHMARKS=OFF -DWARMUP_BUILD_EXAMPLES=OFF -DWARMUP_BUILD_PYTHON=OFF \
     -DCMAKE_CXX_FLAGS="-O1 -g -fsanitize=thread" -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=thread"
   cmake --build build-tsan -j"$jobs" --target warmup_tests warmup_cli
+  built=$((SECONDS - leg_started))
   # Debian's gRPC and Abseil are not instrumented: their locks are invisible
   # to TSan, so hand-offs through them are suppressed (tests/tsan.supp says
   # which, and why); warmup's own code is never.
   mkdir -p build-tsan/test-tmp
   TMPDIR=$PWD/build-tsan/test-tmp \
     TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 ignore_noninstrumented_modules=1 suppressions=$PWD/tests/tsan.supp" \
-    build-tsan/tests/warmup_tests \
-    --source-file='*tests/server/*,*tests/rpc/*,*tests/tls/*,*catalog_target_conformance_test.cc,*copy_faults_test.cc'
+    timeout 1200 build-tsan/tests/warmup_tests \
+    --source-file='*tests/server/*,*tests/rpc/*,*tests/tls/*,*catalog_target_conformance_test.cc,*copy_faults_test.cc,*progress_test.cc' ||
+    { end_leg "3 TSan (clang)" $built; exit 1; }
+  end_leg "3 TSan (clang)" $built
 fi

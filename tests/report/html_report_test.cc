@@ -2,6 +2,9 @@
 
 #include <doctest/doctest.h>
 
+#include <cctype>
+#include <string>
+
 #include <nlohmann/json.hpp>
 
 #include "warmup/report.h"
@@ -36,6 +39,160 @@ TEST_CASE("RenderRunHtml: Chart.js inlined, the run's JSON as the data, nothing 
   const std::string data = PageData(page);
   CHECK(data.find('<') == std::string::npos);
   CHECK(nlohmann::json::parse(data) == nlohmann::json::parse(RenderJsonReport(r)));
+}
+
+// The page's verdict banner: <div id="verdict" ...>...</div>, which must come
+// before the content the script draws (so that it is the first thing read,
+// and shows even when the script does not run).
+std::string Banner(const std::string& page) {
+  const size_t start = page.find("<div id=\"verdict\"");
+  REQUIRE(start != std::string::npos);
+  CHECK(start > page.find("<body>"));
+  CHECK(start < page.find("<div id=\"content\">"));
+  const size_t end = page.find("</div>", start);
+  REQUIRE(end != std::string::npos);
+  return page.substr(start, end + 6 - start);
+}
+
+std::string Lower(std::string text) {
+  for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return text;
+}
+
+bool Contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+// A load stopped by SIGINT in Product, 760 of its 1,188 entities copied, Tag
+// never reached (docs/measurement.md: exit 1, "do not quote").
+RunResult InterruptedRun() {
+  RunResult r;
+  r.run_label = "cut";
+  r.source_catalog = "senesi";
+  r.started_at = "2026-12-02T00:00:00Z";
+  CollectionResult brand;
+  brand.entity_type = "Brand";
+  brand.source_count = brand.expected_count = brand.copied = 19;
+  CollectionResult product;
+  product.entity_type = "Product";
+  product.source_count = product.expected_count = 1188;
+  product.copied = 760;
+  CollectionResult tag;
+  tag.entity_type = "Tag";
+  tag.source_count = tag.expected_count = 85;
+  tag.reached = false;
+  r.collections = {brand, product, tag};
+  r.abort_reason = AbortReason::kInterrupted;
+  r.abort_error = "interrupted by SIGINT after 760 <of> 1,188 Product entities @TITLE@";
+  r.golive = GoLiveOutcome::kNotAttempted;
+  r.verification = Verification::kNotReached;
+  r.target_drop = TargetDrop::kDropped;
+  return r;
+}
+
+RunResult VerifiedRun() {
+  RunResult r;
+  r.run_label = "good";
+  CollectionResult brand;
+  brand.entity_type = "Brand";
+  brand.source_count = brand.expected_count = brand.copied = 19;
+  brand.target_count = 19;
+  r.collections = {brand};
+  r.golive = GoLiveOutcome::kCompleted;
+  r.golive_seconds = 0.25;
+  r.verification = Verification::kVerified;
+  return r;
+}
+
+TEST_CASE(
+    "RenderRunHtml: an interrupted run opens with a red banner: INTERRUPTED, do not quote, exit 1, why") {
+  const RunResult r = InterruptedRun();
+  const std::string page = RenderRunHtml(r);
+  const nlohmann::json doc = nlohmann::json::parse(PageData(page));
+  REQUIRE(doc["exit_code"] == 1);  // what the banner must say, from the data
+  REQUIRE(doc["abort_reason"] == "interrupted");
+  const std::string banner = Banner(page);
+  CAPTURE(banner);
+  CHECK(Contains(banner, "class=\"banner red\""));
+  CHECK(Contains(banner, "data-exit-code=\"1\""));
+  CHECK(Contains(banner, doc["verdict"].get<std::string>()));
+  CHECK(Contains(banner, "INTERRUPTED"));
+  CHECK(Contains(Lower(banner), "do not quote these figures"));
+  CHECK(Contains(banner, "(exit 1)"));
+  CHECK(Contains(banner, "abort reason interrupted"));
+  // The abort error as text, escaped, and never taken for a marker of the page's template.
+  CHECK(Contains(banner, "interrupted by SIGINT after 760 &lt;of&gt; 1,188 Product entities @TITLE@"));
+  CHECK(Contains(banner, "779 of 1,292 entities copied"));  // 19 + 760 of 19 + 1,188 + 85
+  CHECK(Contains(banner, "goLive not attempted"));
+  CHECK(Contains(banner, "the partial target catalog was dropped"));
+}
+
+TEST_CASE("RenderRunHtml: the banner is green without 'do not quote' for exit 0, amber with it for exit 2") {
+  RunResult r = VerifiedRun();
+  std::string banner = Banner(RenderRunHtml(r));
+  CAPTURE(banner);
+  CHECK(Contains(banner, "class=\"banner green\""));
+  CHECK(Contains(banner, "data-exit-code=\"0\""));
+  CHECK(Contains(banner,
+                 nlohmann::json::parse(RenderJsonReport(r))["verdict"].get<std::string>() + " (exit 0)"));
+  CHECK_FALSE(Contains(Lower(banner), "do not quote"));
+
+  r.verification = Verification::kUnknown;  // the figures stand, completeness unproven
+  REQUIRE(nlohmann::json::parse(RenderJsonReport(r))["exit_code"] == 2);
+  banner = Banner(RenderRunHtml(r));
+  CHECK(Contains(banner, "class=\"banner amber\""));
+  CHECK(Contains(banner, "(exit 2)"));
+  CHECK(Contains(Lower(banner), "do not quote these figures"));
+}
+
+TEST_CASE("RenderRunHtml: the banner carries 'do not quote', the output error and every note, escaped") {
+  RunResult r = VerifiedRun();
+  r.output_error = "--report-json out.json: <disk full>";
+  r.notes = {"kept the catalog cut_1 & its data", "second note"};
+  const std::string banner = Banner(RenderRunHtml(r));
+  CAPTURE(banner);
+  CHECK(Contains(banner, "class=\"banner red\""));
+  // The verdict sentence of this failure does not say it; the banner must.
+  CHECK_FALSE(Contains(Lower(nlohmann::json::parse(RenderJsonReport(r))["verdict"].get<std::string>()),
+                       "do not quote"));
+  CHECK(Contains(Lower(banner), "do not quote these figures"));
+  CHECK(Contains(banner, "OUTPUT FAILED: --report-json out.json: &lt;disk full&gt;"));
+  CHECK(Contains(banner, "note: kept the catalog cut_1 &amp; its data"));
+  CHECK(Contains(banner, "note: second note"));
+}
+
+TEST_CASE("RenderComparisonHtml: the banner says the verdict and the exit code, with the warnings") {
+  Comparison c;
+  c.a_files = {"a1.json", "a2.json"};
+  c.b_files = {"b1.json", "b2.json"};
+  c.warnings = {"fewer than 9 runs per arm (2 and 2): <unreliable>"};
+  MetricComparison m;
+  m.metric = "total_seconds";
+  m.unit = "s";
+  m.a = {1, 2};
+  m.b = {3, 4};
+  m.decidable = false;
+  m.verdict = Verdict::kInconclusive;
+  c.metrics.push_back(m);
+  std::string banner = Banner(RenderComparisonHtml(c));
+  CAPTURE(banner);
+  nlohmann::json doc = nlohmann::json::parse(RenderComparisonJson(c));
+  REQUIRE(doc["exit_code"] == 4);
+  CHECK(Contains(banner, "class=\"banner amber\""));
+  CHECK(Contains(banner, "data-verdict=\"inconclusive\""));
+  CHECK(Contains(banner, "INCONCLUSIVE (exit 4)"));
+  CHECK(Contains(banner, "WARNING: fewer than 9 runs per arm (2 and 2): &lt;unreliable&gt;"));
+
+  c.metrics[0].decidable = true;
+  c.metrics[0].verdict = Verdict::kRegressed;
+  banner = Banner(RenderComparisonHtml(c));
+  CHECK(Contains(banner, "class=\"banner red\""));
+  CHECK(Contains(banner, "REGRESSED (exit 3): total_seconds"));
+
+  c.metrics[0].verdict = Verdict::kNoChange;
+  banner = Banner(RenderComparisonHtml(c));
+  CHECK(Contains(banner, "class=\"banner green\""));
+  CHECK(Contains(banner, "no regression (exit 0)"));
 }
 
 TEST_CASE("RenderComparisonHtml: the comparison's JSON as the data") {

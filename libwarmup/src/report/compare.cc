@@ -565,11 +565,11 @@ std::string RenderComparisonText(const Comparison& c) {
                   m.test.exact ? "" : "~");
     char holm[32];
     std::snprintf(holm, sizeof(holm), m.p_adjusted < 1e-4 ? "%.0e" : "%.4f", m.p_adjusted);
-    std::snprintf(line, sizeof(line), "%-44s %12s %12s %7s %17s %8s %8s %12s %6s%% %6s%%  %s\n",
+    const std::string detect = m.decidable ? Fixed(100 * m.detectable_change, 1) + "%" : "n/a";
+    std::snprintf(line, sizeof(line), "%-44s %12s %12s %7s %17s %8s %8s %12s %7s %6s%%  %s\n",
                   (m.metric + " (" + m.unit + ")").c_str(), Fixed(m.median_a, places).c_str(),
                   Fixed(m.median_b, places).c_str(), Fixed(m.ratio, 3).c_str(), ci.c_str(), p, holm,
-                  Fixed(m.hodges_lehmann, places).c_str(),
-                  m.decidable ? Fixed(100 * m.detectable_change, 1).c_str() : "n/a",
+                  Fixed(m.hodges_lehmann, places).c_str(), detect.c_str(),
                   Fixed(100 * m.noise_threshold, 1).c_str(), VerdictName(m.verdict));
     out << line;
   }
