@@ -737,7 +737,7 @@ StatusOr<CompareCommand> ParseCompare(const std::vector<std::string>& args) {
                   "usage: warmup compare A.json... --vs B.json... [--noise-from AA.json...] [--json F]\n"
                   "Per metric: medians, the ratio B/A with a bootstrap 95 % interval, the Mann-Whitney U "
                   "test,\nthe Hodges-Lehmann shift, and a verdict. Exit 0: no regression, 3: a regression, "
-                  "1: error.",
+                  "4: inconclusive (too few runs for any verdict), 1: error.",
                   &cmd.help);
   if (!vm.ok()) return vm.status();
   if (!cmd.help.empty()) return cmd;
@@ -780,7 +780,7 @@ StatusOr<AbCommand> ParseAb(const std::vector<std::string>& args) {
       "                 [--a-args \"...\"] [--b-args \"...\"] (--pristine-dir DIR | --source URL) "
       "[reindex's flags]\n"
       "Interleaved reindex runs of two server builds, each on a fresh server and data directory, then\n"
-      "warmup compare on them. Exit 0: no regression, 3: a regression, 1: error.";
+      "warmup compare on them. Exit 0: no regression, 3: a regression, 4: inconclusive, 1: error.";
   po::variables_map vm;
   std::vector<std::string> rest;
   try {
@@ -807,9 +807,32 @@ StatusOr<AbCommand> ParseAb(const std::vector<std::string>& args) {
       }
     }
   }
+  // --server-xmx fills {xmx} of the arms' commands (--a-command, --b-command):
+  // taken here, since reindex's own would want a --server-command.
+  std::string xmx;
+  for (size_t i = 0; i < rest.size(); ++i) {
+    if (rest[i] == "--server-xmx" && i + 1 < rest.size()) {
+      xmx = rest[i + 1];
+      rest.erase(rest.begin() + static_cast<std::ptrdiff_t>(i),
+                 rest.begin() + static_cast<std::ptrdiff_t>(i) + 2);
+      break;
+    }
+    if (rest[i].starts_with("--server-xmx=")) {
+      xmx = rest[i].substr(std::string("--server-xmx=").size());
+      rest.erase(rest.begin() + static_cast<std::ptrdiff_t>(i));
+      break;
+    }
+  }
   auto reindex = ParseReindex(rest);
   if (!reindex.ok()) return reindex.status();
   cmd.reindex = std::move(reindex).value();
+  if (!xmx.empty()) {
+    if (cmd.a_command.empty() && cmd.b_command.empty()) {
+      return InvalidArgumentError(
+          "--server-xmx has no effect without --a-command or --b-command; leave it out");
+    }
+    cmd.reindex.server.xmx = xmx;
+  }
   cmd.reindex.command_line = CommandLine({"warmup", "ab"}, args);
   if (!cmd.reindex.server.start) {
     return InvalidArgumentError("warmup ab compares two servers it starts: --target embedded is for reindex");

@@ -100,12 +100,23 @@ template <typename Command>
 using FlagTable =
     std::map<std::string, std::pair<std::vector<std::string>, std::function<bool(const Command&)>>>;
 
+// A documented flag that this command always refuses (warmup-profile lists
+// load's target flags but profiles the embedded engine only): a command line
+// with it, and the start of the error.
+using RefusedFlags = std::map<std::string, std::pair<std::vector<std::string>, std::string>>;
+
 template <typename Command, typename Parser>
-void CheckEveryFlag(Parser parse, const FlagTable<Command>& table) {
+void CheckEveryFlag(Parser parse, const FlagTable<Command>& table, const RefusedFlags& refused = {}) {
   const std::set<std::string> documented = DocumentedFlags(parse);
   for (const std::string& flag : documented) {
     CAPTURE(flag);
     if (flag == "help") continue;  // --help: see DocumentedFlags
+    if (auto no = refused.find(flag); no != refused.end()) {
+      REQUIRE_MESSAGE(!table.contains(flag), "--", flag, " has a row and is refused");
+      CHECK_MESSAGE(parse(no->second.first).status().message().find(no->second.second) == 0,
+                    parse(no->second.first).status().ToString());
+      continue;
+    }
     auto row = table.find(flag);
     REQUIRE_MESSAGE(row != table.end(), "--", flag, " is documented but has no row in this test");
     auto cmd = parse(row->second.first);
@@ -113,6 +124,9 @@ void CheckEveryFlag(Parser parse, const FlagTable<Command>& table) {
     CHECK_MESSAGE(row->second.second(*cmd), "--", flag, " did not reach the command");
   }
   for (const auto& row : table) {
+    CHECK_MESSAGE(documented.contains(row.first), "--", row.first, " is not documented");
+  }
+  for (const auto& row : refused) {
     CHECK_MESSAGE(documented.contains(row.first), "--", row.first, " is not documented");
   }
 }
@@ -840,6 +854,299 @@ TEST_CASE("load, reindex, ab and warmup-profile keep the command line as given, 
             .status()
             .message()
             .find("--allow-not-alive") != std::string::npos);
+}
+
+TEST_CASE("compare: every documented flag is parsed into the command (table-driven)") {
+  const Args base = {"a1.json", "a2.json", "--vs", "b1.json", "b2.json"};
+  auto with = [&](Args extra) {
+    Args args = base;
+    args.insert(args.end(), extra.begin(), extra.end());
+    return args;
+  };
+  const CompareOptions defaults;
+  CheckEveryFlag<CompareCommand>(
+      ParseCompare,
+      {{"a",
+        {{"--a", "x1.json", "x2.json", "--vs", "b1.json"},
+         [](const CompareCommand& c) {
+           return c.a_files == Args{"x1.json", "x2.json"};
+         }}},
+       {"vs",
+        {base,
+         [](const CompareCommand& c) {
+           return c.a_files == Args{"a1.json", "a2.json"} && c.b_files == Args{"b1.json", "b2.json"};
+         }}},
+       {"noise-from",
+        {with({"--noise-from", "n1.json", "n2.json", "n3.json", "n4.json"}),
+         [](const CompareCommand& c) {
+           return c.noise_files == Args{"n1.json", "n2.json", "n3.json", "n4.json"} &&
+                  c.b_files == Args{"b1.json", "b2.json"};
+         }}},
+       {"json",
+        {with({"--json", "cmp.json"}), [](const CompareCommand& c) { return c.json_out == "cmp.json"; }}},
+       {"html",
+        {with({"--html", "cmp.html"}), [](const CompareCommand& c) { return c.html_out == "cmp.html"; }}},
+       {"resamples",
+        {with({"--resamples", "20000"}),
+         [](const CompareCommand& c) { return c.options.resamples == 20000; }}},
+       {"seed", {with({"--seed", "42"}), [](const CompareCommand& c) { return c.options.seed == 42; }}},
+       {"force", {with({"--force"}), [](const CompareCommand& c) { return c.options.force; }}},
+       {"alpha",
+        {with({"--alpha", "0.01"}), [](const CompareCommand& c) { return c.options.alpha == 0.01; }}}});
+  // What the flags leave alone is the documented default (docs/comparing.md).
+  auto plain = ParseCompare(base);
+  REQUIRE_OK(plain);
+  CHECK(plain->options.resamples == 10'000);
+  CHECK(plain->options.alpha == 0.05);
+  CHECK(plain->options.seed == defaults.seed);
+  CHECK_FALSE(plain->options.force);
+  CHECK(plain->noise_files.empty());
+}
+
+TEST_CASE(
+    "ab: every documented flag of its own is parsed (table-driven), and every reindex flag is passed on or "
+    "refused") {
+  const Args base = {"--a", "/a/warmup", "--b", "/b/warmup", "--pristine-dir", "/d"};
+  auto with = [&](Args extra) {
+    Args args = base;
+    args.insert(args.end(), extra.begin(), extra.end());
+    return args;
+  };
+  CheckEveryFlag<AbCommand>(
+      ParseAb,
+      {{"a", {base, [](const AbCommand& c) { return c.a_binary == "/a/warmup" && c.a_command.empty(); }}},
+       {"b", {base, [](const AbCommand& c) { return c.b_binary == "/b/warmup" && c.b_command.empty(); }}},
+       {"a-command",
+        {{"--a-command", "run-a {port}", "--b", "/b", "--pristine-dir", "/d"},
+         [](const AbCommand& c) { return c.a_command == "run-a {port}" && c.a_binary.empty(); }}},
+       {"b-command",
+        {{"--a", "/a", "--b-command", "run-b {port}", "--pristine-dir", "/d"},
+         [](const AbCommand& c) { return c.b_command == "run-b {port}" && c.b_binary.empty(); }}},
+       {"a-args",
+        {with({"--a-args", "--inject-upsert-delay-us 20"}),
+         [](const AbCommand& c) {
+           return c.a_args == Args{"--inject-upsert-delay-us", "20"} && c.b_args.empty();
+         }}},
+       {"b-args",
+        {with({"--b-args", "--inject-upsert-delay-us 30"}),
+         [](const AbCommand& c) {
+           return c.b_args == Args{"--inject-upsert-delay-us", "30"} && c.a_args.empty();
+         }}},
+       {"runs", {with({"--runs", "4"}), [](const AbCommand& c) { return c.runs == 4; }}},
+       {"order", {with({"--order", "random"}), [](const AbCommand& c) { return c.random_order; }}},
+       // One seed for the order and the bootstrap.
+       {"seed",
+        {with({"--seed", "77"}),
+         [](const AbCommand& c) { return c.order_seed == 77 && c.compare.seed == 77; }}},
+       {"out", {with({"--out", "/o"}), [](const AbCommand& c) { return c.out_dir == "/o"; }}},
+       {"keep-work", {with({"--keep-work"}), [](const AbCommand& c) { return c.keep_work; }}},
+       {"noise-from",
+        {with({"--noise-from", "aa/a01.json", "aa/b01.json", "aa/a02.json", "aa/b02.json"}),
+         [](const AbCommand& c) {
+           return c.noise_files == Args{"aa/a01.json", "aa/b01.json", "aa/a02.json", "aa/b02.json"};
+         }}},
+       // ab's own page, the comparison's: no run writes one.
+       {"html",
+        {with({"--html", "ab.html"}),
+         [](const AbCommand& c) { return c.html_out == "ab.html" && c.reindex.report.html.empty(); }}},
+       {"resamples",
+        {with({"--resamples", "20000"}), [](const AbCommand& c) { return c.compare.resamples == 20000; }}},
+       {"force", {with({"--force"}), [](const AbCommand& c) { return c.compare.force; }}},
+       {"alpha", {with({"--alpha", "0.01"}), [](const AbCommand& c) { return c.compare.alpha == 0.01; }}}});
+  auto plain = ParseAb(base);
+  REQUIRE_OK(plain);
+  CHECK(plain->runs == 9);
+  CHECK_FALSE(plain->random_order);
+  CHECK_FALSE(plain->keep_work);
+  CHECK_FALSE(plain->compare.force);
+  CHECK(plain->compare.resamples == 10'000);
+  CHECK(plain->compare.alpha == 0.05);
+
+  // ab's --help lists only its own flags; every other is reindex's, which each run is given
+  // (docs/comparing.md). Each flag reindex documents either reaches the runs' reindex command, or is
+  // refused: ab sets it per run, or the server ab starts has no use for it.
+  const Args grpcs = {"--a", "/a", "--b", "/b", "--source", "grpcs://db:5556/live"};
+  auto over_tls = [&](Args extra) {
+    Args args = grpcs;
+    args.insert(args.end(), extra.begin(), extra.end());
+    return args;
+  };
+  using Reaches = std::function<bool(const LoadCommand&)>;
+  const std::map<std::string, std::pair<Args, Reaches>> passed = {
+      {"pristine-dir", {base, [](const LoadCommand& c) { return c.source.pristine_dir == "/d"; }}},
+      {"catalog",
+       {with({"--catalog", "senesi"}), [](const LoadCommand& c) { return c.source.catalog == "senesi"; }}},
+      {"source",
+       {{"--a", "/a", "--b", "/b", "--source", "grpc://db:5555/live"},
+        [](const LoadCommand& c) {
+          return c.source.grpc_address == "db:5555" && c.source.grpc_catalog == "live";
+        }}},
+      {"prewarm-source", {with({"--prewarm-source"}), [](const LoadCommand& c) { return c.source.prewarm; }}},
+      {"drop-source-cache",
+       {with({"--drop-source-cache"}), [](const LoadCommand& c) { return c.source.drop_cache; }}},
+      {"allow-not-alive",
+       {{"--a", "/a", "--b", "/b", "--source", "grpc://db:5555/live", "--allow-not-alive"},
+        [](const LoadCommand& c) { return c.source.allow_not_alive; }}},
+      {"target",
+       {with({"--target", "remote"}), [](const LoadCommand& c) { return c.target.kind == "remote"; }}},
+      {"golive-timeout",
+       {with({"--golive-timeout", "42"}),
+        [](const LoadCommand& c) { return c.target.golive_timeout_seconds == 42; }}},
+      {"compress",
+       {with({"--compress", "zstd"}),
+        [](const LoadCommand& c) { return c.target.compression == RecordCompression::kZstd; }}},
+      {"ca-cert",
+       {over_tls({"--ca-cert", "ca.pem"}),
+        [](const LoadCommand& c) { return c.source.tls.ca_cert_file == "ca.pem"; }}},
+      {"fetch-server-cert",
+       {over_tls({"--fetch-server-cert", "db:5557"}),
+        [](const LoadCommand& c) { return c.source.tls.fetch_server_cert_from == "db:5557"; }}},
+      {"client-cert",
+       {over_tls({"--client-cert", "c.pem", "--client-key", "k.pem"}),
+        [](const LoadCommand& c) { return c.source.tls.client_cert_file == "c.pem"; }}},
+      {"client-key",
+       {over_tls({"--client-cert", "c.pem", "--client-key", "k.pem"}),
+        [](const LoadCommand& c) { return c.source.tls.client_key_file == "k.pem"; }}},
+      {"tls-server-name",
+       {over_tls({"--tls-server-name", "db.example"}),
+        [](const LoadCommand& c) { return c.source.tls.server_name == "db.example"; }}},
+      {"target-catalog",
+       {with({"--target-catalog", "copy"}),
+        [](const LoadCommand& c) { return c.copy.target_catalog == "copy"; }}},
+      {"collections",
+       {with({"--collections", "Product,Brand"}),
+        [](const LoadCommand& c) {
+          return c.copy.collections == Args{"Product", "Brand"};
+        }}},
+      {"max-per-collection",
+       {with({"--max-per-collection", "50"}),
+        [](const LoadCommand& c) { return c.copy.max_per_collection == 50; }}},
+      {"verify",
+       {with({"--verify", "content"}),
+        [](const LoadCommand& c) { return c.copy.verify == VerifyMode::kContent; }}},
+      {"keep-target", {with({"--keep-target"}), [](const LoadCommand& c) { return c.copy.keep_target; }}},
+      {"progress-interval",
+       {with({"--progress-interval", "2.5"}),
+        [](const LoadCommand& c) { return c.report.progress_interval_seconds == 2.5; }}},
+      {"quiet", {with({"--quiet"}), [](const LoadCommand& c) { return c.report.quiet; }}},
+      {"server-start-timeout",
+       {with({"--server-start-timeout", "300"}),
+        [](const LoadCommand& c) { return c.server.start_timeout_seconds == 300; }}},
+      {"server-stop-grace",
+       {with({"--server-stop-grace", "3"}),
+        [](const LoadCommand& c) { return c.server.stop_grace_seconds == 3; }}},
+  };
+  const std::string per_run = "is set by warmup ab for each run";
+  const std::map<std::string, std::pair<Args, std::string>> refused = {
+      {"address", {with({"--address", "127.0.0.1:7777"}), "--address " + per_run}},
+      {"server-binary", {with({"--server-binary", "/c/warmup"}), "--server-binary " + per_run}},
+      {"server-args", {with({"--server-args=--compress"}), "--server-args " + per_run}},
+      {"server-command", {with({"--server-command", "x {port}"}), "--server-command " + per_run}},
+      {"work-dir", {with({"--work-dir", "/w"}), "--work-dir " + per_run}},
+      {"run", {with({"--run", "x"}), "--run " + per_run}},
+      {"report-json", {with({"--report-json", "r.json"}), "--report-json " + per_run}},
+      {"per-entity-csv", {with({"--per-entity-csv", "r.csv"}), "--per-entity-csv " + per_run}},
+      {"hold-open-seconds", {with({"--hold-open-seconds", "5"}), "--hold-open-seconds " + per_run}},
+      // The server each run starts is plaintext, on loopback.
+      {"tls", {with({"--tls"}), "--tls has no effect with the server reindex starts"}},
+      // {xmx} is for the arms' commands: without one it would be lost.
+      {"server-xmx",
+       {with({"--server-xmx", "8g"}), "--server-xmx has no effect without --a-command or --b-command"}},
+  };
+  int checked = 0;
+  for (const std::string& flag : DocumentedFlags(ParseReindex)) {
+    CAPTURE(flag);
+    if (flag == "help") continue;
+    if (flag == "html") {  // ab's own --html takes it: see the table above
+      ++checked;
+      continue;
+    }
+    if (auto no = refused.find(flag); no != refused.end()) {
+      auto ab = ParseAb(no->second.first);
+      CHECK_MESSAGE(ab.status().message().find(no->second.second) == 0, ab.status().ToString());
+      ++checked;
+      continue;
+    }
+    auto row = passed.find(flag);
+    REQUIRE_MESSAGE(row != passed.end(), "reindex's --", flag, " has no row for ab: passed on, or refused?");
+    auto ab = ParseAb(row->second.first);
+    REQUIRE_MESSAGE(ab.ok(), ab.status().ToString());
+    CHECK_MESSAGE(row->second.second(ab->reindex), "reindex's --", flag, " did not reach ab's runs");
+    ++checked;
+  }
+  CHECK(checked == static_cast<int>(passed.size() + refused.size()) + 1);
+}
+
+TEST_CASE("warmup-profile: every documented flag is parsed (table-driven), the target flags refused") {
+  const Args base = {"--pristine-dir", "/data", "--catalog", "senesi"};
+  auto with = [&](Args extra) {
+    Args args = base;
+    args.insert(args.end(), extra.begin(), extra.end());
+    return args;
+  };
+  using P = ProfileCommand;
+  FlagTable<P> table = {
+      {"pristine-dir", {base, [](const P& c) { return c.source.pristine_dir == "/data"; }}},
+      {"catalog", {base, [](const P& c) { return c.source.catalog == "senesi"; }}},
+      {"source",
+       {{"--source", "grpc://db:5555/live"},
+        [](const P& c) { return c.source.grpc_address == "db:5555" && c.source.grpc_catalog == "live"; }}},
+      {"prewarm-source", {with({"--prewarm-source"}), [](const P& c) { return c.source.prewarm; }}},
+      {"drop-source-cache", {with({"--drop-source-cache"}), [](const P& c) { return c.source.drop_cache; }}},
+      {"allow-not-alive",
+       {{"--source", "grpc://db:5555/live", "--allow-not-alive"},
+        [](const P& c) { return c.source.allow_not_alive; }}},
+      {"target", {with({"--target", "embedded"}), [](const P& c) { return c.target.kind == "embedded"; }}},
+      {"work-dir", {with({"--work-dir", "/w"}), [](const P& c) { return c.target.work_dir == "/w"; }}},
+      {"compress",
+       {with({"--compress", "deflate"}),
+        [](const P& c) { return c.target.compression == RecordCompression::kDeflate; }}},
+      {"target-catalog",
+       {with({"--target-catalog", "copy"}), [](const P& c) { return c.copy.target_catalog == "copy"; }}},
+      {"collections",
+       {with({"--collections", "Product"}),
+        [](const P& c) { return c.copy.collections == Args{"Product"}; }}},
+      {"max-per-collection",
+       {with({"--max-per-collection", "200"}), [](const P& c) { return c.copy.max_per_collection == 200; }}},
+      {"verify", {with({"--verify", "none"}), [](const P& c) { return c.copy.verify == VerifyMode::kNone; }}},
+      {"keep-target", {with({"--keep-target"}), [](const P& c) { return c.copy.keep_target; }}},
+      {"run", {with({"--run", "prof"}), [](const P& c) { return c.copy.run_label == "prof"; }}},
+      {"report-json",
+       {with({"--report-json", "p.json"}), [](const P& c) { return c.report.report_json == "p.json"; }}},
+      {"per-entity-csv",
+       {with({"--per-entity-csv", "p.csv"}), [](const P& c) { return c.report.per_entity_csv == "p.csv"; }}},
+      {"html", {with({"--html", "p.html"}), [](const P& c) { return c.report.html == "p.html"; }}},
+      {"hold-open-seconds",
+       {with({"--hold-open-seconds", "5"}), [](const P& c) { return c.report.hold_open_seconds == 5; }}},
+      {"progress-interval",
+       {with({"--progress-interval", "2.5"}),
+        [](const P& c) { return c.report.progress_interval_seconds == 2.5; }}},
+      {"quiet", {with({"--quiet"}), [](const P& c) { return c.report.quiet; }}},
+      {"profiler",
+       {with({"--profiler", "heap", "--profile-out", "/p/heap"}),
+        [](const P& c) { return c.profiler.kind == ProfilerKind::kHeap; }}},
+      {"profile-out",
+       {with({"--profiler", "cpu", "--profile-out", "/p/cpu.prof"}),
+        [](const P& c) { return c.profiler.out == "/p/cpu.prof"; }}},
+  };
+  // The TLS files go with a grpcs:// source: the embedded target has no connection.
+  AddTlsRows<P>(table, {"--source", "grpcs://db:5556/live"},
+                [](const P& c) -> const ClientTlsOptions& { return c.source.tls; });
+  const std::string embedded = "has no effect with --target embedded";
+  CheckEveryFlag<P>(ParseProfile, table,
+                    {{"address", {with({"--address", "127.0.0.1:7777"}), "--address " + embedded}},
+                     {"golive-timeout", {with({"--golive-timeout", "5"}), "--golive-timeout " + embedded}},
+                     {"tls", {with({"--tls"}), "--tls " + embedded}}});
+}
+
+TEST_CASE("regression: ab refused --server-xmx, so an arm's command could never have its {xmx}") {
+  auto ab = ParseAb({"--a-command", "java -Xmx{xmx} -jar a.jar", "--b-command", "java -Xmx{xmx} -jar b.jar",
+                     "--pristine-dir", "/d", "--server-xmx", "8g"});
+  REQUIRE_OK(ab);
+  CHECK(ab->reindex.server.xmx == "8g");
+  auto spelled = ParseAb({"--a-command", "x {port}", "--b", "/b", "--pristine-dir", "/d", "--server-xmx=2g"});
+  REQUIRE_OK(spelled);
+  CHECK(spelled->reindex.server.xmx == "2g");
 }
 
 }  // namespace

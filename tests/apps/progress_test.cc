@@ -99,7 +99,7 @@ TEST_CASE("WithThousands and Duration") {
 
 TEST_CASE(
     "ProgressReporter, plain: lines at the interval with n / N of the collection and the catalog, rate, "
-    "percentiles and time left; a line per collection and for goLive; no escape codes") {
+    "percentiles and time left, a line per collection and for goLive, no escape codes") {
   FakeClock clock;
   Captured out;
   ProgressReporter reporter(out.file(), Plain(1, clock));
@@ -353,7 +353,7 @@ TEST_CASE("regression: plain lines come from a thread of the reporter's own whil
 }
 
 TEST_CASE(
-    "ProgressReporter, live: one line redrawn in place, cut to the width, also while no upsert completes; "
+    "ProgressReporter, live: one line redrawn in place, cut to the width, also while no upsert completes, "
     "finished lines stay") {
   FakeClock clock;
   Captured out;

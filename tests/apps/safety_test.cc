@@ -259,5 +259,20 @@ TEST_CASE("every run report records its configuration and command line (warmup-r
   CHECK(json["first_upsert"]["us"].get<double>() > 0);
 }
 
+TEST_CASE(
+    "regression: --server-command placeholders were not quoted: a work directory with a space broke it") {
+  TempDir dir;
+  const std::string pristine = GenerateTiny(dir);
+  const std::string work = dir / "sp ace/it's w";
+  const CliResult run =
+      RunCli({"reindex", "--pristine-dir", pristine, "--work-dir", work, "--server-command",
+              std::string(WARMUP_CLI_PATH) + " serve --data-dir {data} --listen 127.0.0.1:{port}",
+              "--report-json", dir / "run.json"});
+  CHECK_MESSAGE(run.exit_code == 0, run.output);
+  const auto json = nlohmann::json::parse(ReadText(dir / "run.json"));
+  CHECK(json["server_process"]["data_dir"] == work + "/data");
+  CHECK(fs::is_directory(work + "/data"));
+}
+
 }  // namespace
 }  // namespace warmup

@@ -65,7 +65,7 @@ TEST_CASE("regression: a marker-owned work directory was wiped whole, a user's n
 }
 
 TEST_CASE(
-    "regression: a source or an output inside the work directory was wiped with it; now refused first") {
+    "regression: a source or an output inside the work directory was wiped with it, now refused first") {
   testing::TempDir dir;
   REQUIRE_OK(PrepareWorkDir(dir / "work"));
   fs::create_directories(dir / "work/pristine/tiny");

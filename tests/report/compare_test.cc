@@ -5,10 +5,13 @@
 
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <nlohmann/json.hpp>
 #include <random>
+#include <set>
 
 #include "apps/cli.h"
 #include "common/status_matchers.h"
@@ -258,19 +261,19 @@ TEST_CASE("warmup compare: exit 3 on a regression, 0 without, 1 on an error, and
 }
 
 TEST_CASE("SmallestAttainableP: complete separation, by hand") {
-  CHECK(SmallestAttainableP(2, 2) == doctest::Approx(2.0 / 6));      // C(4, 2) = 6 arrangements
-  CHECK(SmallestAttainableP(4, 4) == doctest::Approx(2.0 / 70));     // C(8, 4) = 70
-  CHECK(SmallestAttainableP(5, 5) == doctest::Approx(2.0 / 252));    // C(10, 5) = 252
-  CHECK(SmallestAttainableP(9, 9) == doctest::Approx(2.0 / 48620));  // C(18, 9) = 48,620
-  CHECK(SmallestAttainableP(1, 1) == 1);                             // 2 / C(2, 1) = 1
+  CHECK(SmallestAttainableP(2, 2) == doctest::Approx(2.0 / 6));               // C(4, 2) = 6 arrangements
+  CHECK(SmallestAttainableP(4, 4) == doctest::Approx(2.0 / 70));              // C(8, 4) = 70
+  CHECK(SmallestAttainableP(5, 5) == doctest::Approx(2.0 / 252));             // C(10, 5) = 252
+  CHECK(SmallestAttainableP(9, 9) == doctest::Approx(2.0 / 48620).scale(0));  // C(18, 9) = 48,620
+  CHECK(SmallestAttainableP(1, 1) == 1);                                      // 2 / C(2, 1) = 1
   // Beyond 20 a side, the normal approximation at U = 0: z = (312.5 - 0.5) / sqrt(625 * 51 / 12) = 6.05369.
-  CHECK(SmallestAttainableP(25, 25) == doctest::Approx(1.41566e-9).epsilon(1e-4));
+  CHECK(SmallestAttainableP(25, 25) == doctest::Approx(1.41566e-9).epsilon(1e-4).scale(0));
   // It is what the test itself gives for separated samples.
   CHECK(SmallestAttainableP(4, 4) == doctest::Approx(MannWhitneyU({1, 2, 3, 4}, {5, 6, 7, 8}).p_value));
 }
 
 TEST_CASE(
-    "regression: 2 runs against 2 read 'no change' on every metric and 'no regression (exit 0)'; now "
+    "regression: 2 runs against 2 read 'no change' on every metric and 'no regression (exit 0)', now "
     "inconclusive, exit 4, detect n/a") {
   testing::TempDir dir;
   // B is five times slower on every run: data can show nothing more clearly, and 2 against 2 still
@@ -289,7 +292,8 @@ TEST_CASE(
   const std::string text = RenderComparisonText(*comparison);
   CHECK(text.find("verdict: INCONCLUSIVE (exit 4)") != std::string::npos);
   CHECK(text.find("no regression") == std::string::npos);
-  CHECK(text.find(" n/a% ") != std::string::npos);
+  CHECK(text.find("     n/a ") != std::string::npos);
+  CHECK(text.find("n/a%") == std::string::npos);
   const std::string json = RenderComparisonJson(*comparison);
   CHECK(json.find("\"detectable_change\": null") != std::string::npos);
   CHECK(json.find("\"verdict\": \"inconclusive\"") != std::string::npos);
@@ -350,7 +354,7 @@ TEST_CASE("regression: compare counted one report given twice, or copied, as ind
 
 TEST_CASE(
     "regression: compare set runs of other storage settings or target kinds against each other without a "
-    "word; --force says what it overrode") {
+    "word, and --force says what it overrode") {
   testing::TempDir dir;
   std::vector<std::string> a, b, zstd, remote;
   for (int i = 0; i < 3; ++i) {
@@ -428,6 +432,323 @@ TEST_CASE("regression: a collection of one entity was a compare metric, its medi
   auto all = CompareRuns(a, b, {}, lower);
   REQUIRE_OK(all);
   CHECK(Metric(*all, "upsert_median_us:AdjustedPricePolicy").a.size() == 3);
+}
+
+// |x / expected - 1|: doctest::Approx adds a scale of 1 to its tolerance, so
+// that it cannot tell p values of 1e-5 and below apart.
+double RelativeError(double x, double expected) { return std::abs(x / expected - 1); }
+
+TEST_CASE("Mann-Whitney U: exact up to 20 runs a side, the normal approximation from 21") {
+  std::vector<double> low, high;
+  for (int i = 1; i <= 20; ++i) {
+    low.push_back(i);
+    high.push_back(100 + i);
+  }
+  // 20 against 20, completely apart: U = 0, and of the C(40, 20) = 137,846,528,820 arrangements one
+  // is as extreme on each side: p = 2 / 137,846,528,820 = 1.45088891e-11.
+  const MannWhitneyResult exact = MannWhitneyU(low, high);
+  CHECK(exact.exact);
+  CHECK(exact.u == 0);
+  CHECK(RelativeError(exact.p_value, 2.0 / 137'846'528'820.0) < 1e-6);
+  CHECK(RelativeError(SmallestAttainableP(20, 20), 2.0 / 137'846'528'820.0) < 1e-6);
+  // 21 against 20: U = 0, mn = 420, mu = 210, var = 420 x 42 / 12 = 1470 (no ties);
+  // z = (210 - 0.5) / sqrt(1470) = 209.5 / 38.3405790 = 5.46418456, p = erfc(z / sqrt 2) = 4.65039509e-8.
+  low.push_back(21);
+  const MannWhitneyResult normal = MannWhitneyU(low, high);
+  CHECK_FALSE(normal.exact);
+  CHECK(normal.u == 0);
+  CHECK(RelativeError(normal.p_value, 4.65039509e-8) < 1e-6);
+  CHECK_FALSE(MannWhitneyU(high, low).exact);  // 20 against 21 too
+  CHECK(RelativeError(SmallestAttainableP(21, 20), 4.65039509e-8) < 1e-6);
+}
+
+TEST_CASE(
+    "the detectable change, worked by hand: z values, the MAD as a deviation, the rank test's efficiency") {
+  // a = 96 98 100 103 110: median 100; |x - 100| = 4 2 0 3 10, sorted 0 2 3 4 10: MAD 3.
+  // (1.959964 + 0.841621) x 1.4826 x 3 = 12.4608898; x sqrt(1/5 + 1/7) = x 0.58554004 = 7.29634994;
+  // / sqrt(3 / pi) = / 0.97720502 = 7.46654976; / |100| = 0.0746654976.
+  const std::vector<double> a = {110, 96, 103, 100, 98};
+  CHECK(RelativeError(DetectableChange(a, 7), 0.0746654976) < 1e-6);
+  // The median's sign does not matter (|median|): the same spread around -100.
+  CHECK(RelativeError(DetectableChange({-110, -96, -103, -100, -98}, 7), 0.0746654976) < 1e-6);
+  // Another n: sqrt(1/5 + 1/5) = 0.63245553 instead of 0.58554004.
+  CHECK(RelativeError(DetectableChange(a, 5), 0.0746654976 * 0.63245553 / 0.58554004) < 1e-6);
+}
+
+TEST_CASE(
+    "Holm's adjustment decides the verdict: a raw p below alpha whose adjusted p is not gives no change, "
+    "and a looser alpha gives the verdict") {
+  testing::TempDir dir;
+  // Five runs a side; only Product's upserts differ (its mean and its median, both the values
+  // below); TOTAL, net load, goLive and Brand's median are equal in every run (p = 1).
+  // A 100 101 102 103 151 against B 150 200 201 202 203: one pair out of order (151 > 150), U = 1.
+  // m = n = 5: U = 0 and U = 1 each occur once in C(10, 5) = 252 arrangements, so
+  // p = 2 x (1 + 1) / 252 = 4/252 = 0.0159 for both Product metrics: below 5 %.
+  // Holm over 6 metrics: 6 x 4/252 = 24/252 = 0.0952 for the smaller (and, never below it, the tie).
+  const std::vector<double> a_us = {100, 101, 102, 103, 151};
+  const std::vector<double> b_us = {150, 200, 201, 202, 203};
+  std::vector<std::string> a, b;
+  for (size_t i = 0; i < 5; ++i) {
+    a.push_back(WriteRun(dir.path(), "a" + std::to_string(i), 10, a_us[i]));
+    b.push_back(WriteRun(dir.path(), "b" + std::to_string(i), 10, b_us[i]));
+  }
+  // The interval: a resampled median of 5 is the top (bottom) value only when 3 of the 5 draws are
+  // it, P = 0.0579; the ratio is below 200/151 = 1.3245 only when A's is 151 and B's 150 at once,
+  // P = 0.0579^2 = 0.0034 < 0.025. So the interval lies above 1.3245, beyond 1 + the 2 % noise:
+  // the interval alone would make a verdict.
+  for (double alpha : {0.05, 0.1}) {
+    CAPTURE(alpha);
+    CompareOptions options;
+    options.alpha = alpha;
+    auto c = CompareRuns(a, b, {}, options);
+    REQUIRE_OK(c);
+    REQUIRE(c->metrics.size() == 6);
+    for (const char* name : {"upsert_mean_us:Product", "upsert_median_us:Product"}) {
+      CAPTURE(name);
+      const MetricComparison& m = Metric(*c, name);
+      CHECK(m.test.exact);
+      CHECK(m.test.u == 1);
+      CHECK(m.test.p_value == doctest::Approx(4.0 / 252).epsilon(1e-9));
+      CHECK(m.p_adjusted == doctest::Approx(24.0 / 252).epsilon(1e-9));
+      CHECK(m.decidable);  // 6 x 2/252 = 0.048 < 0.05: 5 runs a side can decide
+      CHECK(m.ratio_ci.low >= 200.0 / 151);
+      // 0.0952 >= 0.05: no change, though the raw p and the interval both say otherwise; 0.0952 < 0.1.
+      CHECK(m.verdict == (alpha == 0.05 ? Verdict::kNoChange : Verdict::kRegressed));
+    }
+    CHECK(c->ExitCode() == (alpha == 0.05 ? kCompareNoRegression : kCompareRegression));
+  }
+}
+
+TEST_CASE(
+    "A/A noise: the threshold is how far the A/A halves' bootstrap interval reaches from 1, worked by hand") {
+  testing::TempDir dir;
+  // Eight A/A runs, interleaved into halves x (runs 0 2 4 6) and y (runs 1 3 5 7), by Product's
+  // upsert: x = 490 510 490 510, y = 600 660 600 660.
+  // A resampled median of 4 (the mean of the middle two) of x is 490 when 3 or 4 draws are 490
+  // (P = 5/16), 500 when 2 are (6/16), 510 otherwise (5/16); y's is 600, 630 or 660 likewise.
+  // The lowest ratio, 600/510 (A's half at its highest, the other at its lowest), has
+  // P = (5/16)^2 = 0.098 > 0.025, and so does the highest, 660/490: the 95 % interval is exactly
+  // [600/510, 660/490] = [1.1765, 1.3469], and the threshold max(|low - 1|, |high - 1|) = 660/490 - 1
+  // = 17/49 = 0.346939 (|low - 1| alone would be 3/17 = 0.1765; the halves' ratio taken the
+  // other way round, max(1 - 490/660, 1 - 510/600) = 0.2576).
+  const std::vector<double> aa_us = {490, 600, 510, 660, 490, 600, 510, 660};
+  std::vector<std::string> noise;
+  for (size_t i = 0; i < aa_us.size(); ++i) {
+    noise.push_back(WriteRun(dir.path(), "n" + std::to_string(i), 10, aa_us[i]));
+  }
+  // A at 500..508; B 1.28 to 1.32 times slower (within the noise), C 1.48 to 1.52 (beyond it).
+  std::vector<std::string> a, within, beyond;
+  for (int i = 0; i < 9; ++i) {
+    a.push_back(WriteRun(dir.path(), "a" + std::to_string(i), 10, 500 + i));
+    within.push_back(WriteRun(dir.path(), "w" + std::to_string(i), 10, 650 + i));
+    beyond.push_back(WriteRun(dir.path(), "b" + std::to_string(i), 10, 750 + i));
+  }
+  auto noisy = CompareRuns(a, within, noise, {});
+  REQUIRE_OK(noisy);
+  for (const char* name : {"upsert_mean_us:Product", "upsert_median_us:Product"}) {
+    CAPTURE(name);
+    const MetricComparison& m = Metric(*noisy, name);
+    CHECK(m.noise_source == "A/A runs (8)");
+    CHECK(m.noise_threshold == doctest::Approx(17.0 / 49).epsilon(1e-12));
+    // 9 against 9 apart: p 2/48620, x 6 after Holm = 2.5e-4; the interval lies within
+    // [650/508, 658/500] = [1.280, 1.316], inside 1 + 0.347: no change.
+    CHECK(m.p_adjusted < 0.001);
+    CHECK(m.ratio_ci.high <= 658.0 / 500);
+    CHECK(m.verdict == Verdict::kNoChange);
+  }
+  // The A/A runs are equal in TOTAL: an interval [1, 1], no noise at all.
+  CHECK(Metric(*noisy, "total_seconds").noise_threshold == 0);
+  // Without the A/A runs the 2 % default lets the same change through.
+  auto plain = CompareRuns(a, within, {}, {});
+  REQUIRE_OK(plain);
+  CHECK(Metric(*plain, "upsert_mean_us:Product").noise_source == "default");
+  CHECK(Metric(*plain, "upsert_mean_us:Product").verdict == Verdict::kRegressed);
+  // Beyond the noise: the interval within [750/508, 758/500] = [1.476, 1.516] clears 1.347.
+  auto clear = CompareRuns(a, beyond, noise, {});
+  REQUIRE_OK(clear);
+  CHECK(Metric(*clear, "upsert_mean_us:Product").verdict == Verdict::kRegressed);
+}
+
+// Rewrites the JSON report at `path` through `edit`.
+void EditRun(const std::string& path, const std::function<void(nlohmann::json&)>& edit) {
+  nlohmann::json doc = nlohmann::json::parse(std::ifstream(path));
+  edit(doc);
+  std::ofstream(path, std::ios::trunc) << doc.dump(2);
+}
+
+// A report as warmup-run/5 or /6 wrote it: without what version 7 added.
+void MakeOlderSchema(const std::string& path, const std::string& schema) {
+  EditRun(path, [&](nlohmann::json& doc) {
+    doc["schema"] = schema;
+    for (const char* field :
+         {"config", "loader_pid", "first_upsert", "notes", "output_error", "verdict", "caveats"}) {
+      REQUIRE(doc.contains(field));
+      doc.erase(field);
+    }
+    for (nlohmann::json& c : doc["collections"]) c.erase("reached");
+  });
+}
+
+TEST_CASE("CompareRuns refuses failed runs and runs of other hosts, naming the files") {
+  testing::TempDir dir;
+  std::vector<std::string> a, b;
+  for (int i = 0; i < 3; ++i) {
+    a.push_back(WriteRun(dir.path(), "a" + std::to_string(i), 10, 500 + i));
+    b.push_back(WriteRun(dir.path(), "b" + std::to_string(i), 10, 500 + i));
+  }
+  // Counts that differ fail a run (exit 1): its figures are of a short copy.
+  const std::string failed = WriteRun(dir.path(), "failed", 10, 500, "f1",
+                                      [](RunResult& r) { r.verification = Verification::kMismatch; });
+  // In either arm, and among the A/A runs.
+  const std::vector<std::string> noise = {WriteRun(dir.path(), "n0", 10, 500),
+                                          WriteRun(dir.path(), "n1", 10, 500),
+                                          WriteRun(dir.path(), "n2", 10, 500), failed};
+  for (const auto& c : {CompareRuns({a[0], failed}, b, {}, {}), CompareRuns(a, {b[0], failed}, {}, {}),
+                        CompareRuns(a, b, noise, {})}) {
+    CHECK(c.status().code() == StatusCode::kInvalidArgument);
+    CHECK_MESSAGE(c.status().message().find(failed + ": the run failed (exit 1: mismatch)") == 0,
+                  c.status().message());
+  }
+  REQUIRE_OK(CompareRuns(a, b, {}, {}));
+  // Hostname, CPU model and cores each make another host.
+  const std::vector<std::pair<std::function<void(RunResult&)>, std::string>> hosts = {
+      {[](RunResult& r) { r.environment.hostname = "elsewhere"; }, "host elsewhere, cpu, 2 cores"},
+      {[](RunResult& r) { r.environment.cpu_model = "other cpu"; }, "host host, other cpu, 2 cores"},
+      {[](RunResult& r) { r.environment.cores = 4; }, "host host, cpu, 4 cores"}};
+  int refused = 0;
+  for (size_t i = 0; i < hosts.size(); ++i) {
+    const std::string other = WriteRun(dir.path(), "h" + std::to_string(i), 10, 500, "f1", hosts[i].first);
+    auto c = CompareRuns(a, {b[0], other}, {}, {});
+    CAPTURE(c.status().message());
+    CHECK(c.status().code() == StatusCode::kInvalidArgument);
+    CHECK(c.status().message() == other + " and " + a[0] + " measured different things (" + hosts[i].second +
+                                      " vs host, cpu, 2 cores); --force compares them anyway");
+    CompareOptions force;
+    force.force = true;
+    CHECK(CompareRuns(a, {b[0], other}, {}, force).ok());
+    ++refused;
+  }
+  CHECK(refused == 3);
+}
+
+TEST_CASE(
+    "CompareRuns reads warmup-run/5 and /6 reports (with a warning), never against /7, and refuses other "
+    "schemas") {
+  testing::TempDir dir;
+  std::vector<std::string> v5, v6, v7;
+  for (int i = 0; i < 3; ++i) {
+    v5.push_back(WriteRun(dir.path(), "five" + std::to_string(i), 10, 500 + i));
+    MakeOlderSchema(v5.back(), "warmup-run/5");
+    v6.push_back(WriteRun(dir.path(), "six" + std::to_string(i), 10, 600 + 2 * i));
+    MakeOlderSchema(v6.back(), "warmup-run/6");
+    v7.push_back(WriteRun(dir.path(), "seven" + std::to_string(i), 10, 500 + i));
+  }
+  auto older = CompareRuns(v5, v6, {}, {});
+  REQUIRE_OK(older);
+  CHECK(Metric(*older, "upsert_mean_us:Product").median_a == 501);
+  CHECK(Metric(*older, "upsert_mean_us:Product").median_b == 602);
+  CHECK(older->warnings.front().find(v5[0] + " is warmup-run/5, which recorded no configuration") == 0);
+  REQUIRE_OK(CompareRuns(v6, v5, {}, {}));
+  // A report that records its configuration is not compared with one that did not.
+  auto mixed = CompareRuns(v7, v5, {}, {});
+  CHECK(mixed.status().code() == StatusCode::kInvalidArgument);
+  CHECK(mixed.status().message().find("measured different things") != std::string::npos);
+  int refused = 0;
+  for (const std::string schema : {"warmup-run/4", "warmup-run/8", "warmup-compare/2", ""}) {
+    CAPTURE(schema);
+    const std::string other = WriteRun(dir.path(), "schema" + std::to_string(refused), 10, 500);
+    EditRun(other, [&](nlohmann::json& doc) {
+      if (schema.empty()) {
+        doc.erase("schema");
+      } else {
+        doc["schema"] = schema;
+      }
+    });
+    auto c = CompareRuns({v7[0], v7[1]}, {v7[2], other}, {}, {});
+    CHECK(c.status().code() == StatusCode::kInvalidArgument);
+    CHECK(c.status().message() == other + ": not a run report (schema warmup-run/7, 6 or 5), but " +
+                                      (schema.empty() ? "no schema" : schema));
+    ++refused;
+  }
+  CHECK(refused == 4);
+}
+
+TEST_CASE(
+    "CompareRuns: A/A noise needs 4 runs, a metric some run lacks is not compared, nor one whose median "
+    "in A is 0") {
+  testing::TempDir dir;
+  std::vector<std::string> a, b, noise;
+  const std::vector<double> a_golive = {0, 0.2, 0};  // median 0
+  for (int i = 0; i < 3; ++i) {
+    a.push_back(WriteRun(dir.path(), "a" + std::to_string(i), 10, 500 + i, "f1",
+                         [&](RunResult& r) { r.golive_seconds = a_golive[static_cast<size_t>(i)]; }));
+    b.push_back(WriteRun(dir.path(), "b" + std::to_string(i), 10, 500 + i));
+  }
+  for (int i = 0; i < 4; ++i) noise.push_back(WriteRun(dir.path(), "n" + std::to_string(i), 10, 500 + i));
+  auto three = CompareRuns(a, b, {noise[0], noise[1], noise[2]}, {});
+  CHECK(three.status().code() == StatusCode::kInvalidArgument);
+  CHECK(three.status().message() == "A/A noise needs at least 4 runs (split into two halves), not 3");
+  auto four = CompareRuns(a, b, noise, {});
+  REQUIRE_OK(four);
+  CHECK(Metric(*four, "upsert_mean_us:Product").noise_source == "A/A runs (4)");
+  // goLive's median in A is 0: no ratio to take; the other five are compared.
+  std::set<std::string> names;
+  for (const MetricComparison& m : four->metrics) names.insert(m.metric);
+  CHECK(names == std::set<std::string>{"net_load_seconds", "total_seconds", "upsert_mean_us:Product",
+                                       "upsert_median_us:Brand", "upsert_median_us:Product"});
+  // One run of B without a TOTAL (null in its report): TOTAL is left out, the rest compared.
+  EditRun(b[1], [](nlohmann::json& doc) { doc["total_seconds"] = nullptr; });
+  auto lacking = CompareRuns(a, b, {}, {});
+  REQUIRE_OK(lacking);
+  names.clear();
+  for (const MetricComparison& m : lacking->metrics) names.insert(m.metric);
+  CHECK(names == std::set<std::string>{"net_load_seconds", "upsert_mean_us:Product", "upsert_median_us:Brand",
+                                       "upsert_median_us:Product"});
+}
+
+TEST_CASE("CompareRuns: the server's CPU per entity and peak RSS, from runs that measured a server") {
+  testing::TempDir dir;
+  // Each run copies 100 Brand + 100 Product = 200 entities.
+  // A: (user + system) = 0.10 + 0.02, 0.11 + 0.02, 0.12 + 0.02 s -> x 1e6 / 200 = 600, 650, 700 us/entity;
+  // B: 0.20 + 0.04, 0.21 + 0.04, 0.22 + 0.04 s -> 1200, 1250, 1300. Peak RSS A 100, 120, 110 MB; B 200,
+  // 190, 210 MB.
+  auto server = [](double user, double system, int64_t rss) {
+    return [=](RunResult& r) {
+      ServerFigures& s = r.server_process.emplace();
+      s.binary = "/builds/warmup";
+      s.usage.user_seconds = user;
+      s.usage.system_seconds = system;
+      s.usage.peak_rss_bytes = rss;
+    };
+  };
+  constexpr int64_t kMB = 1'000'000;
+  std::vector<std::string> a, b;
+  for (int i = 0; i < 3; ++i) {
+    const int64_t a_rss[] = {100 * kMB, 120 * kMB, 110 * kMB};
+    const int64_t b_rss[] = {200 * kMB, 190 * kMB, 210 * kMB};
+    a.push_back(WriteRun(dir.path(), "a" + std::to_string(i), 10, 500, "f1",
+                         server(0.10 + 0.01 * i, 0.02, a_rss[i])));
+    b.push_back(WriteRun(dir.path(), "b" + std::to_string(i), 10, 500, "f1",
+                         server(0.20 + 0.01 * i, 0.04, b_rss[i])));
+  }
+  auto c = CompareRuns(a, b, {}, {});
+  REQUIRE_OK(c);
+  const MetricComparison& cpu = Metric(*c, "server_cpu_us_per_entity");
+  CHECK(cpu.unit == "us/entity");
+  REQUIRE(cpu.a.size() == 3);
+  CHECK(cpu.a[0] == doctest::Approx(600).epsilon(1e-9));
+  CHECK(cpu.a[2] == doctest::Approx(700).epsilon(1e-9));
+  CHECK(cpu.median_a == doctest::Approx(650).epsilon(1e-9));
+  CHECK(cpu.median_b == doctest::Approx(1250).epsilon(1e-9));
+  const MetricComparison& rss = Metric(*c, "server_peak_rss_bytes");
+  CHECK(rss.unit == "bytes");
+  CHECK(rss.median_a == 110 * kMB);
+  CHECK(rss.median_b == 200 * kMB);
+  // Runs without a server have neither.
+  auto none = CompareRuns({WriteRun(dir.path(), "x1", 10, 500), WriteRun(dir.path(), "x2", 10, 500)},
+                          {WriteRun(dir.path(), "y1", 10, 500), WriteRun(dir.path(), "y2", 10, 500)}, {}, {});
+  REQUIRE_OK(none);
+  for (const MetricComparison& m : none->metrics) CHECK(m.metric.rfind("server_", 0) != 0);
 }
 
 }  // namespace

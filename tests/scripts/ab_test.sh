@@ -7,7 +7,9 @@
 #    over arm A's measured mean; the round trip around a longer call can only
 #    add to it) nor far beyond it;
 #  - every run's reports are kept, the warm-up runs are not compared, and
-#    what ab sets itself is refused on its command line.
+#    what ab sets itself is refused on its command line;
+#  - the runs' order: abab, or a seeded shuffle (--order random --seed S);
+#    and --noise-from's A/A runs reach the comparison.
 # usage: ab_test.sh WARMUP
 set -euo pipefail
 warmup=$1
@@ -104,9 +106,47 @@ set -e
 [ -e "$dir/failing/b-warmup.txt" ] || fail "the failed run's report is not kept"
 [ ! -e "$dir/failing/work" ] || fail "a failed ab left its work directory: $(ls -R "$dir/failing/work")"
 # --keep-work keeps each run's work directory.
-"$warmup" ab --a "$warmup" --b "$warmup" --runs 2 --keep-work --out "$dir/kept" --pristine-dir "$dir/pristine" \
-  --verify none > /dev/null 2>&1 || true
+kept=$("$warmup" ab --a "$warmup" --b "$warmup" --runs 2 --keep-work --out "$dir/kept" --pristine-dir "$dir/pristine" \
+  --verify none 2>&1) || true
 for label in a-warmup b-warmup a01 b01 a02 b02; do
   [ -d "$dir/kept/work/$label/data" ] || fail "--keep-work did not keep $label's work directory"
 done
+
+# The order of the runs, from ab's line per run ("warmup ab: run  N of M  LABEL ...").
+order() { sed -n 's/^warmup ab: run *[0-9]* of [0-9]*  \([^ ]*\) .*/\1/p' <<< "$1" | tr '\n' ' '; }
+# --order abab (the default): the warm-up runs, then A B A B ... (docs/comparing.md).
+[ "$(order "$kept")" = "a-warmup b-warmup a01 b01 a02 b02 " ] || fail "not abab: $(order "$kept"): $kept"
+# --order random --seed S: a seeded shuffle of the measured runs after the warm-ups; the same seed
+# gives the same order, another seed (here) another, and seed 7's is not abab. The second run of
+# seed 7 also takes the four runs kept above, of one build, as A/A runs: --noise-from reaches the
+# comparison.
+shuffled() { # OUT SEED [ab flags...]: the run's order
+  local out=$1 seed=$2
+  shift 2
+  "$warmup" ab --a "$warmup" --b "$warmup" --runs 2 --order random --seed "$seed" --out "$out" \
+    --pristine-dir "$dir/pristine" --verify none "$@" 2>&1 > /dev/null || true
+}
+seven=$(order "$(shuffled "$dir/r7" 7)")
+again=$(order "$(shuffled "$dir/r7b" 7 --noise-from "$dir/kept/a01.json" "$dir/kept/b01.json" \
+  "$dir/kept/a02.json" "$dir/kept/b02.json")")
+five=$(order "$(shuffled "$dir/r5" 5)")
+for o in "$seven" "$five"; do
+  [ "$(tr ' ' '\n' <<< "${o#a-warmup b-warmup }" | sort | tr '\n' ' ')" = " a01 a02 b01 b02 " ] ||
+    fail "random order is not the warm-ups, then the four measured runs: $o"
+done
+[ "$seven" = "$again" ] || fail "seed 7 gave two orders: $seven / $again"
+[ "$seven" != "$five" ] || fail "seeds 7 and 5 gave the same order: $seven"
+[ "$seven" != "a-warmup b-warmup a01 b01 a02 b02 " ] || fail "--order random ran abab: $seven"
+python3 - "$dir" << 'PY' || fail "--noise-from did not reach the comparison"
+import json, os, sys
+d = sys.argv[1]
+noise = [os.path.join(d, "kept", f) for f in ("a01.json", "b01.json", "a02.json", "b02.json")]
+c = json.load(open(os.path.join(d, "r7b", "compare.json")))
+assert c["noise"] == noise, c["noise"]
+assert c["metrics"], "no metric compared"
+for m in c["metrics"]:
+    assert m["noise_source"] == "A/A runs (4)", (m["metric"], m["noise_source"])
+plain = json.load(open(os.path.join(d, "r7", "compare.json")))
+assert all(m["noise_source"] == "default" for m in plain["metrics"])
+PY
 echo "ab_test: ok"

@@ -29,7 +29,9 @@ struct ServerProcessOptions {
 
   // Any server instead (evitaDB's JVM): a command line run by /bin/sh -c,
   // with {port} (a free loopback port picked here), {data}, {run}, {gclog}
-  // and {xmx} replaced by the fields below; another {word} is refused. It
+  // and {xmx} replaced by the fields below, each as one shell word (quoted
+  // when it holds a space or another character the shell reads: write the
+  // placeholders bare, not inside quotes); another {word} is refused. It
   // runs in a process group of its own, which is signalled and sampled as a
   // whole (a wrapper script and its JVM alike); its output goes to `log`.
   // It is ready when CheckServerReady (catalog_admin.h) says so over

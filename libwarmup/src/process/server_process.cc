@@ -308,7 +308,22 @@ StatusOr<int> FreeLoopbackPort() {
   return static_cast<int>(ntohs(address.sin_port));
 }
 
-// The command with its placeholders replaced; `*gc_asked` says whether {gclog} was there.
+// `value` as one shell word: as it is when it holds only characters no shell
+// treats specially, else single-quoted ("it's" -> 'it'\''s').
+std::string ShellWord(const std::string& value) {
+  if (!value.empty() &&
+      value.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_@%+=:,./-") ==
+          std::string::npos) {
+    return value;
+  }
+  std::string quoted = "'";
+  for (const char c : value) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return quoted + "'";
+}
+
+// The command with its placeholders replaced, each value as one shell word
+// (a data directory with a space stays one argument); `*gc_asked` says
+// whether {gclog} was there.
 StatusOr<std::string> Substitute(const ServerProcessOptions& options, int port, bool* gc_asked) {
   const std::vector<std::pair<std::string, std::string>> values = {{"port", std::to_string(port)},
                                                                    {"data", options.data_dir},
@@ -337,7 +352,7 @@ StatusOr<std::string> Substitute(const ServerProcessOptions& options, int port, 
           (word == "xmx" ? " (give --server-xmx, or SERVER_XMX to the wrappers)" : ""));
     }
     if (word == "gclog") *gc_asked = true;
-    out += found->second;
+    out += ShellWord(found->second);
     i = close;
   }
   return out;
