@@ -1,7 +1,10 @@
 // Certificates for the TLS tests, made with the openssl command in a scratch
 // directory: a CA, a server certificate it signed (for localhost and
-// 127.0.0.1), a client certificate it signed, and a second CA that signed
-// nothing here (the "wrong CA").
+// 127.0.0.1), a second server certificate it signed for the name
+// db.warmup.example only (not for the address dialled, so only a server-name
+// override lets a client accept it), a client certificate it signed, and a
+// second CA (the "wrong CA") that signed only a foreign client certificate,
+// the same subject and usage as the client's.
 #ifndef WARMUP_TESTS_COMMON_TEST_CERTIFICATES_H_
 #define WARMUP_TESTS_COMMON_TEST_CERTIFICATES_H_
 
@@ -27,18 +30,21 @@ class TestCertificates {
       run("openssl req -x509 -newkey rsa:2048 -nodes -days 2 -keyout " + d + "/" + name + ".key -out " + d +
           "/" + name + ".pem -subj '/CN=" + subject + "'");
     };
-    auto signed_by_ca = [&](const std::string& name, const std::string& subject,
-                            const std::string& extensions) {
+    auto signed_by = [&](const std::string& ca, const std::string& name, const std::string& subject,
+                         const std::string& extensions) {
       run("openssl req -newkey rsa:2048 -nodes -keyout " + d + "/" + name + ".key -out " + d + "/" + name +
           ".csr -subj '/CN=" + subject + "'");
       std::ofstream(d + "/" + name + ".ext") << extensions << "\n";
-      run("openssl x509 -req -days 2 -in " + d + "/" + name + ".csr -CA " + d + "/ca.pem -CAkey " + d +
-          "/ca.key -CAcreateserial -out " + d + "/" + name + ".pem -extfile " + d + "/" + name + ".ext");
+      run("openssl x509 -req -days 2 -in " + d + "/" + name + ".csr -CA " + d + "/" + ca + ".pem -CAkey " +
+          d + "/" + ca + ".key -CAcreateserial -out " + d + "/" + name + ".pem -extfile " + d + "/" + name +
+          ".ext");
     };
     self_signed("ca", "warmup test CA");
     self_signed("other-ca", "some other CA");
-    signed_by_ca("server", "localhost", "subjectAltName=DNS:localhost,IP:127.0.0.1");
-    signed_by_ca("client", "warmup test client", "extendedKeyUsage=clientAuth");
+    signed_by("ca", "server", "localhost", "subjectAltName=DNS:localhost,IP:127.0.0.1");
+    signed_by("ca", "named-server", "db.warmup.example", "subjectAltName=DNS:db.warmup.example");
+    signed_by("ca", "client", "warmup test client", "extendedKeyUsage=clientAuth");
+    signed_by("other-ca", "foreign-client", "warmup test client", "extendedKeyUsage=clientAuth");
   }
 
   std::string ca() const { return File("ca.pem"); }
@@ -47,6 +53,12 @@ class TestCertificates {
   std::string server_key() const { return File("server.key"); }
   std::string client_cert() const { return File("client.pem"); }
   std::string client_key() const { return File("client.key"); }
+  // Signed by the CA for db.warmup.example only.
+  std::string named_server_cert() const { return File("named-server.pem"); }
+  std::string named_server_key() const { return File("named-server.key"); }
+  // Signed by other_ca(), not by ca().
+  std::string foreign_client_cert() const { return File("foreign-client.pem"); }
+  std::string foreign_client_key() const { return File("foreign-client.key"); }
 
  private:
   std::string File(const std::string& name) const { return dir_.path() + "/" + name; }

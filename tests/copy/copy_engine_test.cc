@@ -591,5 +591,143 @@ TEST_CASE(
   CHECK(r.loader_pid == ::getpid());
 }
 
+// A catalog source over entities held in memory: one collection, Product.
+class MemorySource : public CatalogSource {
+ public:
+  explicit MemorySource(std::vector<Entity> entities) : entities_(std::move(entities)) {
+    schema_.name = "memory";
+    EntitySchema product;
+    product.name = "Product";
+    schema_.entities.emplace("Product", product);
+    collections_.push_back({"Product", static_cast<int64_t>(entities_.size()), 0});
+  }
+  const CatalogSchema& schema() const override { return schema_; }
+  const std::vector<CollectionInfo>& collections() const override { return collections_; }
+  StatusOr<std::unique_ptr<EntityStream>> OpenCollection(const std::string& type) override {
+    if (type != "Product") return NotFoundError("no collection " + type);
+    return std::unique_ptr<EntityStream>(std::make_unique<Stream>(entities_));
+  }
+  std::string Describe() const override { return "memory test source"; }
+  std::string Fingerprint() const override { return "0"; }
+
+ private:
+  class Stream : public EntityStream {
+   public:
+    explicit Stream(const std::vector<Entity>& entities) : entities_(entities) {}
+    StatusOr<bool> Next(Entity* entity) override {
+      if (next_ == entities_.size()) return false;
+      *entity = entities_[next_++];
+      return true;
+    }
+
+   private:
+    const std::vector<Entity>& entities_;
+    size_t next_ = 0;
+  };
+  CatalogSchema schema_;
+  std::vector<CollectionInfo> collections_;
+  std::vector<Entity> entities_;
+};
+
+// A Product with every part present, two prices and two references, so that
+// each part can be changed alone and reordered.
+Entity RichProduct() {
+  Entity e;
+  e.type = "Product";
+  e.primary_key = 5;
+  e.parent = 3;
+  e.attributes.global["code"] = Value::String("p5");
+  e.attributes.localized["cs"]["name"] = Value::String("hrad");
+  e.associated_data.global["spec"] = AssociatedDataValue{Value::String("s")};
+  e.price_inner_record_handling = PriceInnerRecordHandling::kNone;
+  for (int32_t id : {1, 2}) {
+    Price p;
+    p.price_id = id;
+    p.price_list = id == 1 ? "basic" : "vip";
+    p.currency = *Currency::Parse("EUR");
+    p.price_without_tax = *BigDecimal::Parse("100.00");
+    p.tax_rate = *BigDecimal::Parse("21");
+    p.price_with_tax = *BigDecimal::Parse("121.00");
+    e.prices.push_back(p);
+  }
+  for (int32_t brand : {4, 6}) {
+    Reference r;
+    r.name = "brand";
+    r.referenced = {"Brand", brand};
+    r.attributes.global["order"] = Value::Integer(brand);
+    e.references.push_back(r);
+  }
+  e.locales = {*Locale::Parse("cs")};
+  return e;
+}
+
+// What content verification says of `have`, read back for `want` (the same
+// primary key): its one described difference, or "" when it finds none.
+std::string DescribedDifference(const Entity& want, const Entity& have) {
+  MemorySource expected({want});
+  MemorySource actual({have});
+  copy::ContentComparison out;
+  REQUIRE_OK(copy::CompareCollection(expected, actual, "Product", -1, &out));
+  CHECK(out.compared == 1);
+  if (out.first_differences.empty()) return "";
+  CHECK(out.differences == 1);
+  REQUIRE(out.first_differences.size() == 1);
+  return out.first_differences.front();
+}
+
+TEST_CASE("content verification names the one part two entities differ in, and 'content' when it is none") {
+  const Entity base = RichProduct();
+  CHECK(DescribedDifference(base, base).empty());
+  int cases = 0;
+  auto names = [&](const std::string& part, auto&& change) {
+    CAPTURE(part);
+    Entity changed = base;
+    change(changed);
+    REQUIRE_MESSAGE(!(changed == base), part, ": the change changed nothing");
+    CHECK(DescribedDifference(base, changed) == "Product/5: differs in " + part);
+    ++cases;
+  };
+  names("scope", [](Entity& e) { e.scope = Scope::kArchived; });
+  names("parent", [](Entity& e) { e.parent = 4; });
+  names("parent", [](Entity& e) { e.parent.reset(); });
+  names("attributes", [](Entity& e) { e.attributes.global["code"] = Value::String("p6"); });
+  names("attributes", [](Entity& e) { e.attributes.localized["cs"]["name"] = Value::String("zamek"); });
+  names("associated data",
+        [](Entity& e) { e.associated_data.global["spec"] = AssociatedDataValue{Value::String("t")}; });
+  names("prices", [](Entity& e) { e.prices[1].price_with_tax = *BigDecimal::Parse("122.00"); });
+  names("prices", [](Entity& e) { e.price_inner_record_handling = PriceInnerRecordHandling::kSum; });
+  names("references", [](Entity& e) { e.references[1].referenced.primary_key = 7; });
+  names("references", [](Entity& e) { e.references[0].attributes.global["order"] = Value::Integer(9); });
+  names("locales", [](Entity& e) { e.locales.push_back(*Locale::Parse("de")); });
+  // Two parts at once: both named, in the entity's order of parts.
+  names("attributes, locales", [](Entity& e) {
+    e.attributes.localized["de"]["name"] = Value::String("Burg");
+    e.locales.push_back(*Locale::Parse("de"));
+  });
+  names("scope, prices, references", [](Entity& e) {
+    e.scope = Scope::kArchived;
+    e.prices.pop_back();
+    e.references.pop_back();
+  });
+  // Only the entity type differs (a collection that returned another type's
+  // entity under the same key): no part differs, so the whole content is named.
+  names("content", [](Entity& e) { e.type = "Category"; });
+  CHECK(cases == 14);
+}
+
+TEST_CASE("content verification does not name prices, references or locales that are only in another order") {
+  const Entity base = RichProduct();
+  Entity reordered = base;
+  std::reverse(reordered.prices.begin(), reordered.prices.end());
+  std::reverse(reordered.references.begin(), reordered.references.end());
+  reordered.locales = {*Locale::Parse("de"), *Locale::Parse("cs")};
+  Entity want = base;
+  want.locales = {*Locale::Parse("cs"), *Locale::Parse("de")};
+  REQUIRE_FALSE(reordered == want);
+  CHECK(DescribedDifference(want, reordered).empty());  // the same content
+  reordered.parent = 4;
+  CHECK(DescribedDifference(want, reordered) == "Product/5: differs in parent");
+}
+
 }  // namespace
 }  // namespace warmup

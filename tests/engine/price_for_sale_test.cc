@@ -94,13 +94,11 @@ PriceQuery Query(std::vector<std::string> lists, const DateTime& at, std::option
   return q;
 }
 
-TEST_CASE(
-    "price for sale follows the documentation's examples: priority, validity, NONE, LOWEST_PRICE, SUM") {
-  testing::TempDir dir;
-  auto engine = OpenEngine(dir.path());
-  Catalog* catalog = *engine->CreateCatalog(Schema());
+// The documentation's examples: plain products (Phone), products with
+// variants (Shirt) and product sets (Furniture).
+std::vector<Entity> DocumentationEntities() {
   using H = PriceInnerRecordHandling;
-  const std::vector<Entity> entities = {
+  return {
       // Plain products.
       Priced("Phone", 1, H::kNone,
              {{0, {{"Baseline", "10000"}, {"B", "9000", January(0, 0)}, {"C", "7500"}}}}),
@@ -126,19 +124,40 @@ TEST_CASE(
               {5, {{"Baseline", "260"}, {"A", "220"}, {"C", "90"}}},
               {6, {{"Baseline", "260"}, {"A", "210"}, {"B", "180", January(3, 3)}}}}),
   };
+}
+
+// Checks the engine's prices for sale of `type` for `q`, and the oracle's.
+void CheckSale(Catalog& catalog, const std::vector<Entity>& entities, const std::string& type,
+               const PriceQuery& q, const std::vector<PriceForSale>& want) {
+  auto render = [](const std::vector<PriceForSale>& sale) {
+    std::string text;
+    for (const auto& [pk, price] : sale) text += " " + std::to_string(pk) + ": " + price.text();
+    return "{" + text + " }";
+  };
+  INFO(type, " between ", q.from ? q.from->text() : "-", " and ", q.to ? q.to->text() : "-");
+  auto got = catalog.PricesForSale(type, q);
+  REQUIRE_OK(got);
+  CHECK_MESSAGE(*got == want, "got ", render(*got), ", want ", render(want));
+  // The oracle the derived-index tests use agrees on the same examples.
+  std::vector<const Entity*> of_type;
+  for (const Entity& e : entities) {
+    if (e.type == type) of_type.push_back(&e);
+  }
+  const auto expected = ExpectedPricesForSale(of_type, catalog.schema().entities.at(type), {}, q);
+  CHECK_MESSAGE(expected == want, "oracle ", render(expected), ", want ", render(want));
+}
+
+TEST_CASE(
+    "price for sale follows the documentation's examples: priority, validity, NONE, LOWEST_PRICE, SUM") {
+  testing::TempDir dir;
+  auto engine = OpenEngine(dir.path());
+  Catalog* catalog = *engine->CreateCatalog(Schema());
+  const std::vector<Entity> entities = DocumentationEntities();
   for (const Entity& e : entities) REQUIRE_OK(catalog->Upsert(e));
   const std::vector<std::string> all = {"B", "A", "Baseline", "C"};
 
   auto check = [&](const std::string& type, const PriceQuery& q, const std::vector<PriceForSale>& want) {
-    auto got = catalog->PricesForSale(type, q);
-    REQUIRE_OK(got);
-    CHECK(*got == want);
-    // The oracle the derived-index tests use agrees on the same examples.
-    std::vector<const Entity*> of_type;
-    for (const Entity& e : entities) {
-      if (e.type == type) of_type.push_back(&e);
-    }
-    CHECK(ExpectedPricesForSale(of_type, catalog->schema().entities.at(type), {}, q) == want);
+    CheckSale(*catalog, entities, type, q, want);
   };
 
   SUBCASE("plain products: the first price list that prices the product, if valid") {
@@ -170,6 +189,43 @@ TEST_CASE(
     q.valid_at.reset();
     check("Phone", q, Sale({{1, "9000.00"}, {2, "12000.00"}, {3, "19000.00"}}));
   }
+}
+
+TEST_CASE("a price for sale equal to a bound of the range is in it, one a hundredth beyond is not") {
+  // PriceQuery: "between `from` and `to` inclusive", as evitaDB's priceBetween.
+  // The prices for sale on January 2nd with every list are worked out in the
+  // case above: Phone 1: 9000, 2: 14000, 3: 19000; Shirt 10's variants 9, 14
+  // and 19, Shirt 11's 19, 22 and 18; Furniture 20: 420, 21: 590. Prices are
+  // indexed at 2 places, so 0.01 is the nearest step beyond a bound.
+  testing::TempDir dir;
+  auto engine = OpenEngine(dir.path());
+  Catalog* catalog = *engine->CreateCatalog(Schema());
+  const std::vector<Entity> entities = DocumentationEntities();
+  for (const Entity& e : entities) REQUIRE_OK(catalog->Upsert(e));
+  const std::vector<std::string> all = {"B", "A", "Baseline", "C"};
+  int checks = 0;
+  auto check = [&](const std::string& type, const PriceQuery& q, const std::vector<PriceForSale>& want) {
+    CheckSale(*catalog, entities, type, q, want);
+    ++checks;
+  };
+  // NONE: both bounds met exactly, then each moved just past its price.
+  check("Phone", Query(all, kJanuary2At13, "9000", "14000"), Sale({{1, "9000.00"}, {2, "14000.00"}}));
+  check("Phone", Query(all, kJanuary2At13, "9000.01", "14000"), Sale({{2, "14000.00"}}));
+  check("Phone", Query(all, kJanuary2At13, "9000", "13999.99"), Sale({{1, "9000.00"}}));
+  check("Phone", Query(all, kJanuary2At13, "19000", "19000"), Sale({{3, "19000.00"}}));
+  check("Phone", Query(all, kJanuary2At13, "19000.01", std::nullopt), Sale({}));
+  check("Phone", Query(all, kJanuary2At13, std::nullopt, "8999.99"), Sale({}));
+  // LOWEST_PRICE: the lowest variant in the range; 9 and 18 are the bounds.
+  check("Shirt", Query(all, kJanuary2At13, "9", "18"), Sale({{10, "9.00"}, {11, "18.00"}}));
+  // 9.01 leaves out Shirt 10's 9: its next variant in range, 14, is its price.
+  check("Shirt", Query(all, kJanuary2At13, "9.01", "18"), Sale({{10, "14.00"}, {11, "18.00"}}));
+  // 17.99 leaves out Shirt 11's 18, and it has no other variant below 19.
+  check("Shirt", Query(all, kJanuary2At13, "9", "17.99"), Sale({{10, "9.00"}}));
+  // SUM: the sums 420 and 590 as the bounds.
+  check("Furniture", Query(all, kJanuary2At13, "420", "590"), Sale({{20, "420.00"}, {21, "590.00"}}));
+  check("Furniture", Query(all, kJanuary2At13, "420.01", "590"), Sale({{21, "590.00"}}));
+  check("Furniture", Query(all, kJanuary2At13, "420", "589.99"), Sale({{20, "420.00"}}));
+  CHECK(checks == 12);
 }
 
 }  // namespace

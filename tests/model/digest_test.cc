@@ -152,5 +152,141 @@ TEST_CASE("distinct random entities have distinct digests") {
   CHECK(seen.size() == 300);
 }
 
+// `base` with its global attribute "code" set to `value`.
+Entity WithCode(const Entity& base, const Value& value) {
+  Entity e = base;
+  e.attributes.global["code"] = value;
+  return e;
+}
+
+TEST_CASE("the digest tells values apart by their type alone: Integer 1 and Long 1, a scalar and its array") {
+  const Entity base = Full();
+  // Pairs of values with equal items (the same scalars) and different types.
+  const std::vector<std::pair<Value, Value>> pairs = {
+      {Value::Integer(1), Value::Long(1)},
+      {Value::Integer(1), *Value::Make(ValueType::kIntegerArray, {int64_t{1}})},
+      {Value::String("a"), *Value::Make(ValueType::kStringArray, {std::string("a")})},
+      {Value::String("a"), *Value::Make(ValueType::kCharacter, {std::string("a")})},
+      {*Value::Make(ValueType::kByte, {int64_t{1}}), *Value::Make(ValueType::kShort, {int64_t{1}})},
+  };
+  int pairs_checked = 0;
+  for (const auto& pair : pairs) {
+    const Value& a = pair.first;
+    const Value& b = pair.second;
+    const std::string value = DebugString(a);
+    CAPTURE(value);
+    REQUIRE(a.type() != b.type());
+    REQUIRE(std::equal(a.items().begin(), a.items().end(), b.items().begin(), b.items().end()));
+    // As an entity attribute, a reference attribute, associated data and a complex object's leaf.
+    CHECK(EntityDigest(WithCode(base, a)) != EntityDigest(WithCode(base, b)));
+    Entity ra = base, rb = base;
+    ra.references[0].attributes.global["order"] = a;
+    rb.references[0].attributes.global["order"] = b;
+    CHECK(EntityDigest(ra) != EntityDigest(rb));
+    Entity da = base, db = base;
+    da.associated_data.global["spec"] = AssociatedDataValue{a};
+    db.associated_data.global["spec"] = AssociatedDataValue{b};
+    CHECK(EntityDigest(da) != EntityDigest(db));
+    da.associated_data.global["spec"] = AssociatedDataValue{DataItem{a}};
+    db.associated_data.global["spec"] = AssociatedDataValue{DataItem{b}};
+    CHECK(EntityDigest(da) != EntityDigest(db));
+    ++pairs_checked;
+  }
+  CHECK(pairs_checked == 5);
+}
+
+TEST_CASE("the digest ignores the order locales are listed in, not which locales they are") {
+  const Locale cs = *Locale::Parse("cs");
+  const Locale de = *Locale::Parse("de");
+  const Locale sk = *Locale::Parse("sk");
+  const Locale cs_cz = *Locale::Parse("cs-CZ");
+  auto with_locales = [](std::vector<Locale> locales) {
+    Entity e = Full();
+    e.locales = std::move(locales);
+    return EntityDigest(e);
+  };
+  CHECK(with_locales({cs, de}) == with_locales({de, cs}));
+  CHECK(with_locales({cs, de, sk}) == with_locales({sk, cs, de}));
+  CHECK(with_locales({cs}) != with_locales({sk}));
+  CHECK(with_locales({cs}) != with_locales({cs_cz}));
+  CHECK(with_locales({cs, de}) != with_locales({cs, sk}));
+  CHECK(with_locales({cs, de}) != with_locales({cs}));
+}
+
+TEST_CASE("the digest changes with a BigDecimalRange's decimal places to compare and with its bounds") {
+  auto range = [](std::optional<std::string> from, std::optional<std::string> to, int32_t places) {
+    BigDecimalRange r;
+    if (from) r.from = *BigDecimal::Parse(*from);
+    if (to) r.to = *BigDecimal::Parse(*to);
+    r.decimal_places_to_compare = places;
+    return EntityDigest(WithCode(Full(), *Value::Make(ValueType::kBigDecimalNumberRange, {r})));
+  };
+  const Digest d = range("1.5", "2.5", 1);
+  CHECK(range("1.5", "2.5", 1) == d);
+  CHECK(range("1.5", "2.5", 2) != d);
+  CHECK(range("1.5", "2.5", 0) != d);
+  CHECK(range("1.5", "2.6", 1) != d);
+  CHECK(range("1.4", "2.5", 1) != d);
+  CHECK(range(std::nullopt, "2.5", 1) != d);
+  CHECK(range("1.5", std::nullopt, 1) != d);
+}
+
+// A complex object: {"name": "x", "sizes": [1, 2], "more": {"k": null}}.
+DataItem Complex() {
+  DataItem::Map more;
+  more["k"] = DataItem{};
+  DataItem::Map root;
+  root["name"] = DataItem{Value::String("x")};
+  root["sizes"] = DataItem{DataItem::Array{DataItem{Value::Integer(1)}, DataItem{Value::Integer(2)}}};
+  root["more"] = DataItem{more};
+  return DataItem{root};
+}
+
+TEST_CASE("the digest changes with a complex associated-data object's map keys and array items") {
+  const Entity base = Full();
+  auto digest_of = [&](const DataItem& item) {
+    Entity e = base;
+    e.associated_data.global["spec"] = AssociatedDataValue{item};
+    return EntityDigest(e);
+  };
+  const Digest d = digest_of(Complex());
+  CHECK(digest_of(Complex()) == d);
+  int changes = 0;
+  auto differs = [&](const std::string& what, auto&& change) {
+    CAPTURE(what);
+    DataItem item = Complex();
+    auto& root = std::get<DataItem::Map>(item.content);
+    change(root);
+    REQUIRE_MESSAGE(!(item == Complex()), what, ": the change changed nothing");
+    CHECK(digest_of(item) != d);
+    ++changes;
+  };
+  auto sizes = [](DataItem::Map& root) -> DataItem::Array& {
+    return std::get<DataItem::Array>(root["sizes"].content);
+  };
+  // "nick" sorts where "name" did, so only the key's text changes, not the order of the values.
+  differs("a key renamed", [](DataItem::Map& root) {
+    root["nick"] = root["name"];
+    root.erase("name");
+  });
+  differs("a nested key renamed", [](DataItem::Map& root) {
+    auto& more = std::get<DataItem::Map>(root["more"].content);
+    more["l"] = more["k"];
+    more.erase("k");
+  });
+  differs("a key added", [](DataItem::Map& root) { root["extra"] = DataItem{}; });
+  differs("an array item changed",
+          [&](DataItem::Map& root) { sizes(root)[1] = DataItem{Value::Integer(3)}; });
+  differs("an array item's type changed",
+          [&](DataItem::Map& root) { sizes(root)[1] = DataItem{Value::Long(2)}; });
+  differs("array items swapped", [&](DataItem::Map& root) { std::swap(sizes(root)[0], sizes(root)[1]); });
+  differs("an array item added", [&](DataItem::Map& root) { sizes(root).push_back(DataItem{}); });
+  differs("an array item removed", [&](DataItem::Map& root) { sizes(root).pop_back(); });
+  differs("a null item given a value", [](DataItem::Map& root) {
+    std::get<DataItem::Map>(root["more"].content)["k"] = DataItem{Value::String("")};
+  });
+  CHECK(changes == 9);
+}
+
 }  // namespace
 }  // namespace warmup

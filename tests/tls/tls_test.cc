@@ -2,10 +2,18 @@
 // certificates made for the test (see common/test_certificates.h).
 #include "warmup/tls.h"
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
 #include <doctest/doctest.h>
 
+#include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <thread>
 
 #include "common/status_matchers.h"
 #include "common/temp_dir.h"
@@ -179,6 +187,178 @@ TEST_CASE(
   REQUIRE_FALSE(source.ok());
   CHECK(source.status().message() == "gRPC source: --client-key " + certs.server_key() +
                                          ": not the private key of the --client-cert certificate");
+}
+
+TEST_CASE("mTLS: a client certificate signed by a CA other than --client-ca is turned away") {
+  testing::TestCertificates certs;
+  testing::TempDir dir;
+  ServerOptions options;
+  options.tls = {certs.server_cert(), certs.server_key(), certs.ca()};
+  auto server = testing::StartServer(dir.path() + "/data", options);
+  const std::string address = testing::Address(*server);
+  // The same server lets the CA's own client in, so only the signer decides.
+  REQUIRE_OK(ListServerCatalogs(address, {5, Trusting(certs, certs.ca(), true)}));
+
+  ClientTlsOptions foreign = Trusting(certs, certs.ca(), false);
+  foreign.client_cert_file = certs.foreign_client_cert();
+  foreign.client_key_file = certs.foreign_client_key();
+  auto refused = ListServerCatalogs(address, {5, foreign});
+  REQUIRE_FALSE(refused.ok());
+  CHECK(refused.status().code() == StatusCode::kUnavailable);
+  CHECK(refused.status().message().find("mTLS") != std::string::npos);  // the hint, as without one
+}
+
+TEST_CASE("--tls-server-name: a certificate for another name than the address is accepted under that name") {
+  testing::TestCertificates certs;
+  testing::TempDir dir;
+  ServerOptions options;
+  options.tls = {certs.named_server_cert(), certs.named_server_key(), ""};
+  auto server = testing::StartServer(dir.path() + "/data", options);
+  const std::string address = testing::Address(*server);  // 127.0.0.1, not in the certificate
+
+  ClientTlsOptions named = Trusting(certs, certs.ca(), false);
+  named.server_name = "db.warmup.example";
+  PublishAndReadBack(address, named);
+
+  // Without the override the same certificate is refused: the name was what let it in.
+  auto unnamed = ListServerCatalogs(address, {5, Trusting(certs, certs.ca(), false)});
+  REQUIRE_FALSE(unnamed.ok());
+  CHECK(unnamed.status().code() == StatusCode::kUnavailable);
+}
+
+// A one-shot HTTP responder on 127.0.0.1:0: accepts one connection (waiting
+// at most 10 s), reads the request head, writes `response` and closes.
+class OneShotHttp {
+ public:
+  explicit OneShotHttp(std::string response) {
+    listener_ = ::socket(AF_INET, SOCK_STREAM, 0);
+    REQUIRE(listener_ >= 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    addr.sin_port = 0;
+    REQUIRE(::bind(listener_, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) == 0);
+    REQUIRE(::listen(listener_, 1) == 0);
+    socklen_t length = sizeof(addr);
+    REQUIRE(::getsockname(listener_, reinterpret_cast<sockaddr*>(&addr), &length) == 0);
+    address_ = "127.0.0.1:" + std::to_string(ntohs(addr.sin_port));
+    thread_ = std::thread([this, response = std::move(response)] { Serve(response); });
+  }
+  ~OneShotHttp() {
+    if (thread_.joinable()) thread_.join();
+    ::close(listener_);
+  }
+  OneShotHttp(const OneShotHttp&) = delete;
+  OneShotHttp& operator=(const OneShotHttp&) = delete;
+
+  const std::string& address() const { return address_; }
+  // Waits for the exchange to end; the request head it read ("" when none came).
+  std::string Request() {
+    if (thread_.joinable()) thread_.join();
+    return request_;
+  }
+
+ private:
+  void Serve(const std::string& response) {
+    pollfd waiting{listener_, POLLIN, 0};
+    if (::poll(&waiting, 1, 10'000) != 1) return;
+    const int connection = ::accept(listener_, nullptr, nullptr);
+    if (connection < 0) return;
+    timeval limit{10, 0};
+    ::setsockopt(connection, SOL_SOCKET, SO_RCVTIMEO, &limit, sizeof(limit));
+    ::setsockopt(connection, SOL_SOCKET, SO_SNDTIMEO, &limit, sizeof(limit));
+    char buffer[4096];
+    while (request_.find("\r\n\r\n") == std::string::npos) {
+      const ssize_t n = ::recv(connection, buffer, sizeof(buffer), 0);
+      if (n <= 0) break;
+      request_.append(buffer, static_cast<size_t>(n));
+    }
+    for (size_t sent = 0; sent < response.size();) {
+      const ssize_t n = ::send(connection, response.data() + sent, response.size() - sent, MSG_NOSIGNAL);
+      if (n <= 0) break;
+      sent += static_cast<size_t>(n);
+    }
+    ::shutdown(connection, SHUT_WR);
+    while (::recv(connection, buffer, sizeof(buffer), 0) > 0) {
+    }  // until the client closes (or the time limit), so nothing unread resets the answer
+    ::close(connection);
+  }
+
+  int listener_ = -1;
+  std::string address_;
+  std::thread thread_;
+  std::string request_;
+};
+
+std::string HttpResponse(const std::string& status_line, const std::string& body) {
+  return "HTTP/1.1 " + status_line +
+         "\r\nContent-Type: application/x-pem-file\r\nContent-Length: " + std::to_string(body.size()) +
+         "\r\nConnection: close\r\n\r\n" + body;
+}
+
+TEST_CASE("FetchServerCertificate refuses an answer other than 200 OK, even with a certificate in its body") {
+  testing::TestCertificates certs;
+  OneShotHttp responder(HttpResponse("503 Service Unavailable", Contents(certs.server_cert())));
+  auto fetched = FetchServerCertificate(responder.address(), 5);
+  CHECK(responder.Request().starts_with("GET /system/server.crt HTTP/1.1\r\n"));
+  REQUIRE_FALSE(fetched.ok());
+  CHECK(fetched.status().code() == StatusCode::kUnavailable);
+  const std::string message = fetched.status().message();
+  CHECK(message.starts_with("GET http://" + responder.address() + "/system/server.crt"));
+  CHECK(message.find("503") != std::string::npos);
+}
+
+TEST_CASE("FetchServerCertificate refuses a 200 OK whose body is not a PEM certificate") {
+  testing::TestCertificates certs;
+  int answers = 0;
+  for (const std::string& body : {std::string("this is not a certificate\n"), Contents(certs.server_key())}) {
+    CAPTURE(body.substr(0, 30));
+    OneShotHttp responder(HttpResponse("200 OK", body));
+    auto fetched = FetchServerCertificate(responder.address(), 5);
+    CHECK(responder.Request().starts_with("GET /system/server.crt HTTP/1.1\r\n"));
+    CHECK_FALSE(fetched.ok());
+    if (!fetched.ok()) {
+      CHECK(fetched.status().code() == StatusCode::kInvalidArgument);
+      CHECK(
+          fetched.status().message().starts_with("GET http://" + responder.address() + "/system/server.crt"));
+    }
+    ++answers;
+  }
+  CHECK(answers == 2);
+  // The same responder with the certificate: accepted, so the refusals were the body's.
+  OneShotHttp good(HttpResponse("200 OK", Contents(certs.server_cert())));
+  auto fetched = FetchServerCertificate(good.address(), 5);
+  REQUIRE_OK(fetched);
+  CHECK(*fetched == Contents(certs.server_cert()));
+}
+
+TEST_CASE("a PEM file over 1 MiB is refused, one of exactly 1 MiB is read") {
+  testing::TestCertificates certs;
+  testing::TempDir dir;
+  ServerOptions options;
+  options.tls = {certs.server_cert(), certs.server_key(), ""};
+  auto server = testing::StartServer(dir.path() + "/data", options);
+  // The CA's certificate followed by filler lines up to `size` bytes: a valid
+  // PEM certificate at the start, so only the size can refuse it.
+  auto padded = [&](const std::string& name, size_t size) {
+    std::string pem = Contents(certs.ca());
+    REQUIRE(pem.size() < size);
+    const std::string line = std::string(63, '#') + "\n";
+    while (pem.size() + line.size() <= size) pem += line;
+    pem += std::string(size - pem.size(), '\n');
+    const std::string path = dir / name;
+    std::ofstream(path, std::ios::binary) << pem;
+    REQUIRE(std::filesystem::file_size(path) == size);
+    return path;
+  };
+  const std::string exact = padded("exact.pem", size_t{1} << 20);
+  const std::string over = padded("over.pem", (size_t{1} << 20) + 1);
+
+  REQUIRE_OK(ListServerCatalogs(testing::Address(*server), {5, Trusting(certs, exact, false)}));
+  auto refused = ListServerCatalogs(testing::Address(*server), {5, Trusting(certs, over, false)});
+  REQUIRE_FALSE(refused.ok());
+  CHECK(refused.status().code() == StatusCode::kInvalidArgument);
+  CHECK(refused.status().message().find("--ca-cert " + over + ": ") != std::string::npos);
 }
 
 }  // namespace
