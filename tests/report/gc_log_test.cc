@@ -3,6 +3,8 @@
 #include <doctest/doctest.h>
 
 #include <fstream>
+#include <string>
+#include <vector>
 
 #include "common/temp_dir.h"
 
@@ -33,6 +35,54 @@ TEST_CASE("ParseGcLogText: G1 and Parallel pauses by kind, -Xlog:gc*'s other lin
   CHECK(gc.log.empty());
   const GcFigures none = ParseGcLogText("");
   CHECK(none.young_collections + none.full_collections + none.other_pauses == 0);
+}
+
+// Replaces the tags (the last leading [..] group) of each line with `tags`.
+std::string WithTags(const std::vector<std::string>& lines, const std::string& tags) {
+  std::string text;
+  for (const std::string& line : lines) {
+    const size_t close = line.find("] GC(");
+    const size_t open = line.rfind('[', close);
+    text += line.substr(0, open + 1) + tags + line.substr(close) + "\n";
+  }
+  return text;
+}
+
+TEST_CASE("ParseGcLogText: pauses with a duration under tags other than exactly gc are not counted") {
+  // Each line has "Pause " and ends in a duration in ms, as a [gc] summary line does: only its tags differ.
+  // ZGC's pauses under -Xlog:gc* (JDK 17, as the JVM writes them), and the start, phase and sub-tag lines of
+  // G1, Parallel and Serial under -Xlog:gc* given a duration, so that only the tag can keep them out.
+  const std::vector<std::string> others = {
+      "[0.412s][info][gc,phases   ] GC(0) Pause Mark Start 0.011ms",
+      "[0.431s][info][gc,phases   ] GC(0) Pause Mark End 0.015ms",
+      "[0.433s][info][gc,phases   ] GC(0) Pause Relocate Start 0.008ms",
+      "[2.345s][info][gc,phases   ] GC(3) Pause Young (Normal) (G1 Evacuation Pause) 1.234ms",
+      "[2.340s][info][gc,start    ] GC(3) Pause Young (Normal) (G1 Evacuation Pause) 2.000ms",
+      "[2.350s][info][gc,start    ] GC(4) Pause Full (System.gc()) 18M->1M(10M) 4.175ms",
+      "[2.360s][info][gc,start] GC(5) Pause Remark 3M->3M(64M) 0.500ms",
+      "[2.370s][debug][gc,phases,start] GC(6) Pause Young (Allocation Failure) 25M->1M(245M) 2.225ms",
+      "[2.380s][info][gc,heap     ] GC(7) Pause Full (Ergonomics) 10M->5M(100M) 10.000ms",
+      "[2.390s][info][gc,cpu      ] GC(8) Pause Young (Normal) 6M->1M(64M) 1.700ms",
+      "[2.400s][info][safepoint   ] GC(9) Pause Cleanup 3M->3M(64M) 0.100ms",
+  };
+  REQUIRE(others.size() >= 10);
+  // Each of them would count if its tag were [gc]: 4 young, 2 full and 5 other pauses.
+  const GcFigures as_gc = ParseGcLogText(WithTags(others, "gc          "));
+  REQUIRE(as_gc.young_collections + as_gc.full_collections + as_gc.other_pauses ==
+          static_cast<int64_t>(others.size()));
+  CHECK(as_gc.young_collections == 4);
+  CHECK(as_gc.full_collections == 2);
+  CHECK(as_gc.other_pauses == 5);
+  // As written, among one real [gc] summary line, none of them counts.
+  std::string text;
+  for (const std::string& line : others) text += line + "\n";
+  text +=
+      "[2.410s][info][gc          ] GC(3) Pause Young (Normal) (G1 Evacuation Pause) 25M->3M(256M) 3.000ms\n";
+  const GcFigures gc = ParseGcLogText(text);
+  CHECK(gc.young_collections == 1);
+  CHECK(gc.full_collections == 0);
+  CHECK(gc.other_pauses == 0);
+  CHECK(gc.pause_seconds == doctest::Approx(0.003));
 }
 
 TEST_CASE("ReadGcLog: the file's figures and its path, and a missing log says what to add") {

@@ -10,6 +10,10 @@
 #  - a command that never becomes ready: a clear error naming the command and
 #    the deadline, and no process of it left behind; one that exits at once,
 #    and an unknown placeholder, each refused with what was wrong;
+#  - a command with {gclog} that never writes it: the run stands, and the
+#    report says the log was not found, naming it;
+#  - a command whose process group ignores SIGTERM: killed with SIGKILL after
+#    --server-stop-grace, nothing of it left running;
 #  - ab with both arms as commands.
 # usage: server_command_test.sh WARMUP SOURCE_DIR
 set -euo pipefail
@@ -91,7 +95,52 @@ rc=$?
 set -e
 [ $rc -eq 1 ] && grep -q "unknown placeholder {prot}" <<< "$out" || fail "an unknown placeholder was not refused: $out"
 
-# 4. ab, both arms as commands.
+# 4. {gclog} in the command, but the server never writes it: no GC figures, and the report says why.
+out=$("$warmup" reindex --pristine-dir "$dir/pristine" --work-dir "$dir/w6" --run nogc \
+  --server-command "$dir/quiet-serve.sh {data} {port} {gclog}" --report-json "$dir/nogc.json") ||
+  fail "reindex with a {gclog} never written failed: $out"
+grep -q "verification: VERIFIED" <<< "$out" || fail "not verified with a {gclog} never written: $out"
+[ ! -e "$dir/w6/gc.log" ] || fail "the GC log exists, but nothing was to write it"
+grep -q "server GC .*unknown: .*$dir/w6/gc.log" <<< "$out" || fail "the text report does not say why no GC: $out"
+python3 - "$dir/nogc.json" "$dir/w6/gc.log" << 'PY' || fail "the report of a {gclog} never written is wrong"
+import json, sys
+s = json.load(open(sys.argv[1]))["server_process"]
+assert s["gc"] is None, s["gc"]
+why = s["gc_unavailable"]
+# The log the command was given, not found; not the "no {gclog} in the command" of section 1.
+assert sys.argv[2] in why and "not found" in why, why
+assert "has no {gclog}" not in why, why
+PY
+
+# 5. A command whose whole group ignores SIGTERM: SIGKILL after the grace, nothing left running.
+# usage: stubborn-serve.sh DATA PORT: ignores SIGTERM (so does all it starts), serves, then keeps running
+printf '#!/bin/sh\ntrap "" TERM\necho $$ > "%s"\n"%s" serve --data-dir "$1" --listen "127.0.0.1:$2" > /dev/null 2>&1\nwhile :; do sleep 0.2; done\n' \
+  "$dir/stubborn.pid" "$warmup" > "$dir/stubborn-serve.sh"
+chmod +x "$dir/stubborn-serve.sh"
+set +e
+out=$("$warmup" reindex --pristine-dir "$dir/pristine" --work-dir "$dir/w7" --run stubborn --server-stop-grace 1 \
+  --server-command "$dir/stubborn-serve.sh {data} {port}" --report-json "$dir/stubborn.json" 2>&1)
+rc=$?
+set -e
+[ -s "$dir/stubborn.pid" ] || fail "the stubborn command never started ($rc): $out"
+sleep 0.5
+# (kill -0 would also find a zombie that nobody reaped yet: only a process that runs counts)
+if pgrep -f "$dir/stubborn-serve.sh" > /dev/null; then
+  group=$(ps -o pgid= -p "$(cat "$dir/stubborn.pid")" | tr -d ' ')
+  # (its own group, as the command runs in one; never this script's)
+  [ -z "$group" ] || [ "$group" = "$(ps -o pgid= -p $$ | tr -d ' ')" ] || kill -KILL -- "-$group" 2> /dev/null || true
+  fail "the command that ignores SIGTERM was left running (exit $rc): $out"
+fi
+grep -q "verification: VERIFIED" <<< "$out" || fail "the load before the stubborn stop was not verified ($rc): $out"
+grep -q "killed by SIGKILL after a grace period of 1 s" <<< "$out" ||
+  fail "the text report does not say the command was killed after the grace ($rc): $out"
+python3 - "$dir/stubborn.json" << 'PY' || fail "the report of the stubborn command is wrong"
+import json, sys
+s = json.load(open(sys.argv[1]))["server_process"]
+assert s["ended"] == "killed by SIGKILL after a grace period of 1 s", s["ended"]
+PY
+
+# 6. ab, both arms as commands.
 set +e
 out=$("$warmup" ab --a-command "$dir/quiet-serve.sh {data} {port}" --b-command "$dir/quiet-serve.sh {data} {port}" \
   --runs 2 --out "$dir/ab" --pristine-dir "$dir/pristine" --verify none 2>&1)

@@ -4,6 +4,7 @@ run (null, embedded, remote through warmup.Server), the Engine's reads, errors."
 import datetime
 import decimal
 import signal
+import struct
 import subprocess
 import sys
 import threading
@@ -101,6 +102,170 @@ def test_remote_run_against_an_in_process_server(tiny, tmp_path):
     assert report["exit_code"] == 0
     assert report["verification"]["content_compared"] == 300
     assert report["server"] is not None, "warmup serve reports its own time per upsert"
+
+
+def source_counts(snapshot):
+    """Entities per collection as the snapshot's own inspection counts them."""
+    return {c["entity_type"]: c["count"] for c in warmup.inspect(snapshot)["collections"]}
+
+
+def test_run_with_a_list_of_collections_copies_those_alone(tiny, tmp_path):
+    counts = source_counts(tiny)
+    report = warmup.run(tiny, target="embedded", work_dir=tmp_path / "work", collections=["Category", "Brand"])
+    assert report["exit_code"] == 0
+    assert report["verification"]["outcome"] == "verified"
+    assert {c["entity_type"] for c in report["collections"]} == {"Brand", "Category"}
+    assert report["copied"] == report["expected"] == counts["Brand"] + counts["Category"] == 50
+    assert sorted(report["config"]["collections"]) == ["Brand", "Category"]
+    assert report["collection_subset"] is True
+    engine = warmup.Engine(str(tmp_path / "work"))
+    catalog = engine.catalog(report["target_catalog"])
+    copied = {t: catalog.count(t) for t in catalog.entity_types}
+    assert copied["Brand"] == counts["Brand"] and copied["Category"] == counts["Category"]
+    assert all(n == 0 for t, n in copied.items() if t not in ("Brand", "Category")), copied
+    engine.close()
+
+
+def test_regression_run_split_one_collection_named_as_a_string_into_its_characters(tiny):
+    report = warmup.run(tiny, target="null", collections="Brand")
+    assert [c["entity_type"] for c in report["collections"]] == ["Brand"]
+    assert report["config"]["collections"] == ["Brand"]
+
+
+def test_run_with_max_per_collection_caps_every_collection(tiny, tmp_path):
+    counts = source_counts(tiny)
+    assert min(counts.values()) > 7  # so that the cap cuts every collection
+    report = warmup.run(tiny, target="embedded", work_dir=tmp_path / "work", max_per_collection=7)
+    assert report["exit_code"] == 0
+    assert report["verification"]["outcome"] == "verified"  # against the capped counts (docs/measurement.md)
+    assert report["config"]["max_per_collection"] == 7
+    assert len(report["collections"]) == len(counts) == 5
+    for c in report["collections"]:
+        assert c["source_count"] == counts[c["entity_type"]], c
+        assert c["expected_count"] == c["copied"] == c["target_count"] == 7, c
+    assert report["copied"] == report["expected"] == 5 * 7
+
+
+@pytest.mark.parametrize("keep", [True, False])
+def test_keep_target_keeps_the_partial_catalog_of_a_stopped_run(tiny, tmp_path, keep):
+    def stop(_):
+        raise RuntimeError("stop at the first progress call")
+
+    with pytest.raises(RuntimeError, match="stop at the first progress call"):
+        warmup.run(tiny, target="embedded", work_dir=tmp_path / "work", target_catalog="partial",
+                   keep_target=keep, progress=stop)
+    # A stopped run drops its partial catalog unless asked to keep it (docs/measurement.md, --keep-target).
+    engine = warmup.Engine(str(tmp_path / "work"))
+    if keep:
+        assert engine.catalog_names() == ["partial"]
+        catalog = engine.catalog("partial")
+        assert catalog.state == "WARMING_UP"  # it never went live
+        assert 0 < sum(catalog.count(t) for t in catalog.entity_types) < 300
+    else:
+        assert engine.catalog_names() == []
+    engine.close()
+
+
+def test_catalog_chooses_among_snapshots_and_target_catalog_names_the_copy(tmp_path):
+    pristine = tmp_path / "pristine"
+    warmup.generate("tiny", 1.0, pristine, seed=3, catalog="alpha")
+    beta = warmup.generate("tiny", 1.0, pristine, seed=4, catalog="beta")
+    with pytest.raises(warmup.InvalidArgumentError) as raised:
+        warmup.run(pristine)  # two snapshots and no catalog: both are named
+    assert "alpha" in str(raised.value) and "beta" in str(raised.value)
+    report = warmup.run(pristine, catalog="beta", target="embedded", work_dir=tmp_path / "work",
+                        target_catalog="published")
+    assert report["exit_code"] == 0
+    assert report["source_catalog"] == "beta"
+    assert report["config"]["dataset_provenance"]["generator.seed"] == "4"  # beta's, not alpha's 3
+    assert report["target_catalog"] == "published"
+    engine = warmup.Engine(str(tmp_path / "work"))
+    assert engine.catalog_names() == ["published"]
+    catalog = engine.catalog("published")
+    assert catalog.state == "ALIVE"
+    assert {t: catalog.count(t) for t in catalog.entity_types} == source_counts(beta)
+    engine.close()
+
+
+def _crc32c_table():
+    table = []
+    for n in range(256):
+        for _ in range(8):
+            n = (n >> 1) ^ (0x82F63B78 if n & 1 else 0)
+        table.append(n)
+    return table
+
+
+CRC32C_TABLE = _crc32c_table()
+
+
+def crc32c(data):
+    """CRC-32C (Castagnoli, reflected, polynomial 0x82F63B78)."""
+    crc = 0xFFFFFFFF
+    for byte in data:
+        crc = CRC32C_TABLE[(crc ^ byte) & 0xFF] ^ (crc >> 8)
+    return crc ^ 0xFFFFFFFF
+
+
+def record_flags(catalog_dir):
+    """(flags, payload) of every record in a catalog's collections/NNN.records. docs/engine.md: records are
+    [u32 length][u32 CRC-32C of flags+payload][u8 flags][payload], little-endian; flags 0 stored, 1 zstd,
+    2 raw deflate. Each record's checksum is checked, so the walk cannot drift."""
+    records = []
+    files = sorted((Path(catalog_dir) / "collections").glob("*.records"))
+    assert len(files) == 5, files
+    for path in files:
+        data = path.read_bytes()
+        at = 0
+        while at < len(data):
+            length, crc = struct.unpack_from("<II", data, at)
+            body = data[at + 8:at + 9 + length]
+            assert len(body) == length + 1, f"{path}: a torn record at {at}"
+            assert crc32c(body) == crc, f"{path}: the record at {at} fails its CRC-32C"
+            records.append((body[0], body[1:]))
+            at += 9 + length
+    assert len(records) >= 300, len(records)  # every entity has at least its body
+    return records
+
+
+ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"  # a zstd frame's first bytes (RFC 8878)
+
+
+def check_compression(records, compress):
+    flags = {f for f, _ in records}
+    if compress == "none":
+        assert flags == {0}, flags
+    elif compress == "zstd":
+        # compressed when that is smaller, so some records are and none is deflated
+        assert 1 in flags and 2 not in flags, flags
+        assert all(payload.startswith(ZSTD_MAGIC) for f, payload in records if f == 1)
+    else:
+        assert 2 in flags and 1 not in flags, flags
+
+
+@pytest.mark.parametrize("compress", ["none", "zstd", "deflate"])
+def test_run_compress_is_how_the_embedded_engine_stores_records_and_is_recorded(tiny, tmp_path, compress):
+    report = warmup.run(tiny, target="embedded", work_dir=tmp_path / "work", compress=compress)
+    assert report["exit_code"] == 0
+    assert report["config"]["compression"] == compress
+    check_compression(record_flags(tmp_path / "work" / report["target_catalog"]), compress)
+
+
+def test_run_refuses_an_unknown_compression(tiny, tmp_path):
+    with pytest.raises(warmup.InvalidArgumentError, match='"none", "zstd" or "deflate"'):
+        warmup.run(tiny, target="embedded", work_dir=tmp_path / "work", compress="lz4")
+    with pytest.raises(warmup.InvalidArgumentError, match='"none", "zstd" or "deflate"'):
+        warmup.Server(tmp_path / "server", compress="lz4")
+
+
+@pytest.mark.parametrize("compress", ["none", "zstd"])
+def test_server_compress_is_how_the_server_stores_records(tiny, tmp_path, compress):
+    with warmup.Server(tmp_path / "server", compress=compress) as server:
+        report = warmup.run(tiny, target="remote", address=server.address, target_catalog="served")
+    assert report["exit_code"] == 0
+    # A server this run did not start: its settings are not the run's to know (docs/measurement.md).
+    assert report["config"]["compression"] is None
+    check_compression(record_flags(tmp_path / "server" / "served"), compress)
 
 
 def product(pk, **attributes):

@@ -53,7 +53,7 @@ def inspect(path: PathLike) -> dict:
 
 def run(source: Source, *, catalog: Optional[str] = None, target: str = "null", address: Optional[str] = None,
         work_dir: Optional[PathLike] = None, target_catalog: Optional[str] = None,
-        collections: Iterable[str] = (), max_per_collection: int = 0, verify: str = "counts",
+        collections: Union[str, Iterable[str]] = (), max_per_collection: int = 0, verify: str = "counts",
         run_label: str = "run", keep_target: bool = False, compress: str = "none",
         progress: Optional[Callable[[dict], None]] = None) -> dict:
     """Publishes `source` into `target` and returns the run's JSON report (docs/measurement.md) as a dict.
@@ -64,8 +64,11 @@ def run(source: Source, *, catalog: Optional[str] = None, target: str = "null", 
         or "remote" (needs `address`, host:port of an evitaDB-protocol server, e.g. warmup.Server).
     progress: called with {"collection", "copied", "expected", "collection_done"} a few times a
         second and at each collection's end; an exception it raises stops the run and is re-raised.
+    collections: one collection's name, or several; empty = all.
     Its "exit_code" is what the command line would exit with: 0 verified, 1 failed, 2 unverified.
     """
+    if isinstance(collections, str):  # one name, not its characters
+        collections = [collections]
     return _warmup.run(
         source if isinstance(source, Mapping) else os.fspath(source), catalog or "", target, address or "",
         os.fspath(work_dir) if work_dir is not None else "", target_catalog or "", list(collections),
