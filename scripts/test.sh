@@ -48,13 +48,12 @@ start_leg() { leg_started=$SECONDS; }
 end_leg() {  # end_leg NAME BUILD_SECONDS
   timings+=("$(printf '%-28s build %4d s, tests %4d s' "$1" "$2" $((SECONDS - leg_started - $2)))")
 }
-# The five slowest entries of a leg, from ctest's own record of the run.
+# The five slowest entries of a leg, from ctest's console log of it (-O).
 slowest() {
-  local log=$1/Testing/Temporary/LastTest.log
+  local log=$1/ctest-output.log
   [ -f "$log" ] || return 0
-  # Each entry's block has "Test time = N sec" before its '"NAME" end time' line.
-  sed -n 's/^Test time = *\([0-9.]*\) sec$/\1/p; s/^"\(.*\)" end time: .*/\1/p' "$log" |
-    paste - - | sort -t$'\t' -k1 -rn | head -n 5 | awk -F'\t' '{ printf "    %6.1f s  %s\n", $1, $2 }'
+  sed -n 's/^ *[0-9]*\/[0-9]* Test *#[0-9]*: \(.*[^ .]\) \.*[ *]*[A-Za-z][A-Za-z ]* *\([0-9.]*\) sec$/\2\t\1/p' "$log" |
+    sort -t$'\t' -k1 -rn | head -n 5 | awk -F'\t' '{ printf "    %6.1f s  %s\n", $1, $2 }'
 }
 report() {
   echo
@@ -68,7 +67,7 @@ if [ "$mode" = all ] || [ "$mode" = --plain ]; then
   cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DWARMUP_WERROR=ON
   cmake --build build -j"$jobs"
   built=$((SECONDS - leg_started))
-  ctest --test-dir build "${ctest_limits[@]}" || { end_leg "1 plain (GCC)" $built; slowest build; exit 1; }
+  ctest --test-dir build "${ctest_limits[@]}" -O build/ctest-output.log || { end_leg "1 plain (GCC)" $built; slowest build; exit 1; }
   end_leg "1 plain (GCC)" $built
   slowest build
 fi
@@ -89,7 +88,7 @@ if [ "$mode" = all ] || [ "$mode" = --sanitize ]; then
   # The guard (the whole binary in one process) is the plain leg's: here every
   # case already runs under the sanitizers in a process of its own.
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
-    ctest --test-dir build-asan "${ctest_limits[@]}" -E '^all_test_cases$' ||
+    ctest --test-dir build-asan "${ctest_limits[@]}" -E '^all_test_cases$' -O build-asan/ctest-output.log ||
     { end_leg "2 ASan+UBSan (clang)" $built; slowest build-asan; exit 1; }
   end_leg "2 ASan+UBSan (clang)" $built
   slowest build-asan

@@ -141,7 +141,8 @@ po::options_description ClientTlsGroup(ClientTlsOptions* tls, bool with_switch) 
       "ca-cert", po::value(&tls->ca_cert_file),
       "PEM: the CA (or the server's self-signed certificate) to trust; default: the system's")(
       "fetch-server-cert", po::value(&tls->fetch_server_cert_from),
-      "HOST:PORT of evitaDB's system API (5557): trust the certificate it serves at /system/server.crt, "
+      "HOST:PORT of evitaDB's system API (its shared port, 5555, by default): trust the certificate it "
+      "serves at /system/server.crt, "
       "fetched over plain HTTP (trust on first use)")("client-cert", po::value(&tls->client_cert_file),
                                                       "mTLS: this client's certificate (PEM)")(
       "client-key", po::value(&tls->client_key_file), "mTLS: its private key (PEM)")(
@@ -313,9 +314,11 @@ StatusOr<LoadCommand> ParseLoadOrReindex(const std::vector<std::string>& args, b
       "target", po::value(&cmd.target.kind)->default_value(reindex ? "remote" : "embedded"),
       reindex ? "remote (start warmup serve, or use --address) | embedded" : "embedded | remote | null")(
       "address", po::value(&cmd.target.address)->default_value(cmd.target.address),
-      "remote target: host:port")("golive-timeout",
-                                  po::value(&cmd.target.golive_timeout_seconds)->default_value(0),
-                                  "remote target: client-side goLive limit in seconds (0 = none)")(
+      "remote target: host:port")(
+      "upsert-timeout", po::value(&cmd.target.upsert_timeout_seconds)->default_value(3600),
+      "remote target: seconds one upsert may take before the load aborts (a server in WARM_UP may stall)")(
+      "golive-timeout", po::value(&cmd.target.golive_timeout_seconds)->default_value(0),
+      "remote target: client-side goLive limit in seconds (0 = none)")(
       "work-dir", po::value(&cmd.target.work_dir)->default_value(cmd.target.work_dir),
       reindex
           ? "the embedded target's directory, or the started server's (WORK/data) beside its log; used only "
@@ -433,12 +436,15 @@ StatusOr<LoadCommand> ParseLoadOrReindex(const std::vector<std::string>& args, b
         "--verify content reads the catalog back, and --target null keeps nothing to read");
   }
   if (cmd.target.kind == "null") {
-    if (auto s = RefuseIgnored(*vm, {"work-dir", "compress", "address", "golive-timeout", "tls"}, kind);
+    if (auto s = RefuseIgnored(
+            *vm, {"work-dir", "compress", "address", "golive-timeout", "upsert-timeout", "tls"}, kind);
         !s.ok()) {
       return s;
     }
   } else if (cmd.target.kind == "embedded") {
-    if (auto s = RefuseIgnored(*vm, {"address", "golive-timeout", "tls"}, kind); !s.ok()) return s;
+    if (auto s = RefuseIgnored(*vm, {"address", "golive-timeout", "upsert-timeout", "tls"}, kind); !s.ok()) {
+      return s;
+    }
     if (auto s = RefuseIgnored(*vm,
                                {"server-binary", "server-start-timeout", "server-stop-grace", "server-args",
                                 "server-command", "server-xmx"},
@@ -465,6 +471,9 @@ StatusOr<LoadCommand> ParseLoadOrReindex(const std::vector<std::string>& args, b
     return s;
   }
   if (auto s = CheckRange("max-per-collection", cmd.copy.max_per_collection, 0, INT64_MAX); !s.ok()) return s;
+  if (auto s = CheckRange("upsert-timeout", cmd.target.upsert_timeout_seconds, 1, kDaySeconds); !s.ok()) {
+    return s;
+  }
   if (auto s = CheckRange("golive-timeout", cmd.target.golive_timeout_seconds, 0, kWeekSeconds); !s.ok()) {
     return s;
   }

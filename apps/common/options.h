@@ -70,6 +70,7 @@ struct TargetOptions {
   std::string kind = "embedded";           // embedded | remote | null (reindex: remote | embedded)
   std::string address = "127.0.0.1:5555";  // remote target
   int golive_timeout_seconds = 0;          // remote target; 0 = none
+  int upsert_timeout_seconds = 3600;       // remote target: each upsert's deadline
   ClientTlsOptions tls;                    // remote target: enabled by --tls
   std::string work_dir = "warmup-work";    // the embedded target's (or started server's) data directory
   // --compress: how the engine's records are compressed (storage.compress)

@@ -130,6 +130,7 @@ warmup::StatusOr<warmup::RunResult> RunLoad(const warmup::cli::LoadCommand& cmd,
   } else if (cmd.target.kind == "remote") {
     warmup::RemoteTargetOptions options;
     options.golive_timeout_seconds = cmd.target.golive_timeout_seconds;
+    options.upsert_timeout_seconds = cmd.target.upsert_timeout_seconds;
     options.tls = cmd.target.tls;
     auto remote = warmup::MakeRemoteTarget(cmd.target.address, options);
     if (!remote.ok()) return remote.status();

@@ -223,6 +223,9 @@ TEST_CASE(
       {"golive-timeout",
        {with({"--target", "remote", "--golive-timeout", "42"}),
         [](const LoadCommand& c) { return c.target.golive_timeout_seconds == 42; }}},
+      {"upsert-timeout",
+       {with({"--target", "remote", "--upsert-timeout", "7200"}),
+        [](const LoadCommand& c) { return c.target.upsert_timeout_seconds == 7200; }}},
   };
   FlagTable<LoadCommand> load = common;
   load["target"] = {with({"--target", "null"}), [](const LoadCommand& c) { return c.target.kind == "null"; }};
@@ -992,6 +995,9 @@ TEST_CASE(
       {"golive-timeout",
        {with({"--golive-timeout", "42"}),
         [](const LoadCommand& c) { return c.target.golive_timeout_seconds == 42; }}},
+      {"upsert-timeout",
+       {with({"--upsert-timeout", "90"}),
+        [](const LoadCommand& c) { return c.target.upsert_timeout_seconds == 90; }}},
       {"compress",
        {with({"--compress", "zstd"}),
         [](const LoadCommand& c) { return c.target.compression == RecordCompression::kZstd; }}},
@@ -1136,6 +1142,7 @@ TEST_CASE("warmup-profile: every documented flag is parsed (table-driven), the t
   CheckEveryFlag<P>(ParseProfile, table,
                     {{"address", {with({"--address", "127.0.0.1:7777"}), "--address " + embedded}},
                      {"golive-timeout", {with({"--golive-timeout", "5"}), "--golive-timeout " + embedded}},
+                     {"upsert-timeout", {with({"--upsert-timeout", "5"}), "--upsert-timeout " + embedded}},
                      {"tls", {with({"--tls"}), "--tls " + embedded}}});
 }
 

@@ -274,5 +274,20 @@ TEST_CASE(
   CHECK(fs::is_directory(work + "/data"));
 }
 
+TEST_CASE(
+    "regression: one upsert's 60 s deadline aborted a whole load, --upsert-timeout sets it and is named") {
+  TempDir dir;
+  const std::string pristine = GenerateTiny(dir);
+  ServeProcess server;
+  server.Start(dir / "data", {"--upsert-delay-ms", "2500"});
+  const CliResult run = RunCli({"load", "--pristine-dir", pristine, "--target", "remote", "--address",
+                                server.address(), "--upsert-timeout", "1", "--quiet"});
+  CHECK(run.exit_code == 1);
+  CHECK_MESSAGE(Contains(run.output, "no answer within the upsert deadline of 1 s (--upsert-timeout)"),
+                run.output);
+  CHECK(Contains(run.output, "ABORTED (the target failed, not the entity)"));
+  CHECK(server.Stop().exit_code == 0);
+}
+
 }  // namespace
 }  // namespace warmup

@@ -74,5 +74,32 @@ TEST_CASE("a call without clientversion is seen as one (the server's log is not 
   CHECK(server->ClientVersions() == std::map<std::string, std::set<std::string>>{{"GetCatalogState", {""}}});
 }
 
+TEST_CASE(
+    "a plaintext call answered HTTP 403, as evitaDB's default TLS-only endpoint answers it, says the server "
+    "wants "
+    "TLS and which flags to add") {
+  // grpc++'s words for an HTTP 403 on the shared port, as evitaDB's FORCE_TLS endpoint sends it.
+  const Status denied(StatusCode::kPermissionDenied,
+                      "IsReady on evita:5555: Received http2 header with status: 403");
+  const Status plaintext = rpc::ExplainTransport(denied, /*tls=*/false, /*client_certificate=*/false);
+  CHECK(plaintext.code() == StatusCode::kFailedPrecondition);
+  CHECK(plaintext.message().find("Received http2 header with status: 403") != std::string::npos);
+  CHECK(plaintext.message().find("the server wants TLS, as evitaDB does by default: add --tls") !=
+        std::string::npos);
+  // Over TLS a 403 is the server's own refusal: left as it is.
+  CHECK(rpc::ExplainTransport(denied, true, false) == denied);
+  // A permission refusal that is not the transport's 403 is not explained away.
+  const Status other(StatusCode::kPermissionDenied, "Close: not yours");
+  CHECK(rpc::ExplainTransport(other, false, false) == other);
+  // "Socket closed" gets the likely reason for each transport.
+  const Status closed(StatusCode::kUnavailable, "Query: Socket closed");
+  CHECK(rpc::ExplainTransport(closed, false, false).message().find("over plaintext") != std::string::npos);
+  CHECK(rpc::ExplainTransport(closed, true, false).message().find("wants client certificates") !=
+        std::string::npos);
+  CHECK(rpc::ExplainTransport(closed, true, true).message().find("may not accept this client certificate") !=
+        std::string::npos);
+  CHECK(rpc::ExplainTransport(OkStatus(), false, false).ok());
+}
+
 }  // namespace
 }  // namespace warmup

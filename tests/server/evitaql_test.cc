@@ -68,5 +68,28 @@ TEST_CASE("anything outside the subset is refused, naming the constraint") {
   CHECK(ParseEntityQuery("select * from products", {}).status().code() == StatusCode::kInvalidArgument);
 }
 
+TEST_CASE("scope(?) takes a scope array or one scope per ?, and no scope constraint means none named") {
+  pb::GrpcQueryParam both;
+  both.mutable_scopearrayvalue()->add_value(pb::SCOPE_LIVE);
+  both.mutable_scopearrayvalue()->add_value(pb::SCOPE_ARCHIVED);
+  auto array = ParseEntityQuery("query(collection(?), filterBy(scope(?)))", {Str("Product"), both});
+  REQUIRE_OK(array);
+  CHECK(array->scopes == std::vector<Scope>{Scope::kLive, Scope::kArchived});
+  pb::GrpcQueryParam archived;
+  archived.set_scope(pb::SCOPE_ARCHIVED);
+  pb::GrpcQueryParam live;
+  live.set_scope(pb::SCOPE_LIVE);
+  auto each =
+      ParseEntityQuery("query(collection(?), filterBy(scope(?, ?)))", {Str("Product"), archived, live});
+  REQUIRE_OK(each);
+  CHECK(each->scopes == std::vector<Scope>{Scope::kArchived, Scope::kLive});
+  auto none = ParseEntityQuery("query(collection(?))", {Str("Product")});
+  REQUIRE_OK(none);
+  CHECK(none->scopes.empty());  // the server answers LIVE only, as evitaDB does
+  // A scope is a ? parameter: evitaDB's safe mode refuses the literal LIVE.
+  CHECK_FALSE(ParseEntityQuery("query(collection(?), filterBy(scope(LIVE)))", {Str("Product")}).ok());
+  CHECK_FALSE(ParseEntityQuery("query(collection(?), filterBy(scope(?)))", {Str("Product"), Int(1)}).ok());
+}
+
 }  // namespace
 }  // namespace warmup::server

@@ -22,6 +22,7 @@
 #include "warmup/digest.h"
 #include "warmup/engine.h"
 #include "warmup/generator.h"
+#include "warmup/grpc_source.h"
 #include "warmup/remote_target.h"
 #include "warmup/report.h"
 
@@ -450,6 +451,69 @@ TEST_CASE("regression: a second server on a port in use shared it (SO_REUSEPORT)
   CatalogSchema schema = Tiny()->schema();
   schema.name = "still_served";
   CHECK_OK((*target)->CreateCatalog(schema));
+}
+
+TEST_CASE(
+    "regression: a page query that names no scope got archived entities too, like evitaDB, the server "
+    "answers "
+    "LIVE only unless scope(...) asks for more, and the gRPC source asks for both") {
+  testing::TempDir dir;
+  auto source = Tiny();
+  // The oracle: the source's own entities and their scopes.
+  int64_t live = 0, archived = 0;
+  {
+    auto products = source->OpenCollection("Product");
+    REQUIRE_OK(products);
+    Entity e;
+    while (*(*products)->Next(&e)) (e.scope == Scope::kArchived ? archived : live) += 1;
+  }
+  REQUIRE(archived > 0);  // tiny archives about one product in ten
+  REQUIRE(live > 0);
+  auto server = StartServer(dir.path());
+  auto target = MakeRemoteTarget(Address(*server));
+  REQUIRE_OK(target);
+  CopyOptions options;
+  options.target_catalog = "scoped";
+  REQUIRE_OK(RunCopy(*source, **target, options));
+  const std::string session = testing::OpenSession(Address(*server), "scoped", false);
+  auto stub = pb::EvitaSessionService::NewStub(
+      ::grpc::CreateChannel(Address(*server), ::grpc::InsecureChannelCredentials()));
+  auto count = [&](const std::string& query, std::vector<pb::GrpcQueryParam> extra) {
+    pb::GrpcQueryRequest request;
+    request.set_query(query);
+    request.add_positionalqueryparams()->set_stringvalue("Product");
+    for (auto& p : extra) *request.add_positionalqueryparams() = p;
+    pb::GrpcQueryResponse response;
+    ::grpc::ClientContext context;
+    context.AddMetadata("sessionid", session);
+    const ::grpc::Status status = stub->Query(&context, request, &response);
+    REQUIRE_MESSAGE(status.ok(), status.error_message());
+    return static_cast<int64_t>(response.recordpage().totalrecordcount());
+  };
+  pb::GrpcQueryParam both;
+  both.mutable_scopearrayvalue()->add_value(pb::SCOPE_LIVE);
+  both.mutable_scopearrayvalue()->add_value(pb::SCOPE_ARCHIVED);
+  pb::GrpcQueryParam only_archived;
+  only_archived.set_scope(pb::SCOPE_ARCHIVED);
+  CHECK(count("query(collection(?))", {}) == live);
+  CHECK(count("query(collection(?), filterBy(scope(?)))", {both}) == live + archived);
+  CHECK(count("query(collection(?), filterBy(scope(?)))", {only_archived}) == archived);
+  // The gRPC source reads every entity of both scopes, as many as the collection's size says.
+  auto read = OpenGrpcSource(Address(*server), "scoped");
+  REQUIRE_OK(read);
+  auto products = (*read)->OpenCollection("Product");
+  REQUIRE_OK(products);
+  Entity e;
+  int64_t read_back = 0, read_archived = 0;
+  while (true) {
+    auto more = (*products)->Next(&e);
+    REQUIRE_OK(more);
+    if (!*more) break;
+    ++read_back;
+    read_archived += e.scope == Scope::kArchived;
+  }
+  CHECK(read_back == live + archived);
+  CHECK(read_archived == archived);
 }
 
 }  // namespace

@@ -361,5 +361,38 @@ TEST_CASE("a PEM file over 1 MiB is refused, one of exactly 1 MiB is read") {
   CHECK(refused.status().message().find("--ca-cert " + over + ": ") != std::string::npos);
 }
 
+TEST_CASE(
+    "regression: a fetched certificate issued for another name than the host dialled (evitaDB's is for "
+    "localhost) failed hostname verification, it is checked under a name it carries") {
+  testing::TestCertificates certs;
+  testing::TempDir dir;
+  ServerOptions options;
+  options.tls = {certs.named_server_cert(), certs.named_server_key(), ""};  // db.warmup.example only
+  options.system_listen = "127.0.0.1:0";
+  auto server = testing::StartServer(dir.path() + "/data", options);
+  const std::string address = testing::Address(*server);  // 127.0.0.1, not in the certificate
+  ClientTlsOptions fetched;
+  fetched.enabled = true;
+  fetched.fetch_server_cert_from = "127.0.0.1:" + std::to_string(server->system_port());
+  PublishAndReadBack(address, fetched);
+  // The name comes from the certificate: a --tls-server-name it does not carry is still refused.
+  fetched.server_name = "elsewhere.example";
+  auto wrong = ListServerCatalogs(address, {5, fetched});
+  REQUIRE_FALSE(wrong.ok());
+  CHECK(wrong.status().code() == StatusCode::kUnavailable);
+  // And a certificate trusted from a file is checked against the host dialled, as before.
+  auto from_file = ListServerCatalogs(address, {5, Trusting(certs, certs.ca(), false)});
+  CHECK_FALSE(from_file.ok());
+}
+
+TEST_CASE("CertificateNames: the DNS and IP names a certificate was issued for") {
+  testing::TestCertificates certs;
+  CHECK(tls::CertificateNames(Contents(certs.named_server_cert())) ==
+        std::vector<std::string>{"db.warmup.example"});
+  CHECK(tls::CertificateNames(Contents(certs.server_cert())) ==
+        std::vector<std::string>{"localhost", "127.0.0.1"});
+  CHECK(tls::CertificateNames("not a certificate").empty());
+}
+
 }  // namespace
 }  // namespace warmup

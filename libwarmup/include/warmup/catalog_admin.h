@@ -41,7 +41,9 @@ Status DeleteServerCatalog(const std::string& address, const std::string& name,
 // other APIs may still be starting). How a started server is known to be
 // ready without reading its output. OK when ready.
 // Errors: kUnavailable while nothing answers, or it answers not ready (the
-// message says which); kInvalidArgument as ListServerCatalogs.
+// message says which); kFailedPrecondition when it wants TLS and was asked
+// in plaintext (it will never answer otherwise); kInvalidArgument as
+// ListServerCatalogs.
 Status CheckServerReady(const std::string& address, const ServerAdminOptions& options = {});
 
 }  // namespace warmup

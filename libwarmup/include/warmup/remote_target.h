@@ -13,12 +13,18 @@
 namespace warmup {
 
 struct RemoteTargetOptions {
-  // Deadline of each unary call, seconds. goLive has none unless golive_timeout_seconds is set.
+  // Deadline of each unary call, seconds, but the upserts (below) and goLive
+  // (none unless golive_timeout_seconds is set).
   int call_timeout_seconds = 60;
   // A client-side limit for goLive; 0 = none.
   int golive_timeout_seconds = 0;
   // Plaintext unless enabled (evitaDB serves gRPC over TLS only by default).
   ClientTlsOptions tls;
+  // Deadline of each upsert, seconds: generous, because a server in WARM_UP
+  // may hold one upsert for minutes (a flush, a full collection), and one
+  // passed deadline aborts the whole load; the upstream harness waits an
+  // hour. A passed deadline's error names the option (--upsert-timeout).
+  int upsert_timeout_seconds = 3600;
 };
 
 // Connects to `address` (host:port). Calls fail later, not here, when nothing

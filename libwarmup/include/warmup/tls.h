@@ -18,11 +18,14 @@ struct ClientTlsOptions {
   // The certificates to trust (a CA, or the server's self-signed certificate
   // itself). Empty, with fetch_server_cert_from empty too: gRPC's default roots.
   std::string ca_cert_file;
-  // Instead of ca_cert_file: HOST:PORT of evitaDB's system API (5557 by
-  // default), whose /system/server.crt is fetched over plain HTTP when
-  // connecting and trusted, as evitaDB's Java client does with
+  // Instead of ca_cert_file: HOST:PORT of evitaDB's system API (by default
+  // the shared port, 5555, in plain HTTP), whose /system/server.crt is
+  // fetched when connecting and trusted, as evitaDB's Java client does with
   // useGeneratedCertificate. Trust on first use: whoever answers that HTTP
-  // request is believed, so use it only on a network you trust.
+  // request is believed, so use it only on a network you trust. The server
+  // is then checked against that certificate under a name it carries
+  // (evitaDB's is issued for localhost, 127.0.0.1 and ::1) unless
+  // server_name says another.
   std::string fetch_server_cert_from;
   // mTLS: this client's certificate chain and its private key, both or neither.
   std::string client_cert_file;

@@ -419,8 +419,15 @@ StatusOr<std::unique_ptr<ServerProcess>> StartCommand(const ServerProcessOptions
     const Status ready = CheckServerReady(address, probe);
     if (ready.ok()) break;
     last_answer = ready.message();
-    if (Clock::now() >= deadline) {
+    // It answered, and will answer the same until the deadline: say it now.
+    const bool never = ready.code() == StatusCode::kFailedPrecondition;
+    if (never || Clock::now() >= deadline) {
       const ServerFigures stopped = server->Stop();
+      if (never) {
+        return FailedPreconditionError("the server command `" + *command + "` runs on " + address +
+                                       " but refuses the readiness probe: " + last_answer + "; stopped it (" +
+                                       stopped.ended + "); its output is in " + options.log);
+      }
       return UnavailableError("the server command `" + *command + "` was not ready on " + address +
                               " within " + Seconds(options.start_timeout) + " (last: " + last_answer +
                               "); stopped it (" + stopped.ended + "); its output is in " + options.log);

@@ -62,6 +62,8 @@ Status CheckServerReady(const std::string& address, const ServerAdminOptions& op
           "IsReady on " + address, "",
           [&](auto* context) { return client.evita().IsReady(context, google::protobuf::Empty(), &ready); });
       !s.ok()) {
+    // A server that wants TLS will not become ready for a plaintext probe.
+    if (s.code() == StatusCode::kFailedPrecondition) return s;
     return UnavailableError(s.message());
   }
   if (!ready.ready()) return UnavailableError(address + " answers IsReady: not ready");

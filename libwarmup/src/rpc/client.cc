@@ -1,6 +1,8 @@
 #include "rpc/client.h"
 
+#include <algorithm>
 #include <chrono>
+#include <vector>
 
 #include "common/status_macros.h"
 #include "tls/tls_files.h"
@@ -29,7 +31,19 @@ StatusOr<std::shared_ptr<::grpc::Channel>> OpenChannel(const std::string& addres
   ssl.pem_root_certs = pem.roots;
   ssl.pem_cert_chain = pem.cert_chain;
   ssl.pem_private_key = pem.private_key;
-  if (!tls.server_name.empty()) args.SetSslTargetNameOverride(tls.server_name);
+  if (!tls.server_name.empty()) {
+    args.SetSslTargetNameOverride(tls.server_name);
+  } else if (!pem.fetched_names.empty()) {
+    // A fetched certificate is trusted as itself (pinned), whatever host it
+    // is reached by: evitaDB's own is issued for localhost (and 127.0.0.1,
+    // ::1), which a client dialling "evita:5555" would otherwise refuse. The
+    // name checked is then one the certificate carries.
+    const auto dialled = SplitHostPort(address, AddressUse::kDial);
+    const std::vector<std::string>& names = pem.fetched_names;
+    if (!dialled.ok() || std::find(names.begin(), names.end(), dialled->host) == names.end()) {
+      args.SetSslTargetNameOverride(names.front());
+    }
+  }
   return ::grpc::CreateCustomChannel(address, ::grpc::SslCredentials(ssl), args);
 }
 
@@ -71,21 +85,36 @@ std::unique_ptr<::grpc::ClientContext> EvitaClient::Context(const std::string& s
   return context;
 }
 
-Status EvitaClient::Call(const std::string& what, const std::string& session_id,
-                         const std::function<::grpc::Status(::grpc::ClientContext*)>& call) const {
-  auto context = Context(session_id);
-  Status status = FromGrpc(call(context.get()), what);
+Status ExplainTransport(Status status, bool tls, bool client_certificate) {
+  // evitaDB serves gRPC and its HTTP APIs on one port; under its default
+  // tlsMode FORCE_TLS a plaintext request there gets HTTP 403 "This endpoint
+  // requires TLS." (evita_external_api_core: HttpServiceSecurityDecorator).
+  if (!tls && status.code() == StatusCode::kPermissionDenied &&
+      status.message().find("403") != std::string::npos) {
+    return FailedPreconditionError(
+        status.message() +
+        " (the server wants TLS, as evitaDB does by default: add --tls, or grpcs:// in --source, with "
+        "--ca-cert or --fetch-server-cert)");
+  }
   // The transport says only "Socket closed" in both cases below.
   if (status.code() == StatusCode::kUnavailable &&
       status.message().find("Socket closed") != std::string::npos) {
-    return Status(status.code(),
-                  status.message() +
-                      (tls_ ? " (over TLS; a server that wants client certificates (mTLS) drops a client "
-                              "without one it accepts)"
-                            : " (over plaintext; a server that accepts TLS only, as evitaDB does by default, "
-                              "drops such connections: then connect with TLS)"));
+    return Status(
+        status.code(),
+        status.message() +
+            (tls ? (client_certificate ? " (over mTLS; the server may not accept this client certificate)"
+                                       : " (over TLS; a server that wants client certificates (mTLS) "
+                                         "drops a client without one it accepts)")
+                 : " (over plaintext; a server that accepts TLS only, as evitaDB does by default, "
+                   "drops such connections: then connect with TLS)"));
   }
   return status;
+}
+
+Status EvitaClient::Call(const std::string& what, const std::string& session_id,
+                         const std::function<::grpc::Status(::grpc::ClientContext*)>& call) const {
+  auto context = Context(session_id);
+  return ExplainTransport(FromGrpc(call(context.get()), what), tls_, client_certificate_);
 }
 
 StatusOr<std::string> EvitaClient::OpenSession(const std::string& catalog, bool read_write) const {

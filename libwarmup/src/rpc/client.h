@@ -29,6 +29,15 @@ inline constexpr const char* kClientVersion = "2026.2.3";
 // `s` as a Status with the same code, its message prefixed by `call`.
 Status FromGrpc(const ::grpc::Status& s, const std::string& call);
 
+// `status` of a call made over TLS (`tls`, with a client certificate when
+// `client_certificate`) or plaintext, with what the transport's own words
+// leave out: a plaintext call to evitaDB's default TLS-only endpoint is
+// answered HTTP 403, which gRPC reports as PERMISSION_DENIED "status: 403"
+// (then kFailedPrecondition "the server wants TLS: add --tls ..."); a server
+// that drops the connection says only "Socket closed". Other statuses are
+// returned as they are.
+Status ExplainTransport(Status status, bool tls, bool client_certificate);
+
 class EvitaClient {
  public:
   // A channel to `address` (host:port), plaintext or as `tls` says, that

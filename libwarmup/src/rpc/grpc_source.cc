@@ -19,9 +19,15 @@
 namespace warmup {
 namespace {
 
-// The full-content page query, evitaDB's entityFetchAll() spelled out.
+// The full-content page query, evitaDB's entityFetchAll() spelled out, over
+// both scopes: a query that names none gets LIVE entities only
+// (EvitaRequest.getScopes, Scope.DEFAULT_SCOPES), while
+// GetEntityCollectionSize counts archived ones too. The scopes go as one
+// `?` (a scope array): evitaDB's Query parses in safe mode, which refuses
+// the literals LIVE and ARCHIVED.
 constexpr const char* kPageQuery =
-    "query(collection(?), orderBy(entityPrimaryKeyNatural(?)), require(page(?, ?), entityFetch("
+    "query(collection(?), filterBy(scope(?)), orderBy(entityPrimaryKeyNatural(?)), require(page(?, ?), "
+    "entityFetch("
     "attributeContentAll(), hierarchyContent(), associatedDataContentAll(), priceContentAll(), "
     "referenceContentAllWithAttributes(), dataInLocalesAll())))";
 
@@ -74,6 +80,9 @@ class GrpcStream : public EntityStream {
     pb::GrpcQueryRequest request;
     request.set_query(kPageQuery);
     request.add_positionalqueryparams()->set_stringvalue(type_);
+    auto* scopes = request.add_positionalqueryparams()->mutable_scopearrayvalue();
+    scopes->add_value(pb::SCOPE_LIVE);
+    scopes->add_value(pb::SCOPE_ARCHIVED);
     request.add_positionalqueryparams()->set_orderdirectionvalue(pb::ASC);
     request.add_positionalqueryparams()->set_integervalue(page_number);
     request.add_positionalqueryparams()->set_integervalue(page_size_);

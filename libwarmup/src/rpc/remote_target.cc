@@ -84,8 +84,13 @@ class RemoteTarget : public CatalogTarget {
     if (!mutation.ok()) return mutation.status();
     *request_.mutable_entitymutation() = std::move(mutation).value();
     receipt->request_bytes = static_cast<int64_t>(request_.ByteSizeLong());
-    auto context = client_.Context(write_session_);
+    auto context = client_.Context(write_session_, options_.upsert_timeout_seconds);
     ::grpc::Status status = client_.session().UpsertEntity(context.get(), request_, &response_);
+    if (status.error_code() == ::grpc::StatusCode::DEADLINE_EXCEEDED) {
+      return Status(StatusCode::kDeadlineExceeded,
+                    "UpsertEntity of " + EntityLabel(entity) + ": no answer within the upsert deadline of " +
+                        std::to_string(options_.upsert_timeout_seconds) + " s (--upsert-timeout)");
+    }
     const auto& trailers = context->GetServerTrailingMetadata();
     if (auto it = trailers.find("warmup-server-nanos"); it != trailers.end()) {
       // A trailer that is not a number is ignored, never thrown across the library boundary.

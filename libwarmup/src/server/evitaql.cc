@@ -1,5 +1,6 @@
 #include "server/evitaql.h"
 
+#include <algorithm>
 #include <cctype>
 #include <set>
 
@@ -112,6 +113,45 @@ class Binder {
   const std::vector<pb::GrpcQueryParam>& parameters_;
 };
 
+StatusOr<Scope> ScopeOf(pb::GrpcEntityScope scope) {
+  switch (scope) {
+    case pb::SCOPE_LIVE:
+      return Scope::kLive;
+    case pb::SCOPE_ARCHIVED:
+      return Scope::kArchived;
+    default:
+      return InvalidArgumentError("query: unknown scope " + std::to_string(static_cast<int>(scope)));
+  }
+}
+
+// scope(?) with a scope array, or scope(?, ...) with one scope each, as
+// evitaDB's parser takes them (EvitaQL's variadic value tokens).
+StatusOr<std::vector<Scope>> BindScopes(const Binder& bind, const Node& node) {
+  std::vector<Scope> scopes;
+  auto add = [&](pb::GrpcEntityScope scope) -> Status {
+    auto s = ScopeOf(scope);
+    if (!s.ok()) return s.status();
+    if (std::find(scopes.begin(), scopes.end(), *s) == scopes.end()) scopes.push_back(*s);
+    return OkStatus();
+  };
+  if (node.children.size() == 1) {
+    auto array = bind.Parameter(node.children[0], pb::GrpcQueryParam::kScopeArrayValue, "scope");
+    if (array.ok()) {
+      for (const int value : (*array)->scopearrayvalue().value()) {
+        if (Status s = add(static_cast<pb::GrpcEntityScope>(value)); !s.ok()) return s;
+      }
+      if (scopes.empty()) return InvalidArgumentError("query: scope(?) with no scope");
+      return scopes;
+    }
+  }
+  for (const Node& child : node.children) {
+    auto one = bind.Parameter(child, pb::GrpcQueryParam::kScope, "scope");
+    if (!one.ok()) return one.status();
+    if (Status s = add((*one)->scope()); !s.ok()) return s;
+  }
+  return scopes;
+}
+
 }  // namespace
 
 StatusOr<EntityQuery> ParseEntityQuery(std::string_view query,
@@ -130,6 +170,12 @@ StatusOr<EntityQuery> ParseEntityQuery(std::string_view query,
       have_collection = true;
     } else if (part.name == "filterBy") {
       for (const Node& filter : part.children) {
+        if (filter.name == "scope" && !filter.children.empty()) {
+          auto scopes = BindScopes(bind, filter);
+          if (!scopes.ok()) return scopes.status();
+          out.scopes = *std::move(scopes);
+          continue;
+        }
         if (filter.name != "entityPrimaryKeyInSet" || filter.children.size() != 1) return Unsupported(filter);
         auto p = bind.Parameter(filter.children[0], pb::GrpcQueryParam::kIntegerArrayValue,
                                 "entityPrimaryKeyInSet");

@@ -2,7 +2,9 @@
 //
 //   query(
 //     collection(?),
-//     filterBy(entityPrimaryKeyInSet(?)),          optional
+//     filterBy(entityPrimaryKeyInSet(?), scope(?)), optional, either or both;
+//                                                  scope takes one scope array
+//                                                  or one scope per ?
 //     orderBy(entityPrimaryKeyNatural(?)),         optional, ascending only
 //     require(page(?, ?), entityFetch(...))        optional
 //   )
@@ -23,6 +25,7 @@
 
 #include "GrpcQueryParam.pb.h"
 #include "codec/pb.h"
+#include "warmup/schema.h"
 #include "warmup/status.h"
 
 namespace warmup::server {
@@ -33,6 +36,9 @@ struct EntityQuery {
   int32_t page_number = 1;                           // 1-based
   int32_t page_size = 20;                            // evitaDB's default page
   bool fetch = false;                                // entityFetch(...) present
+  // scope(...): the scopes asked for; empty = LIVE only, as evitaDB answers
+  // a query that names none.
+  std::vector<Scope> scopes;
 };
 
 // Errors: kInvalidArgument naming the unsupported constraint, a syntax error

@@ -442,9 +442,17 @@ class EvitaSessionServiceImpl final : public pb::EvitaSessionService::Service {
     if (!query.ok()) return ToGrpc(query.status());
     auto catalog = state_->Materialize(session->catalog);
     if (!catalog.ok()) return ToGrpc(catalog.status());
-    auto stored = (*catalog)->PrimaryKeys(query->collection);
-    if (!stored.ok()) return ToGrpc(stored.status());
-    std::vector<int32_t> keys = std::move(stored).value();
+    // The scopes asked for, LIVE alone when none (evitaDB's default): each
+    // scope's global index holds its entities; an entity is in one scope.
+    std::vector<int32_t> keys;
+    for (const Scope scope : query->scopes.empty() ? std::vector<Scope>{Scope::kLive} : query->scopes) {
+      IndexScope global;
+      global.scope = scope;
+      auto members = (*catalog)->Members(query->collection, global);
+      if (!members.ok()) return ToGrpc(members.status());
+      keys.insert(keys.end(), members->begin(), members->end());
+    }
+    std::sort(keys.begin(), keys.end());
     if (query->primary_keys) {
       std::vector<int32_t> wanted = *query->primary_keys;
       std::sort(wanted.begin(), wanted.end());

@@ -1,9 +1,11 @@
 #include "tls/tls_files.h"
 
+#include <arpa/inet.h>
 #include <openssl/bio.h>
 #include <openssl/err.h>
 #include <openssl/pem.h>
 #include <openssl/x509.h>
+#include <openssl/x509v3.h>
 
 #include <fstream>
 #include <memory>
@@ -88,6 +90,37 @@ StatusOr<std::string> ReadKeyFor(const std::string& key_flag, const std::string&
 
 }  // namespace
 
+std::vector<std::string> CertificateNames(const std::string& pem) {
+  std::vector<std::string> names;
+  X509Ptr cert = FirstCertificate(pem);
+  if (cert == nullptr) return names;
+  auto* sans =
+      static_cast<GENERAL_NAMES*>(X509_get_ext_d2i(cert.get(), NID_subject_alt_name, nullptr, nullptr));
+  for (int i = 0; sans != nullptr && i < sk_GENERAL_NAME_num(sans); ++i) {
+    const GENERAL_NAME* name = sk_GENERAL_NAME_value(sans, i);
+    if (name->type == GEN_DNS) {
+      const ASN1_IA5STRING* dns = name->d.dNSName;
+      names.emplace_back(reinterpret_cast<const char*>(ASN1_STRING_get0_data(dns)),
+                         static_cast<size_t>(ASN1_STRING_length(dns)));
+    } else if (name->type == GEN_IPADD) {
+      const ASN1_OCTET_STRING* ip = name->d.iPAddress;
+      char text[INET6_ADDRSTRLEN] = {};
+      const int family = ASN1_STRING_length(ip) == 4 ? AF_INET : AF_INET6;
+      if (::inet_ntop(family, ASN1_STRING_get0_data(ip), text, sizeof(text)) != nullptr)
+        names.emplace_back(text);
+    }
+  }
+  GENERAL_NAMES_free(sans);
+  if (names.empty()) {
+    char common_name[256] = {};
+    if (X509_NAME_get_text_by_NID(X509_get_subject_name(cert.get()), NID_commonName, common_name,
+                                  sizeof(common_name)) > 0) {
+      names.emplace_back(common_name);
+    }
+  }
+  return names;
+}
+
 Status CheckPemCertificate(const std::string& pem, const std::string& where) {
   if (FirstCertificate(pem) == nullptr) return InvalidArgumentError(where + ": not a PEM certificate");
   return OkStatus();
@@ -102,6 +135,7 @@ StatusOr<ClientPem> LoadClientPem(const ClientTlsOptions& options) {
     auto fetched = FetchServerCertificate(options.fetch_server_cert_from);
     if (!fetched.ok()) return fetched.status().WithContext("--fetch-server-cert");
     pem.roots = *std::move(fetched);
+    pem.fetched_names = CertificateNames(pem.roots);
   }
   if (!options.client_cert_file.empty()) {
     WARMUP_ASSIGN_OR_RETURN(pem.cert_chain, ReadCertificates("--client-cert", options.client_cert_file));
