@@ -53,8 +53,18 @@ assert data["a"] == c["a"] and data["b"] == c["b"], "the page's runs are not the
 assert {m["metric"] for m in data["metrics"]} == names
 PY
 
-# A slower B: 1000 us injected per upsert (tiny's Product upsert takes about 1.5 ms here).
-delay=1000
+# A slower B: twice arm A's Product mean upsert from the A/A runs injected per upsert (at least
+# 1 ms), so that the slowdown stands well above the noise of a sanitizer build on a busy machine
+# too (regression: a fixed 1 ms on a 9 ms ASan upsert went undetected, the test failed in CI).
+delay=$(python3 - "$dir/aa" << 'PY'
+import json, os, statistics, sys
+out = sys.argv[1]
+c = json.load(open(os.path.join(out, "compare.json")))
+means = [next(x["upsert"]["mean_us"] for x in json.load(open(f))["collections"]
+              if x["entity_type"] == "Product") for f in c["a"]]
+print(max(1000, round(2 * statistics.median(means))))
+PY
+)
 set +e
 out=$("$warmup" ab --a "$warmup" --b "$warmup" --b-args "--inject-upsert-delay-us $delay" --runs 9 \
   --out "$dir/slow" --pristine-dir "$dir/pristine" --verify none 2>&1)
