@@ -18,7 +18,8 @@ packages=(
   libgoogle-perftools-dev google-perftools linux-perf  # profiler windows (warmup-profile, serve --profiler); google-pprof reads them
   libjs-chart.js  # Chart.js, inlined into the HTML pages at build time
   chromium  # renders the HTML pages in the tests (headless)
-  openjdk-17-jdk-headless  # a real JVM for the GC-log test of server commands
+  openjdk-17-jdk-headless  # a real JVM: the GC-log test of server commands, and evitaDB's server
+  maven curl  # scripts/fetch-evitadb.sh: evitaDB's server and its dependencies from Maven Central
 )
 
 missing=()

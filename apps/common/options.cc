@@ -628,8 +628,9 @@ StatusOr<ServeCommand> ParseServe(const std::vector<std::string>& args) {
       (std::string("records (storage.compress): ") + kRecordCompressHelp).c_str())(
       "reset-data", po::bool_switch(&cmd.reset_data),
       "clear the data directory first of the catalogs warmup made there (only a marker-owned one)")(
-      "session-idle-seconds", po::value(&cmd.session_idle_seconds)->default_value(0),
-      "close sessions idle this long (evitaDB's closeSessionsAfterSecondsOfInactivity; 0 = never)")(
+      "session-idle-seconds", po::value(&cmd.session_idle_seconds)->default_value(cmd.session_idle_seconds),
+      "close sessions idle this long, seconds (evitaDB's closeSessionsAfterSecondsOfInactivity, 60 as it "
+      "ships; 0 = never)")(
       "orphaned-session-grace-seconds",
       po::value(&cmd.orphaned_session_grace_seconds)->default_value(cmd.orphaned_session_grace_seconds),
       "close a session this long after its client's connection is gone (a killed loader); 0 = never")(

@@ -155,7 +155,7 @@ struct ServeCommand {
   bool allow_remote_clients = false;
   RecordCompression compression = RecordCompression::kNone;  // --compress
   bool reset_data = false;  // wipe the data directory first (only if warmup's marker is there)
-  int session_idle_seconds = 0;
+  int session_idle_seconds = 60;
   int orphaned_session_grace_seconds = 10;  // see ServerOptions
   // Testing aids for clients' failure paths (see ServerOptions).
   int golive_delay_ms = 0;

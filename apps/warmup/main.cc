@@ -70,7 +70,14 @@ int Export(const std::vector<std::string>& args) {
                            {"source", (*source)->Describe()}};
   for (const auto& [key, value] : (*source)->Provenance()) cmd->write.provenance[key] = value;
   ShowProgress(cmd->write, "exported");
-  return FinishSnapshot(warmup::WriteSnapshot(**source, cmd->out_dir, cmd->write), cmd->zip_path);
+  const int exit_code =
+      FinishSnapshot(warmup::WriteSnapshot(**source, cmd->out_dir, cmd->write), cmd->zip_path);
+  for (const auto& [what, count] : (*source)->OmittedValues()) {
+    std::cout << "not exported: " << count << " value" << (count == 1 ? "" : "s") << " of " << what
+              << " (an own attribute of a reflected reference; the manifest records it, and a load from this "
+                 "snapshot says so)\n";
+  }
+  return exit_code;
 }
 
 int Inspect(const std::vector<std::string>& args) {

@@ -2,6 +2,8 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
+
 #include "common/status_matchers.h"
 
 #include "generator/tiny_profile.h"
@@ -76,6 +78,40 @@ TEST_CASE(
     NormalizeVersions(&rebuilt);
     CHECK(rebuilt == schema);
   }
+}
+
+TEST_CASE(
+    "regression: a reference's bucketed histograms (evitaDB 2026.2) were dropped on read and never sent, now "
+    "they survive the read messages, the snapshot and the create mutations") {
+  CatalogSchema schema = generator::RandomCatalogSchema(3);
+  auto& references = schema.entities.at("Product").references;
+  auto own = std::find_if(references.begin(), references.end(),
+                          [](const auto& r) { return !r.second.is_reflected(); });
+  REQUIRE(own != references.end());
+  ReferenceSchema& reference = own->second;
+  const std::string name = own->first;
+  reference.bucketed = {
+      {Scope::kLive, "byWidth", "$reference.referencedEntity.attributes['width']", std::nullopt},
+      {Scope::kLive, "onlyRed", std::nullopt, "$reference.attributes['red'] == true"},
+      {Scope::kArchived, "archived", std::nullopt, std::nullopt}};
+  reference.bucketed_partially = {{Scope::kLive, "$reference.attributes['shown'] == true"},
+                                  {Scope::kArchived, std::nullopt}};
+  const CatalogSchema read = ThroughProto(schema);
+  CHECK(read.entities.at("Product").references.at(name).bucketed == reference.bucketed);
+  CHECK(read == schema);
+
+  std::vector<pb::GrpcLocalCatalogSchemaMutation> parsed;
+  for (const auto& m : CatalogSchemaToMutations(schema)) {
+    parsed.emplace_back();
+    REQUIRE(parsed.back().ParseFromString(m.SerializeAsString()));
+  }
+  CatalogSchema rebuilt = FreshCatalog(schema.name);
+  REQUIRE_OK(ApplyCatalogSchemaMutations(parsed, &rebuilt));
+  NormalizeVersions(&schema);
+  NormalizeVersions(&rebuilt);
+  CHECK(rebuilt.entities.at("Product").references.at(name).bucketed_partially ==
+        reference.bucketed_partially);
+  CHECK(rebuilt == schema);
 }
 
 TEST_CASE("mutations come in the order evitaDB needs") {

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <vector>
 
@@ -25,9 +26,10 @@ namespace {
 // A target that behaves like the null target except where a test says otherwise.
 class ScriptedTarget : public CatalogTarget {
  public:
-  int drop_every = 0;        // silently lose every n-th upsert
-  int reject_at = 0;         // reject the n-th upsert with an error
-  int lose_at = 0;           // the n-th upsert and every later one fail UNAVAILABLE (a lost server)
+  int drop_every = 0;  // silently lose every n-th upsert
+  int reject_at = 0;   // reject the n-th upsert with an error
+  int lose_at = 0;     // the n-th upsert and every later one fail with lose_with (a lost server)
+  Status lose_with = UnavailableError("connection refused");
   bool fail_drop = false;    // DropCatalog() fails
   bool fail_count = false;   // Count() answers UNAVAILABLE
   bool fail_golive = false;  // GoLive() fails client-side
@@ -41,7 +43,7 @@ class ScriptedTarget : public CatalogTarget {
   Status Upsert(const Entity& entity, UpsertReceipt* receipt) override {
     ++upserts_;
     if (reject_at > 0 && upserts_ == reject_at) return InvalidArgumentError("attribute 'code' is unique");
-    if (lose_at > 0 && upserts_ >= lose_at) return UnavailableError("connection refused");
+    if (lose_at > 0 && upserts_ >= lose_at) return lose_with;
     if (drop_every > 0 && upserts_ % drop_every == 0) return OkStatus();
     return inner_->Upsert(entity, receipt);
   }
@@ -338,6 +340,78 @@ TEST_CASE(
   CHECK(report.find("ABORTED (the target failed, not the entity): ") != std::string::npos);
   CHECK(report.find("; the partial target catalog could NOT be dropped (UNAVAILABLE: connection refused)") !=
         std::string::npos);
+}
+
+TEST_CASE(
+    "regression: a catalog or session refused mid-load (NOT_FOUND, FAILED_PRECONDITION) was counted a "
+    "rejected "
+    "entity and the load went on, now the target failed") {
+  for (const Status& refusal : {NotFoundError("CatalogNotFoundException: catalog x does not exist"),
+                                FailedPreconditionError("UpsertEntity: E1: read-only (ReadOnlyException)")}) {
+    CAPTURE(refusal.ToString());
+    ScriptedTarget target;
+    target.lose_at = 30;
+    target.lose_with = refusal;
+    const RunResult r = Run(target);
+    CHECK(r.abort_reason == AbortReason::kTargetFailed);
+    for (const auto& c : r.collections) CHECK(c.failed == 0);
+  }
+}
+
+// Tiny with its schema edited: everything else is the generator's.
+class EditedSchemaSource : public CatalogSource {
+ public:
+  explicit EditedSchemaSource(std::function<void(CatalogSchema&)> edit)
+      : inner_(Tiny()), schema_(inner_->schema()) {
+    edit(schema_);
+  }
+  const CatalogSchema& schema() const override { return schema_; }
+  const std::vector<CollectionInfo>& collections() const override { return inner_->collections(); }
+  StatusOr<std::unique_ptr<EntityStream>> OpenCollection(const std::string& type) override {
+    return inner_->OpenCollection(type);
+  }
+  std::string Describe() const override { return inner_->Describe(); }
+  std::string Fingerprint() const override { return inner_->Fingerprint(); }
+
+ private:
+  std::unique_ptr<CatalogSource> inner_;
+  CatalogSchema schema_;
+};
+
+TEST_CASE("a schema with bucketed histograms is noted: evitaDB builds them, warmup's engine does not") {
+  EditedSchemaSource source([](CatalogSchema& schema) {
+    auto& reference = schema.entities.at("Product").references.begin()->second;
+    reference.bucketed = {{Scope::kLive, "a", std::nullopt, std::nullopt},
+                          {Scope::kLive, "b", std::nullopt, std::nullopt},
+                          {Scope::kArchived, "c", std::nullopt, std::nullopt}};
+  });
+  const std::string reference = source.schema().entities.at("Product").references.begin()->first;
+  ScriptedTarget target;
+  auto r = RunCopy(source, target, {});
+  REQUIRE_OK(r);
+  REQUIRE(r->notes.size() == 1);
+  CHECK(r->notes[0].find("Product." + reference + ": 2 in LIVE, Product." + reference + ": 1 in ARCHIVED") !=
+        std::string::npos);
+  CHECK(r->notes[0].find("warmup's engine (embedded, warmup serve) does not") != std::string::npos);
+  ScriptedTarget plain;
+  auto without = Run(plain);
+  CHECK(without.notes.empty());
+}
+
+TEST_CASE("values the source could not deliver are noted in the run's report") {
+  class Omitting : public EditedSchemaSource {
+   public:
+    Omitting() : EditedSchemaSource([](CatalogSchema&) {}) {}
+    std::map<std::string, int64_t> OmittedValues() const override { return {{"Category.products.note", 1}}; }
+  };
+  Omitting source;
+  auto target = MakeNullTarget();
+  auto r = RunCopy(source, *target, {});
+  REQUIRE_OK(r);
+  REQUIRE(r->notes.size() == 1);
+  CHECK(r->notes[0].find("not copied: the own attributes of reflected references") == 0);
+  CHECK(r->notes[0].find("Category.products.note: 1 value.") != std::string::npos);
+  CHECK(RenderTextReport(*r).find("note: not copied: the own attributes") != std::string::npos);
 }
 
 TEST_CASE("max per collection and a subset of collections") {

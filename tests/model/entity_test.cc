@@ -2,6 +2,8 @@
 
 #include <doctest/doctest.h>
 
+#include <map>
+
 namespace warmup {
 namespace {
 
@@ -44,6 +46,42 @@ TEST_CASE("RemoveReflectedReferences drops exactly the references the schema mar
   REQUIRE(e.references.size() == 2);
   CHECK(e.references[0].name == "tags");
   CHECK(e.references[1].name == "unknown");  // not in the schema: not known to be reflected, kept
+}
+
+TEST_CASE(
+    "regression: a reflected reference's own attributes were dropped unseen, now each value dropped is "
+    "counted, "
+    "inherited ones are not") {
+  EntitySchema schema;
+  schema.name = "Category";
+  ReferenceSchema products;
+  products.name = "products";
+  products.referenced_entity_type = "Product";
+  products.reflected_reference_name = "categories";
+  AttributeSchema inherited;
+  inherited.name = "order";
+  inherited.inherited = true;  // comes from Product.categories: rebuilt with the reference
+  AttributeSchema own;
+  own.name = "note";  // declared on the reflected side only
+  products.attributes = {{"order", inherited}, {"note", own}};
+  schema.references = {{"products", products}};
+  Entity e;
+  e.type = "Category";
+  e.primary_key = 1;
+  Reference first{"products", {"Product", 1}, std::nullopt, {}};
+  first.attributes.global["order"] = Value::Integer(1);
+  first.attributes.global["note"] = Value::String("a");
+  first.attributes.localized["cs"]["note"] = Value::String("b");
+  Reference second{"products", {"Product", 2}, std::nullopt, {}};
+  second.attributes.global["order"] = Value::Integer(2);
+  second.attributes.global["undeclared"] = Value::Integer(3);  // not declared inherited: counted as own
+  e.references = {first, second};
+  std::map<std::string, int64_t> dropped;
+  RemoveReflectedReferences(schema, e, &dropped);
+  CHECK(e.references.empty());
+  const std::map<std::string, int64_t> expected = {{"Category.products.note", 2},
+                                                   {"Category.products.undeclared", 1}};
+  CHECK(dropped == expected);
 }
 
 // A Product schema with defaults of each kind: global, localized, on a

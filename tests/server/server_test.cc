@@ -5,6 +5,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <condition_variable>
 #include <functional>
@@ -13,10 +14,12 @@
 
 #include "GrpcEvitaAPI.grpc.pb.h"
 #include "GrpcEvitaSessionAPI.grpc.pb.h"
+#include "codec/error_details.h"
 #include "codec/pb.h"
 #include "common/status_matchers.h"
 #include "common/temp_dir.h"
 #include "generator/tiny_profile.h"
+#include "rpc/client.h"
 #include "server/test_server.h"
 #include "warmup/copy_engine.h"
 #include "warmup/digest.h"
@@ -56,6 +59,10 @@ TEST_CASE(
     const std::string report = RenderTextReport(*result);
     CHECK(report.find("of which server") != std::string::npos);
     CHECK(report.find("remote: an upsert's time is end-to-end ingestion latency") != std::string::npos);
+    const auto caveats = RunCaveats(*result);
+    CHECK(std::any_of(caveats.begin(), caveats.end(), [](const std::string& c) {
+      return c.find("the published catalog's entity schemas have key generation off") != std::string::npos;
+    }));
     catalog = result->target_catalog;
     server->Shutdown();
   }
@@ -199,6 +206,101 @@ TEST_CASE("the server enforces evitaDB's session rules and keeps serving") {
   pb::GrpcReadyResponse ready;
   CHECK_OK(evita->IsReady(&context, google::protobuf::Empty(), &ready));
   CHECK(ready.ready());
+}
+
+TEST_CASE(
+    "regression: serve refused misuse NOT_FOUND without details, now INVALID_ARGUMENT naming evitaDB's "
+    "exception "
+    "class in google.rpc.ErrorInfo, and the client tells a refused session from a refused entity") {
+  testing::TempDir dir;
+  auto server = StartServer(dir.path());
+  auto channel = ::grpc::CreateChannel(Address(*server), ::grpc::InsecureChannelCredentials());
+  auto evita = pb::EvitaService::NewStub(channel);
+  pb::GrpcEvitaSessionRequest open;
+  open.set_catalogname("missing");
+  pb::GrpcEvitaSessionResponse opened;
+  {
+    ::grpc::ClientContext context;
+    const ::grpc::Status status = evita->CreateReadWriteSession(&context, open, &opened);
+    CHECK(status.error_code() == ::grpc::StatusCode::INVALID_ARGUMENT);
+    CHECK(codec::ErrorDomain(status.error_details()) == "CatalogNotFoundException");
+  }
+  {
+    pb::GrpcDefineCatalogRequest define;
+    define.set_catalogname("busy");
+    pb::GrpcDefineCatalogResponse defined;
+    ::grpc::ClientContext context;
+    REQUIRE_OK(evita->DefineCatalog(&context, define, &defined));
+  }
+  const std::string writer = testing::OpenSession(Address(*server), "busy", /*read_write=*/true);
+  open.set_catalogname("busy");
+  {
+    ::grpc::ClientContext context;
+    const ::grpc::Status status = evita->CreateReadOnlySession(&context, open, &opened);
+    CHECK(status.error_code() == ::grpc::StatusCode::INVALID_ARGUMENT);
+    CHECK(codec::ErrorDomain(status.error_details()) == "ConcurrentInitializationException");
+  }
+  // An entity the engine refuses is INVALID_ARGUMENT too, under the base class.
+  {
+    auto session = pb::EvitaSessionService::NewStub(channel);
+    ::grpc::ClientContext context;
+    context.AddMetadata("sessionid", writer);
+    pb::GrpcUpsertEntityRequest request;
+    request.mutable_entitymutation()->mutable_entityupsertmutation()->set_entitytype("Nothing");
+    pb::GrpcUpsertEntityResponse response;
+    const ::grpc::Status status = session->UpsertEntity(&context, request, &response);
+    CHECK(status.error_code() == ::grpc::StatusCode::INVALID_ARGUMENT);
+    CHECK(codec::ErrorDomain(status.error_details()) == "CollectionNotFoundException");
+  }
+  // The client: a missing catalog is NOT_FOUND, a busy one a failed precondition (never a rejected
+  // entity), each naming the class.
+  auto client = rpc::EvitaClient::Connect(Address(*server), {}, 10);
+  REQUIRE_OK(client);
+  auto missing = client->OpenSession("missing", /*read_write=*/true);
+  CHECK(missing.status().code() == StatusCode::kNotFound);
+  CHECK(missing.status().message().find("catalog missing does not exist") != std::string::npos);
+  auto busy = client->OpenSession("busy", /*read_write=*/true);
+  CHECK(busy.status().code() == StatusCode::kFailedPrecondition);
+  CHECK(busy.status().message().find("ConcurrentInitializationException") != std::string::npos);
+}
+
+// A write session left idle longer than the server's limit: the keeper's
+// calls keep it open (and without them it is closed, so the test can fail).
+void LoadWithAPause(int keepalive_seconds, bool expect_live) {
+  testing::TempDir dir;
+  ServerOptions options;
+  options.session_idle_seconds = 2;
+  auto server = StartServer(dir.path(), options);
+  RemoteTargetOptions target_options;
+  target_options.session_keepalive_seconds = keepalive_seconds;
+  auto target = MakeRemoteTarget(Address(*server), target_options);
+  REQUIRE_OK(target);
+  auto source = Tiny();
+  CatalogSchema schema = source->schema();
+  schema.name = "paused";
+  REQUIRE_OK((*target)->CreateCatalog(schema));
+  auto brands = source->OpenCollection("Brand");
+  REQUIRE_OK(brands);
+  Entity brand;
+  REQUIRE(*(*brands)->Next(&brand));
+  REQUIRE_OK((*target)->Upsert(brand, nullptr));
+  std::this_thread::sleep_for(std::chrono::milliseconds(4500));  // a slow source: past the 2 s limit
+  REQUIRE(*(*brands)->Next(&brand));
+  const Status second = (*target)->Upsert(brand, nullptr);
+  const Status live = (*target)->GoLive();
+  if (expect_live) {
+    CHECK_OK(second);
+    CHECK_OK(live);
+  } else {
+    CHECK(second.code() == StatusCode::kUnauthenticated);
+  }
+}
+
+TEST_CASE(
+    "regression: a load paused longer than the server's session idle limit lost its write session, now a "
+    "keep-alive call holds it and the catalog goes live") {
+  LoadWithAPause(/*keepalive_seconds=*/1, /*expect_live=*/true);
+  LoadWithAPause(/*keepalive_seconds=*/0, /*expect_live=*/false);
 }
 
 TEST_CASE(

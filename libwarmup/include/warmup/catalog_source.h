@@ -62,6 +62,11 @@ class CatalogSource {
   // provenance: a generated one's profile, scale and seed, an export's
   // server); empty when it records nothing (this default).
   virtual std::map<std::string, std::string> Provenance() const { return {}; }
+  // What the source has read so far and did not deliver, as the number of
+  // values per "Type.reference.attribute" (a live catalog's reflected
+  // references' own attributes, which a copy cannot write); empty when it
+  // left nothing out (this default). Read after the streams are done.
+  virtual std::map<std::string, int64_t> OmittedValues() const { return {}; }
 };
 
 // Returns the CollectionInfo for `entity_type`, or nullptr.

@@ -42,7 +42,11 @@ class CatalogTarget {
   virtual Status CreateCatalog(const CatalogSchema& schema) = 0;
   // Upserts one entity into the catalog being built and, when `receipt` is
   // not null, fills it in (reset first; request_bytes even when the upsert
-  // fails). An error rejects that entity only; the target stays usable.
+  // fails). kInvalidArgument, kAlreadyExists, kOutOfRange and
+  // kResourceExhausted reject that entity only (its data is the problem) and
+  // the copy goes on; any other error (kNotFound or kFailedPrecondition for a
+  // catalog or session that cannot take it, kUnavailable, a deadline) is the
+  // target failing, and the copy stops.
   virtual Status Upsert(const Entity& entity, UpsertReceipt* receipt) = 0;
   // Switches the catalog to ALIVE, making everything durable.
   virtual Status GoLive() = 0;

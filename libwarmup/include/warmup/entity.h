@@ -92,8 +92,13 @@ std::vector<Locale> DeriveLocales(const Entity& entity);
 
 // Removes `entity`'s reflected references (per `schema`). They are read back
 // from a catalog but never written: the engine rebuilds them from the
-// originals, so an upsert carries none and a copy keeps none.
-void RemoveReflectedReferences(const EntitySchema& schema, Entity& entity);
+// originals, so an upsert carries none and a copy keeps none. What a
+// rebuilt one cannot have is the reflected reference's own attributes (those
+// its schema declares as not inherited): when `dropped_own_attributes` is
+// not null, each such value removed adds one to its
+// "Type.reference.attribute" entry.
+void RemoveReflectedReferences(const EntitySchema& schema, Entity& entity,
+                               std::map<std::string, int64_t>* dropped_own_attributes = nullptr);
 
 // Whether `entity` lacks an attribute value that `schema` gives a default
 // value for: a global attribute, a localized one in one of the entity's

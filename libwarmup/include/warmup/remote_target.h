@@ -25,6 +25,11 @@ struct RemoteTargetOptions {
   // passed deadline aborts the whole load; the upstream harness waits an
   // hour. A passed deadline's error names the option (--upsert-timeout).
   int upsert_timeout_seconds = 3600;
+  // The write session is kept alive with a cheap call whenever it has had
+  // none for this long, seconds, so that a gap in the load (a slow source, a
+  // pause before goLive) outlasts the server's idle timeout (evitaDB closes a
+  // session idle 60 s, checking once a minute). 0 = never.
+  int session_keepalive_seconds = 20;
 };
 
 // Connects to `address` (host:port). Calls fail later, not here, when nothing

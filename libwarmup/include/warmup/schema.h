@@ -132,6 +132,18 @@ struct SortableAttributeCompoundSchema {
                          const SortableAttributeCompoundSchema&) = default;
 };
 
+// A histogram index evitaDB (2026.2 and later) keeps over a reference's
+// targets in one scope: the reference schema's `bucketed` entry.
+struct HistogramIndexDefinition {
+  Scope scope = Scope::kLive;
+  std::string name;
+  // What a referenced entity counts as in the histogram; none = not set.
+  std::optional<std::string> value_expression;
+  // Which eligible references this histogram takes; none = all of them.
+  std::optional<std::string> assigned_when;
+  friend bool operator==(const HistogramIndexDefinition&, const HistogramIndexDefinition&) = default;
+};
+
 struct ReferenceSchema {
   std::string name;
   std::optional<std::string> description;
@@ -147,6 +159,12 @@ struct ReferenceSchema {
   // Per scope, the expression limiting which references are faceted; empty
   // optional = no expression for that scope.
   std::vector<Scoped<std::optional<std::string>>> faceted_partially;
+  // Histogram indexes over the referenced entities, and per scope the
+  // expression limiting which references take part (evitaDB's
+  // `bucketedInScopes` and `bucketedPartiallyInScopes`). Modelled and copied;
+  // warmup's engine builds none of them (RunResult notes say so).
+  std::vector<HistogramIndexDefinition> bucketed;
+  std::vector<Scoped<std::optional<std::string>>> bucketed_partially;
   std::map<std::string, AttributeSchema> attributes;
   std::map<std::string, SortableAttributeCompoundSchema> sortable_attribute_compounds;
 

@@ -61,6 +61,9 @@ class SnapshotWriter {
   // Errors: kInvalidArgument when the type is not in the schema, the primary key
   // does not ascend, or a collection is resumed after another was started.
   virtual Status Append(const Entity& entity) = 0;
+  // Sets provenance `key` to `value` in the manifest (over what the options
+  // gave); takes effect at Finish.
+  virtual void SetProvenance(const std::string& key, const std::string& value) = 0;
   // Completes the snapshot: closes files, writes the manifest, renames the
   // directory into place. Collections of the schema that received no entity
   // are written empty. On error the temporary directory is removed.

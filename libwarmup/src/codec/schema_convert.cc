@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <string>
+#include <type_traits>
 
 #include "codec/value_convert.h"
 #include "common/status_macros.h"
@@ -228,6 +229,37 @@ Status ReferenceIndexingFrom(const Message& p, ReferenceSchema* r) {
     scoped.value = OptionalString(item.has_expression(), item.expression());
     r->faceted_partially.push_back(std::move(scoped));
   }
+  // The read message names the histogram fields `bucketed` and
+  // `bucketedPartially`, both create mutations `...InScopes`.
+  constexpr bool kRead = std::is_same_v<Message, pb::GrpcReferenceSchema>;
+  const auto& bucketed = [&]() -> const auto& {
+    if constexpr (kRead)
+      return p.bucketed();
+    else
+      return p.bucketedinscopes();
+  }
+  ();
+  for (const auto& item : bucketed) {
+    HistogramIndexDefinition histogram;
+    WARMUP_ASSIGN_OR_RETURN(histogram.scope, EnumFrom(item.scope(), Scope::kArchived, "bucketed"));
+    histogram.name = item.nameoftheindex();
+    histogram.value_expression = OptionalString(item.has_valueexpression(), item.valueexpression());
+    histogram.assigned_when = OptionalString(item.has_assignedwhen(), item.assignedwhen());
+    r->bucketed.push_back(std::move(histogram));
+  }
+  const auto& bucketed_partially = [&]() -> const auto& {
+    if constexpr (kRead)
+      return p.bucketedpartially();
+    else
+      return p.bucketedpartiallyinscopes();
+  }
+  ();
+  for (const auto& item : bucketed_partially) {
+    Scoped<std::optional<std::string>> scoped;
+    WARMUP_ASSIGN_OR_RETURN(scoped.scope, EnumFrom(item.scope(), Scope::kArchived, "bucketedPartially"));
+    scoped.value = OptionalString(item.has_expression(), item.expression());
+    r->bucketed_partially.push_back(std::move(scoped));
+  }
   return OkStatus();
 }
 
@@ -244,6 +276,29 @@ void ReferenceIndexingTo(const ReferenceSchema& r, Message* p) {
   ScopesTo(r.faceted_in_scopes, p->mutable_facetedinscopes());
   for (const auto& scoped : r.faceted_partially) {
     auto* item = p->add_facetedpartially();
+    item->set_scope(static_cast<pb::GrpcEntityScope>(scoped.scope));
+    if (scoped.value) item->mutable_expression()->set_value(*scoped.value);
+  }
+  constexpr bool kRead = std::is_same_v<Message, pb::GrpcReferenceSchema>;
+  for (const auto& histogram : r.bucketed) {
+    auto* item = [&] {
+      if constexpr (kRead)
+        return p->add_bucketed();
+      else
+        return p->add_bucketedinscopes();
+    }();
+    item->set_scope(static_cast<pb::GrpcEntityScope>(histogram.scope));
+    item->set_nameoftheindex(histogram.name);
+    if (histogram.value_expression) item->mutable_valueexpression()->set_value(*histogram.value_expression);
+    if (histogram.assigned_when) item->mutable_assignedwhen()->set_value(*histogram.assigned_when);
+  }
+  for (const auto& scoped : r.bucketed_partially) {
+    auto* item = [&] {
+      if constexpr (kRead)
+        return p->add_bucketedpartially();
+      else
+        return p->add_bucketedpartiallyinscopes();
+    }();
     item->set_scope(static_cast<pb::GrpcEntityScope>(scoped.scope));
     if (scoped.value) item->mutable_expression()->set_value(*scoped.value);
   }

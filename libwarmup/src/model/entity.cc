@@ -34,10 +34,25 @@ std::vector<Locale> DeriveLocales(const Entity& entity) {
   return locales;
 }
 
-void RemoveReflectedReferences(const EntitySchema& schema, Entity& entity) {
+void RemoveReflectedReferences(const EntitySchema& schema, Entity& entity,
+                               std::map<std::string, int64_t>* dropped_own_attributes) {
   std::erase_if(entity.references, [&](const Reference& r) {
     const ReferenceSchema* reference = schema.FindReference(r.name);
-    return reference != nullptr && reference->is_reflected();
+    if (reference == nullptr || !reference->is_reflected()) return false;
+    if (dropped_own_attributes != nullptr) {
+      auto count = [&](const std::string& name) {
+        const auto declared = reference->attributes.find(name);
+        // An attribute the schema does not list is not inherited either.
+        if (declared == reference->attributes.end() || !declared->second.inherited) {
+          ++(*dropped_own_attributes)[entity.type + "." + r.name + "." + name];
+        }
+      };
+      for (const auto& [name, value] : r.attributes.global) count(name);
+      for (const auto& [tag, values] : r.attributes.localized) {
+        for (const auto& [name, value] : values) count(name);
+      }
+    }
+    return true;
   });
 }
 

@@ -101,6 +101,12 @@ std::vector<std::string> RunCaveats(const RunResult& r) {
   }
   if (is("null"))
     caveats.push_back("null target: nothing is stored; the figures measure the harness itself.");
+  if (is("remote") || is("embedded")) {
+    caveats.push_back(
+        "primary keys: every entity keeps its source key, so the published catalog's entity schemas have "
+        "key generation off (an upsert with an explicit key and MUST_NOT_EXIST requires it), whatever the "
+        "source's schemas say.");
+  }
   if (r.first_upsert) {
     caveats.push_back(
         Format("the run's first upsert (%s/%d, %.1f us) paid for cold caches and set-up; it is in "

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <vector>
 
+#include "codec/error_details.h"
 #include "common/status_macros.h"
 #include "tls/tls_files.h"
 #include "warmup/host_port.h"
@@ -12,7 +13,19 @@ namespace warmup::rpc {
 
 Status FromGrpc(const ::grpc::Status& s, const std::string& call) {
   if (s.ok()) return OkStatus();
-  return Status(static_cast<StatusCode>(s.error_code()), call + ": " + s.error_message());
+  // evitaDB refuses every misuse INVALID_ARGUMENT and names the exception in
+  // the details: a missing catalog, or a session or catalog that cannot take
+  // the call, is not an entity's fault, so it is told apart here.
+  const std::string domain = codec::ErrorDomain(s.error_details());
+  auto code = static_cast<StatusCode>(s.error_code());
+  if (code == StatusCode::kInvalidArgument && codec::IsCatalogNotFound(domain)) {
+    code = StatusCode::kNotFound;
+  } else if (code == StatusCode::kInvalidArgument && codec::IsSessionOrCatalogRefusal(domain)) {
+    code = StatusCode::kFailedPrecondition;
+  }
+  std::string message = call + ": " + s.error_message();
+  if (!domain.empty() && s.error_message().find(domain) == std::string::npos) message += " (" + domain + ")";
+  return Status(code, std::move(message));
 }
 
 namespace {

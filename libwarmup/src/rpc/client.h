@@ -26,7 +26,11 @@ namespace warmup::rpc {
 // clients of 2025.4 or later.
 inline constexpr const char* kClientVersion = "2026.2.3";
 
-// `s` as a Status with the same code, its message prefixed by `call`.
+// `s` as a Status, its message prefixed by `call`. The code is `s`'s, except
+// for an INVALID_ARGUMENT whose details name evitaDB's exception (the name is
+// added to the message): a missing catalog is kNotFound, a session or catalog
+// that cannot take the call (codec::IsSessionOrCatalogRefusal) is
+// kFailedPrecondition, so that neither passes for a rejected entity.
 Status FromGrpc(const ::grpc::Status& s, const std::string& call);
 
 // `status` of a call made over TLS (`tls`, with a client certificate when

@@ -39,8 +39,10 @@ struct Connection {
 
 class GrpcStream : public EntityStream {
  public:
-  GrpcStream(const Connection& connection, const EntitySchema& schema, int64_t expected, int page_size)
+  GrpcStream(const Connection& connection, const EntitySchema& schema, int64_t expected, int page_size,
+             std::map<std::string, int64_t>* omitted)
       : connection_(connection),
+        omitted_(omitted),
         schema_(schema),
         type_(schema.name),
         expected_(expected),
@@ -64,7 +66,7 @@ class GrpcStream : public EntityStream {
       return parsed.status().WithContext("collection " + type_ + " page " + std::to_string(page_number_));
     }
     *entity = std::move(parsed).value();
-    RemoveReflectedReferences(schema_, *entity);
+    RemoveReflectedReferences(schema_, *entity, omitted_);
     ++delivered_;
     return true;
   }
@@ -109,6 +111,7 @@ class GrpcStream : public EntityStream {
   }
 
   const Connection& connection_;
+  std::map<std::string, int64_t>* omitted_;  // the source's OmittedValues
   const EntitySchema& schema_;
   std::string type_;
   int64_t expected_;
@@ -204,8 +207,9 @@ class GrpcSource : public CatalogSource {
       return NotFoundError("catalog " + catalog_ + " on " + address_ + " has no collection " + entity_type);
     }
     return std::unique_ptr<EntityStream>(new GrpcStream(connection_, schema_.entities.at(entity_type),
-                                                        info->expected_count, options_.page_size));
+                                                        info->expected_count, options_.page_size, &omitted_));
   }
+  std::map<std::string, int64_t> OmittedValues() const override { return omitted_; }
   std::string Describe() const override {
     return "evitaDB gRPC " + address_ + " catalog " + catalog_ + " (" + connection_.client.transport() +
            ", pages of " + std::to_string(options_.page_size) + ")";
@@ -258,6 +262,7 @@ class GrpcSource : public CatalogSource {
   Connection connection_;
   CatalogSchema schema_;
   std::vector<CollectionInfo> collections_;
+  std::map<std::string, int64_t> omitted_;
 };
 
 }  // namespace

@@ -7,7 +7,9 @@
 
 #include <charconv>
 #include <chrono>
+#include <condition_variable>
 #include <cstdio>
+#include <mutex>
 #include <thread>
 
 #include "codec/entity_convert.h"
@@ -31,6 +33,7 @@ class RemoteTarget : public CatalogTarget {
   // closed: left open, it would hold the warming-up catalog against every
   // other session until the server's timeout.
   ~RemoteTarget() override {
+    StopKeeper();
     if (!write_session_.empty()) (void)client_.CloseSession(write_session_);
   }
 
@@ -63,7 +66,12 @@ class RemoteTarget : public CatalogTarget {
     }
     auto session = client_.OpenSession(schema_.name, /*read_write=*/true);
     if (!session.ok()) return session.status();
-    write_session_ = *session;
+    {
+      std::lock_guard lock(session_mu_);
+      write_session_ = *session;
+      last_call_ = std::chrono::steady_clock::now();
+    }
+    StartKeeper();
     pb::GrpcUpdateCatalogSchemaRequest update;
     for (auto& m : codec::CatalogSchemaToMutations(schema_)) *update.add_schemamutations() = std::move(m);
     pb::GrpcUpdateCatalogSchemaResponse updated;
@@ -85,7 +93,12 @@ class RemoteTarget : public CatalogTarget {
     *request_.mutable_entitymutation() = std::move(mutation).value();
     receipt->request_bytes = static_cast<int64_t>(request_.ByteSizeLong());
     auto context = client_.Context(write_session_, options_.upsert_timeout_seconds);
-    ::grpc::Status status = client_.session().UpsertEntity(context.get(), request_, &response_);
+    ::grpc::Status status;
+    {
+      std::lock_guard lock(session_mu_);  // never beside the keeper's call
+      status = client_.session().UpsertEntity(context.get(), request_, &response_);
+      last_call_ = std::chrono::steady_clock::now();
+    }
     if (status.error_code() == ::grpc::StatusCode::DEADLINE_EXCEEDED) {
       return Status(StatusCode::kDeadlineExceeded,
                     "UpsertEntity of " + EntityLabel(entity) + ": no answer within the upsert deadline of " +
@@ -107,6 +120,7 @@ class RemoteTarget : public CatalogTarget {
   }
 
   Status GoLive() override {
+    StopKeeper();  // a session inside a call is never idle, and goLive ends it
     auto context = client_.Context(write_session_, options_.golive_timeout_seconds);
     auto stream = client_.session().GoLiveAndCloseWithProgress(context.get(), google::protobuf::Empty());
     pb::GrpcGoLiveAndCloseWithProgressResponse progress;
@@ -154,11 +168,48 @@ class RemoteTarget : public CatalogTarget {
     Status s = client_.Call("DeleteCatalogIfExists", "", [&](auto* context) {
       return client_.evita().DeleteCatalogIfExists(context, request, &response);
     });
-    if (s.ok()) write_session_.clear();  // the catalog's sessions went with it
+    if (s.ok()) {
+      StopKeeper();
+      write_session_.clear();  // the catalog's sessions went with it
+    }
     return s;
   }
 
  private:
+  // evitaDB closes a session idle for its closeSessionsAfterSecondsOfInactivity
+  // (60 s by default), and a load can leave the write session idle longer: a
+  // slow source before the first upsert or between two, a long flush. Every
+  // session_keepalive_seconds without a call on it, a thread makes one
+  // (GetCatalogState, which any session may call); an upsert waits for it at
+  // most, and only after such a gap.
+  void StartKeeper() {
+    if (options_.session_keepalive_seconds <= 0 || keeper_.joinable()) return;
+    stop_keeper_ = false;
+    keeper_ = std::thread([this] { KeepAlive(); });
+  }
+  void StopKeeper() {
+    {
+      std::lock_guard lock(session_mu_);
+      stop_keeper_ = true;
+    }
+    keeper_cv_.notify_all();
+    if (keeper_.joinable()) keeper_.join();
+  }
+  void KeepAlive() {
+    constexpr int kPingSeconds = 10;
+    const auto interval = std::chrono::seconds(options_.session_keepalive_seconds);
+    std::unique_lock lock(session_mu_);
+    while (!keeper_cv_.wait_until(lock, last_call_ + interval, [&] { return stop_keeper_; })) {
+      if (std::chrono::steady_clock::now() < last_call_ + interval) continue;  // a call came meanwhile
+      auto context = client_.Context(write_session_, kPingSeconds);
+      pb::GrpcCatalogStateResponse state;
+      // A failed ping is not reported here: the next upsert meets the same
+      // problem and says what it is.
+      (void)client_.session().GetCatalogState(context.get(), google::protobuf::Empty(), &state);
+      last_call_ = std::chrono::steady_clock::now();
+    }
+  }
+
   // Polls the catalog's state after a client-side goLive failure, for up to
   // kPollLimit, and says whether and when the server reached ALIVE. When the
   // client's deadline passed, a catalog still WARMING_UP is polled for
@@ -198,6 +249,13 @@ class RemoteTarget : public CatalogTarget {
   rpc::EvitaClient client_;
   CatalogSchema schema_;
   std::string write_session_;
+  // Guards the calls on write_session_ and last_call_ between the loading
+  // thread and the keeper.
+  std::mutex session_mu_;
+  std::chrono::steady_clock::time_point last_call_;
+  std::condition_variable keeper_cv_;
+  bool stop_keeper_ = false;
+  std::thread keeper_;
   std::function<void(int)> on_golive_progress_;
   std::string read_session_;
   pb::GrpcUpsertEntityRequest request_;

@@ -7,6 +7,7 @@
 #include <malloc.h>
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
@@ -15,12 +16,14 @@
 #include <mutex>
 #include <random>
 #include <set>
+#include <string_view>
 #include <thread>
 
 #include "GrpcEvitaAPI.grpc.pb.h"
 #include "GrpcEvitaManagementAPI.grpc.pb.h"
 #include "GrpcEvitaSessionAPI.grpc.pb.h"
 #include "codec/entity_convert.h"
+#include "codec/error_details.h"
 #include "codec/pb.h"
 #include "codec/schema_convert.h"
 #include "common/names.h"
@@ -37,8 +40,48 @@ namespace {
 
 using pb::GrpcCatalogState;
 
+// A refusal of the caller's request, worded as evitaDB's server words it:
+// the exception class it would throw (`domain`, e.g.
+// "CatalogNotFoundException") leads the message, and ToGrpc sends it in the
+// error's details.
+Status Refusal(std::string_view domain, const std::string& message) {
+  return InvalidArgumentError(std::string(domain) + ": " + message);
+}
+
+// The exception class a Refusal's message starts with, or "".
+std::string_view RefusalDomain(std::string_view message) {
+  const size_t colon = message.find(": ");
+  const std::string_view head = message.substr(0, colon == std::string_view::npos ? 0 : colon);
+  const bool is_class = head.ends_with("Exception") && std::ranges::all_of(head, [](char c) {
+                          return std::isalnum(static_cast<unsigned char>(c)) != 0;
+                        });
+  return is_class ? head : std::string_view();
+}
+
+// A status as evitaDB's GlobalExceptionHandlerInterceptor sends it: every
+// refusal of what the caller asked (a bad query, a missing catalog, a second
+// session on a warming-up catalog, an entity the engine refuses) is
+// INVALID_ARGUMENT with an ErrorInfo naming the exception class (evitaDB
+// never sends NOT_FOUND or ALREADY_EXISTS); what fails inside the server
+// keeps its code (UNAVAILABLE for an injected fault, UNAUTHENTICATED for an
+// inactive session, as evitaDB's session interceptor sends).
 ::grpc::Status ToGrpc(const Status& s) {
-  return s.ok() ? ::grpc::Status::OK : ::grpc::Status(static_cast<::grpc::StatusCode>(s.code()), s.message());
+  if (s.ok()) return ::grpc::Status::OK;
+  switch (s.code()) {
+    case StatusCode::kInvalidArgument:
+    case StatusCode::kNotFound:
+    case StatusCode::kAlreadyExists:
+    case StatusCode::kFailedPrecondition:
+    case StatusCode::kOutOfRange: {
+      std::string_view domain = RefusalDomain(s.message());
+      if (domain.empty()) domain = "EvitaInvalidUsageException";
+      return ::grpc::Status(
+          ::grpc::StatusCode::INVALID_ARGUMENT, s.message(),
+          codec::EncodeErrorDetails(::grpc::StatusCode::INVALID_ARGUMENT, s.message(), domain));
+    }
+    default:
+      return ::grpc::Status(static_cast<::grpc::StatusCode>(s.code()), s.message());
+  }
 }
 
 std::string NewUuid() {
@@ -175,12 +218,13 @@ class State {
 
   StatusOr<std::string> OpenSession(const std::string& catalog, bool read_write, const std::string& peer) {
     auto state = StateOf(catalog);
-    if (!state) return NotFoundError("catalog " + catalog + " does not exist");
+    if (!state) return Refusal("CatalogNotFoundException", "catalog " + catalog + " does not exist");
     if (*state == pb::WARMING_UP) {
       for (const auto& [id, s] : sessions_) {
         if (s.catalog == catalog) {
-          return InvalidArgumentError("ConcurrentInitializationException: catalog " + catalog +
-                                      " is warming up and session " + id + " is already open on it");
+          return Refusal(
+              "ConcurrentInitializationException",
+              "catalog " + catalog + " is warming up and session " + id + " is already open on it");
         }
       }
     }
@@ -399,8 +443,8 @@ class EvitaSessionServiceImpl final : public pb::EvitaSessionService::Service {
     if (!catalog.ok()) return ToGrpc(catalog.status());
     const EntitySchema* schema = (*catalog)->schema().FindEntity(upsert.entitytype());
     if (schema == nullptr) {
-      return ToGrpc(
-          InvalidArgumentError("catalog " + session->catalog + " has no entity type " + upsert.entitytype()));
+      return ToGrpc(Refusal("CollectionNotFoundException",
+                            "catalog " + session->catalog + " has no entity type " + upsert.entitytype()));
     }
     auto entity = codec::EntityFromUpsertMutation(upsert, *schema);
     if (!entity.ok()) return ToGrpc(entity.status());
@@ -541,7 +585,7 @@ class EvitaSessionServiceImpl final : public pb::EvitaSessionService::Service {
   StatusOr<Session> Writer(const ::grpc::ServerContext* context) {
     auto session = state_->SessionOf(context);
     if (session.ok() && !session->read_write) {
-      return InvalidArgumentError("session of catalog " + session->catalog + " is read-only");
+      return Refusal("ReadOnlyException", "session of catalog " + session->catalog + " is read-only");
     }
     return session;
   }

@@ -18,6 +18,10 @@ namespace warmup::snapshot {
 inline constexpr const char* kManifestFile = "manifest.json";
 inline constexpr const char* kSchemaFile = "schema.pb";
 
+// Provenance keys "omitted.Type.reference.attribute" hold how many values
+// the snapshot's source read and left out (CatalogSource::OmittedValues).
+inline constexpr std::string_view kOmittedProvenancePrefix = "omitted.";
+
 struct ManifestFile {
   std::string file;  // relative to the snapshot directory
   int64_t stored_bytes = 0;

@@ -1,6 +1,7 @@
 #include "snapshot/snapshot_source.h"
 
 #include <algorithm>
+#include <charconv>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -11,6 +12,7 @@
 #include "codec/schema_convert.h"
 #include "common/crc32c.h"
 #include "snapshot/byte_io.h"
+#include "snapshot/manifest.h"
 #include "snapshot/snapshot_files.h"
 #include "warmup/snapshot.h"
 #include "warmup_snapshot.pb.h"
@@ -177,6 +179,19 @@ class SnapshotSourceImpl : public SnapshotSource {
   }
   std::string Fingerprint() const override { return ManifestFingerprint(manifest_); }
   std::map<std::string, std::string> Provenance() const override { return manifest_.provenance; }
+  // What the export that made this snapshot left out: a copy from it lacks it too.
+  std::map<std::string, int64_t> OmittedValues() const override {
+    std::map<std::string, int64_t> omitted;
+    for (const auto& [key, value] : manifest_.provenance) {
+      if (!key.starts_with(kOmittedProvenancePrefix)) continue;
+      int64_t count = 0;
+      const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), count);
+      if (error == std::errc() && end == value.data() + value.size()) {
+        omitted[key.substr(kOmittedProvenancePrefix.size())] = count;
+      }
+    }
+    return omitted;
+  }
 
  private:
   std::unique_ptr<SnapshotFiles> files_;

@@ -79,6 +79,9 @@ class SnapshotWriterImpl : public SnapshotWriter {
     return current_->WriteRecord(record_);
   }
 
+  void SetProvenance(const std::string& key, const std::string& value) override {
+    manifest_.provenance[key] = value;
+  }
   Status Finish() override {
     if (finished_) return FailedPreconditionError("snapshot " + final_dir_ + " is already finished");
     if (Status s = CloseCurrent(); !s.ok()) return s;
@@ -220,6 +223,11 @@ StatusOr<std::string> WriteSnapshot(CatalogSource& source, const std::string& pa
           collection.entity_type, count,
           std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     }
+  }
+  // What the source read and could not deliver, so that a load from this
+  // snapshot says what it lacks (the snapshot source reads it back).
+  for (const auto& [what, count] : source.OmittedValues()) {
+    (*writer)->SetProvenance(std::string(snapshot::kOmittedProvenancePrefix) + what, std::to_string(count));
   }
   if (Status s = (*writer)->Finish(); !s.ok()) return s;
   return (fs::path(parent_dir) / source.schema().name).string();
