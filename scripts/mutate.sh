@@ -71,6 +71,9 @@ mutations=(
   "libwarmup/src/report/time_series.cc|    interval.end_seconds = std::min(load_seconds, static_cast<double>(i + 1) * width);|    interval.end_seconds = static_cast<double>(i + 1) * width;|the last interval's rate over its nominal width"
   "apps/warmup/reindex.cc|  result.abort_reason = warmup::AbortReason::kInterrupted;|  ;|an interrupt that stopped the server reads as a failed target"
   "apps/warmup/serve.cc|    if (makes_data_dir) std::filesystem::remove_all(cmd->data_dir, fs_ec);|    ;|a serve that cannot start leaves its new data directory"
+  "libwarmup/src/rpc/client.cc|codec::IsSessionOrCatalogRefusal(domain)) {|false) {|a refused session or catalog passes for a rejected entity"
+  "libwarmup/src/rpc/remote_target.cc|    StartKeeper();|    ;|the write session is never kept alive"
+  "libwarmup/src/model/entity.cc|!declared->second.inherited|false|a dropped reflected attribute is never counted"
 )
 
 backup=$(mktemp -d)
