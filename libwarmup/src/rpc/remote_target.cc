@@ -66,18 +66,17 @@ class RemoteTarget : public CatalogTarget {
     }
     auto session = client_.OpenSession(schema_.name, /*read_write=*/true);
     if (!session.ok()) return session.status();
-    {
-      std::lock_guard lock(session_mu_);
-      write_session_ = *session;
-      last_call_ = std::chrono::steady_clock::now();
-    }
-    StartKeeper();
+    write_session_ = *session;
     pb::GrpcUpdateCatalogSchemaRequest update;
     for (auto& m : codec::CatalogSchemaToMutations(schema_)) *update.add_schemamutations() = std::move(m);
     pb::GrpcUpdateCatalogSchemaResponse updated;
-    return client_.Call("UpdateCatalogSchema", write_session_, [&](auto* context) {
+    Status schema_set = client_.Call("UpdateCatalogSchema", write_session_, [&](auto* context) {
       return client_.session().UpdateCatalogSchema(context, update, &updated);
     });
+    if (!schema_set.ok()) return schema_set;
+    last_call_ = std::chrono::steady_clock::now();
+    StartKeeper();  // from here on, calls on the session may come from two threads
+    return schema_set;
   }
 
   Status Upsert(const Entity& entity, UpsertReceipt* receipt) override {
