@@ -28,6 +28,7 @@
 #include "warmup/grpc_source.h"
 #include "warmup/remote_target.h"
 #include "warmup/report.h"
+#include "warmup/snapshot.h"
 
 namespace warmup {
 namespace {
@@ -262,6 +263,45 @@ TEST_CASE(
   auto busy = client->OpenSession("busy", /*read_write=*/true);
   CHECK(busy.status().code() == StatusCode::kFailedPrecondition);
   CHECK(busy.status().message().find("ConcurrentInitializationException") != std::string::npos);
+}
+
+TEST_CASE(
+    "regression: the session the counts were read in was never closed, now no load, kept catalog or export "
+    "leaves a session open") {
+  testing::TempDir dir;
+  auto server = StartServer(dir.path());
+  auto source = Tiny();
+  {
+    auto target = MakeRemoteTarget(Address(*server));
+    REQUIRE_OK(target);
+    CopyOptions options;
+    options.target_catalog = "verified";
+    options.verify = VerifyMode::kContent;
+    auto result = RunCopy(*source, **target, options);
+    REQUIRE_OK(result);
+    CHECK(result->ExitCode() == 0);
+  }
+  CHECK(server->OpenSessions() == 0);
+  {
+    // A load that stops before goLive, its catalog kept WARMING_UP.
+    auto target = MakeRemoteTarget(Address(*server));
+    REQUIRE_OK(target);
+    CatalogSchema schema = source->schema();
+    schema.name = "kept";
+    REQUIRE_OK((*target)->CreateCatalog(schema));
+    CHECK(server->OpenSessions() == 1);
+  }
+  CHECK(server->OpenSessions() == 0);
+  {
+    GrpcSourceOptions options;
+    options.allow_not_alive = true;
+    auto kept = OpenGrpcSource(Address(*server), "kept", options);
+    REQUIRE_OK(kept);
+    auto verified = OpenGrpcSource(Address(*server), "verified");
+    REQUIRE_OK(verified);
+    REQUIRE_OK(WriteSnapshot(**verified, dir / "export", {}));
+  }
+  CHECK(server->OpenSessions() == 0);
 }
 
 // A write session left idle longer than the server's limit: the keeper's

@@ -110,6 +110,9 @@ class Server {
   // headers its calls carried so far, "" for a call without one: what a real
   // evitaDB decides some encodings by (structured associated data from 2025.4).
   virtual std::map<std::string, std::set<std::string>> ClientVersions() const = 0;
+  // How many sessions are open now (idle ones past the limit included until
+  // a call or the sweep closes them): what a client left behind.
+  virtual int OpenSessions() const = 0;
 };
 
 }  // namespace warmup

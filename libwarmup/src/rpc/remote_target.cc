@@ -31,10 +31,12 @@ class RemoteTarget : public CatalogTarget {
       : options_(options), client_(std::move(client)) {}
   // A write session still open (a failed run whose catalog is kept) is
   // closed: left open, it would hold the warming-up catalog against every
-  // other session until the server's timeout.
+  // other session until the server's timeout. So is the session the counts
+  // were read in.
   ~RemoteTarget() override {
     StopKeeper();
     if (!write_session_.empty()) (void)client_.CloseSession(write_session_);
+    if (!read_session_.empty()) (void)client_.CloseSession(read_session_);
   }
 
   std::string Describe() const override {

@@ -111,7 +111,7 @@ class State {
  public:
   explicit State(std::unique_ptr<Engine> engine) : engine_(std::move(engine)) {}
 
-  std::mutex mu;
+  mutable std::mutex mu;
 
   // Catalogs in transition (GOING_ALIVE), readable without `mu`, which the
   // transition itself holds for its whole duration.
@@ -287,6 +287,7 @@ class State {
     }
     return closed;
   }
+  int SessionCount() const { return static_cast<int>(sessions_.size()); }
 
  private:
   std::unique_ptr<Engine> engine_;
@@ -751,6 +752,10 @@ class ServerImpl : public Server {
   std::vector<std::string> leftovers() const override { return leftovers_; }
   std::map<std::string, std::set<std::string>> ClientVersions() const override {
     return client_versions_.Get();
+  }
+  int OpenSessions() const override {
+    std::lock_guard lock(state_.mu);
+    return state_.SessionCount();
   }
   ~ServerImpl() override { Shutdown(); }
 
