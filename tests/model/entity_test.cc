@@ -24,13 +24,19 @@ TEST_CASE("DeriveLocales: the sorted tags of non-empty localized attributes and 
   CHECK(EntityLabel(e) == "Product/3");
 }
 
-TEST_CASE("RemoveReflectedReferences drops exactly the references the schema marks reflected") {
-  EntitySchema schema;
-  schema.name = "Category";
+// Category.products, reflecting Product.categories.
+ReferenceSchema ReflectedProducts() {
   ReferenceSchema products;
   products.name = "products";
   products.referenced_entity_type = "Product";
   products.reflected_reference_name = "categories";
+  return products;
+}
+
+TEST_CASE("RemoveReflectedReferences drops exactly the references the schema marks reflected") {
+  EntitySchema schema;
+  schema.name = "Category";
+  const ReferenceSchema products = ReflectedProducts();
   ReferenceSchema tags;
   tags.name = "tags";
   tags.referenced_entity_type = "Tag";
@@ -54,10 +60,7 @@ TEST_CASE(
     "inherited ones are not") {
   EntitySchema schema;
   schema.name = "Category";
-  ReferenceSchema products;
-  products.name = "products";
-  products.referenced_entity_type = "Product";
-  products.reflected_reference_name = "categories";
+  ReferenceSchema products = ReflectedProducts();
   AttributeSchema inherited;
   inherited.name = "order";
   inherited.inherited = true;  // comes from Product.categories: rebuilt with the reference

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <string>
-#include <type_traits>
 
 #include "codec/value_convert.h"
 #include "common/status_macros.h"
@@ -205,6 +204,54 @@ Status CompoundsFrom(const Map& compounds, std::map<std::string, SortableAttribu
   return OkStatus();
 }
 
+// Per scope, an optional expression (facetedPartially, bucketedPartially).
+template <typename ScopedMessage>
+StatusOr<std::vector<Scoped<std::optional<std::string>>>> ScopedExpressionsFrom(
+    const RepeatedPtrField<ScopedMessage>& items, const char* field) {
+  std::vector<Scoped<std::optional<std::string>>> out;
+  for (const auto& item : items) {
+    Scoped<std::optional<std::string>> scoped;
+    WARMUP_ASSIGN_OR_RETURN(scoped.scope, EnumFrom(item.scope(), Scope::kArchived, field));
+    scoped.value = OptionalString(item.has_expression(), item.expression());
+    out.push_back(std::move(scoped));
+  }
+  return out;
+}
+
+template <typename ScopedMessage>
+void ScopedExpressionsTo(const std::vector<Scoped<std::optional<std::string>>>& in,
+                         RepeatedPtrField<ScopedMessage>* out) {
+  for (const auto& scoped : in) {
+    auto* item = out->Add();
+    item->set_scope(static_cast<pb::GrpcEntityScope>(scoped.scope));
+    if (scoped.value) item->mutable_expression()->set_value(*scoped.value);
+  }
+}
+
+// The histogram fields: `bucketed` and `bucketedPartially` in the read
+// message, `bucketedInScopes` and `bucketedPartiallyInScopes` in both create
+// mutations (the templates; the read message takes the plain overloads).
+const auto& Bucketed(const pb::GrpcReferenceSchema& p) { return p.bucketed(); }
+auto* MutableBucketed(pb::GrpcReferenceSchema* p) { return p->mutable_bucketed(); }
+const auto& BucketedPartially(const pb::GrpcReferenceSchema& p) { return p.bucketedpartially(); }
+auto* MutableBucketedPartially(pb::GrpcReferenceSchema* p) { return p->mutable_bucketedpartially(); }
+template <typename Create>
+const auto& Bucketed(const Create& p) {
+  return p.bucketedinscopes();
+}
+template <typename Create>
+auto* MutableBucketed(Create* p) {
+  return p->mutable_bucketedinscopes();
+}
+template <typename Create>
+const auto& BucketedPartially(const Create& p) {
+  return p.bucketedpartiallyinscopes();
+}
+template <typename Create>
+auto* MutableBucketedPartially(Create* p) {
+  return p->mutable_bucketedpartiallyinscopes();
+}
+
 // Index settings shared by the reference read message and both create mutations.
 template <typename Message>
 Status ReferenceIndexingFrom(const Message& p, ReferenceSchema* r) {
@@ -223,23 +270,9 @@ Status ReferenceIndexingFrom(const Message& p, ReferenceSchema* r) {
     r->indexed_components.push_back(std::move(scoped));
   }
   WARMUP_ASSIGN_OR_RETURN(r->faceted_in_scopes, ScopesFrom(p.facetedinscopes(), "facetedInScopes"));
-  for (const auto& item : p.facetedpartially()) {
-    Scoped<std::optional<std::string>> scoped;
-    WARMUP_ASSIGN_OR_RETURN(scoped.scope, EnumFrom(item.scope(), Scope::kArchived, "facetedPartially"));
-    scoped.value = OptionalString(item.has_expression(), item.expression());
-    r->faceted_partially.push_back(std::move(scoped));
-  }
-  // The read message names the histogram fields `bucketed` and
-  // `bucketedPartially`, both create mutations `...InScopes`.
-  constexpr bool kRead = std::is_same_v<Message, pb::GrpcReferenceSchema>;
-  const auto& bucketed = [&]() -> const auto& {
-    if constexpr (kRead)
-      return p.bucketed();
-    else
-      return p.bucketedinscopes();
-  }
-  ();
-  for (const auto& item : bucketed) {
+  WARMUP_ASSIGN_OR_RETURN(r->faceted_partially,
+                          ScopedExpressionsFrom(p.facetedpartially(), "facetedPartially"));
+  for (const auto& item : Bucketed(p)) {
     HistogramIndexDefinition histogram;
     WARMUP_ASSIGN_OR_RETURN(histogram.scope, EnumFrom(item.scope(), Scope::kArchived, "bucketed"));
     histogram.name = item.nameoftheindex();
@@ -247,19 +280,8 @@ Status ReferenceIndexingFrom(const Message& p, ReferenceSchema* r) {
     histogram.assigned_when = OptionalString(item.has_assignedwhen(), item.assignedwhen());
     r->bucketed.push_back(std::move(histogram));
   }
-  const auto& bucketed_partially = [&]() -> const auto& {
-    if constexpr (kRead)
-      return p.bucketedpartially();
-    else
-      return p.bucketedpartiallyinscopes();
-  }
-  ();
-  for (const auto& item : bucketed_partially) {
-    Scoped<std::optional<std::string>> scoped;
-    WARMUP_ASSIGN_OR_RETURN(scoped.scope, EnumFrom(item.scope(), Scope::kArchived, "bucketedPartially"));
-    scoped.value = OptionalString(item.has_expression(), item.expression());
-    r->bucketed_partially.push_back(std::move(scoped));
-  }
+  WARMUP_ASSIGN_OR_RETURN(r->bucketed_partially,
+                          ScopedExpressionsFrom(BucketedPartially(p), "bucketedPartially"));
   return OkStatus();
 }
 
@@ -274,34 +296,15 @@ void ReferenceIndexingTo(const ReferenceSchema& r, Message* p) {
     }
   }
   ScopesTo(r.faceted_in_scopes, p->mutable_facetedinscopes());
-  for (const auto& scoped : r.faceted_partially) {
-    auto* item = p->add_facetedpartially();
-    item->set_scope(static_cast<pb::GrpcEntityScope>(scoped.scope));
-    if (scoped.value) item->mutable_expression()->set_value(*scoped.value);
-  }
-  constexpr bool kRead = std::is_same_v<Message, pb::GrpcReferenceSchema>;
+  ScopedExpressionsTo(r.faceted_partially, p->mutable_facetedpartially());
   for (const auto& histogram : r.bucketed) {
-    auto* item = [&] {
-      if constexpr (kRead)
-        return p->add_bucketed();
-      else
-        return p->add_bucketedinscopes();
-    }();
+    auto* item = MutableBucketed(p)->Add();
     item->set_scope(static_cast<pb::GrpcEntityScope>(histogram.scope));
     item->set_nameoftheindex(histogram.name);
     if (histogram.value_expression) item->mutable_valueexpression()->set_value(*histogram.value_expression);
     if (histogram.assigned_when) item->mutable_assignedwhen()->set_value(*histogram.assigned_when);
   }
-  for (const auto& scoped : r.bucketed_partially) {
-    auto* item = [&] {
-      if constexpr (kRead)
-        return p->add_bucketedpartially();
-      else
-        return p->add_bucketedpartiallyinscopes();
-    }();
-    item->set_scope(static_cast<pb::GrpcEntityScope>(scoped.scope));
-    if (scoped.value) item->mutable_expression()->set_value(*scoped.value);
-  }
+  ScopedExpressionsTo(r.bucketed_partially, MutableBucketedPartially(p));
 }
 
 StatusOr<ReferenceSchema> ReferenceFrom(const pb::GrpcReferenceSchema& p) {
