@@ -53,7 +53,7 @@ mutations=(
   "libwarmup/src/report/compare.cc|if (holm_factor * SmallestAttainableP(m.a.size(), m.b.size()) >= options.alpha) {|if (holm_factor * SmallestAttainableP(m.a.size(), m.b.size()) > 2.0) {|an undecidable comparison reads 'no change'"
   "libwarmup/src/report/compare.cc|      if (!same_file && runs[i]->identity != runs[j]->identity) continue;|      if (!same_file) continue;|a copy of a report counts as a second run"
   "libwarmup/src/report/compare.cc|      if (value == expected) continue;|      continue;|runs of other settings are compared silently"
-  "libwarmup/src/report/compare.cc|      if (count < options.min_collection_count) small.insert(type);|      ;|medians of one entity are compared"
+  "libwarmup/src/report/compare.cc|      if (count < options.min_collection_count) small.insert(type);|      if (count < 0) small.insert(type);|medians of one entity are compared"
   "libwarmup/src/report/compare.cc|  const double sigma = 1.4826 * Median(deviations);|  const double sigma = Median(deviations);|the detectable change from the MAD unscaled"
   "libwarmup/src/report/compare.cc|  if (tie_term == 0 && m <= 20 && n <= 20) {|  if (tie_term == 0 && m < 20 && n < 20) {|the exact test stops one run early"
   "libwarmup/src/common/work_dir.cc|!LiesInside(used.path, path)) continue;|true) continue;|a source or report inside the work directory is allowed"
