@@ -56,7 +56,7 @@ mutations=(
   "libwarmup/src/report/compare.cc|      if (count < options.min_collection_count) small.insert(type);|      if (count < 0) small.insert(type);|medians of one entity are compared"
   "libwarmup/src/report/compare.cc|  const double sigma = 1.4826 * Median(deviations);|  const double sigma = Median(deviations);|the detectable change from the MAD unscaled"
   "libwarmup/src/report/compare.cc|  if (tie_term == 0 && m <= 20 && n <= 20) {|  if (tie_term == 0 && m < 20 && n < 20) {|the exact test stops one run early"
-  "libwarmup/src/common/work_dir.cc|!LiesInside(used.path, path)) continue;|true) continue;|a source or report inside the work directory is allowed"
+  "libwarmup/src/common/work_dir.cc|!LiesInside(used.path, path)) continue;|!LiesInside(used.path, path) || true) continue;|a source or report inside the work directory is allowed"
   "libwarmup/src/common/work_dir.cc|    if (!IsSafeName(name) |    if (false |a marker line can name a path outside the directory"
   "libwarmup/src/engine/engine.cc|    if (Status s = RecordInMarker(schema.name); !s.ok()) return s;|    ;|the engine's catalogs are not recorded as warmup's"
   "libwarmup/src/report/run_result.cc|!output_error.empty()) return 1;|false) return 1;|an unwritten report still exits 0"
