@@ -489,6 +489,14 @@ TEST_CASE("warmup reindex: SIGTERM mid-run stops the server and still prints the
   CHECK(Gone(std::stoi(ReadText(dir / "pid"))));
   auto json = nlohmann::json::parse(ReadText(dir / "run.json"));
   CHECK(json["exit_code"] == 1);
+  // However the signal landed, that is an interrupt, not a failed target or a
+  // failed goLive.
+  CHECK(json["abort_reason"] == "interrupted");
+  // Either the load saw the stop between two upserts, or the signal stopped
+  // the server under an upsert or in goLive, and the error says which.
+  const std::string why = json["abort_error"];
+  CHECK_MESSAGE((why.rfind("interrupted by SIGTERM", 0) == 0 || why.rfind("interrupted after ", 0) == 0),
+                why);
   // Interrupted mid-load it exits at SIGTERM; in the slow goLive it is killed after the grace.
   const std::string ended = json["server_process"]["ended"];
   CHECK_MESSAGE(
