@@ -290,7 +290,9 @@ StatusOr<LoadCommand> ParseLoadOrReindex(const std::vector<std::string>& args, b
   std::string source_url;
   std::string collections;
   std::string compression;
-  std::string target_mode;  // reindex's older spelling of --target
+  std::string target_kind;    // --target, before it becomes TargetSpec::kind
+  bool start_server = false;  // reindex: --target remote without --address
+  std::string target_mode;    // reindex's older spelling of --target
   std::string server_args;
   std::string verify;
   bool skip_verify = false;  // the older spelling of --verify none
@@ -311,7 +313,7 @@ StatusOr<LoadCommand> ParseLoadOrReindex(const std::vector<std::string>& args, b
       "with --source: read a catalog that is not ALIVE (only what a load had reached)");
   po::options_description target("target");
   target.add_options()(
-      "target", po::value(&cmd.target.kind)->default_value(reindex ? "remote" : "embedded"),
+      "target", po::value(&target_kind)->default_value(reindex ? "remote" : "embedded"),
       reindex ? "remote (start warmup serve, or use --address) | embedded" : "embedded | remote | null")(
       "address", po::value(&cmd.target.address)->default_value(cmd.target.address),
       "remote target: host:port")(
@@ -387,15 +389,15 @@ StatusOr<LoadCommand> ParseLoadOrReindex(const std::vector<std::string>& args, b
   if (!vm.ok()) return vm.status();
   if (!cmd.help.empty()) return cmd;
   if (profiler != nullptr) {
-    if (cmd.target.kind != "embedded") {
-      return InvalidArgumentError("warmup-profile profiles the embedded engine; --target " + cmd.target.kind +
+    if (target_kind != "embedded") {
+      return InvalidArgumentError("warmup-profile profiles the embedded engine; --target " + target_kind +
                                   " is for warmup load (warmup serve --profiler profiles a server)");
     }
     if (auto s = FinishProfiler(profiler_kind, profiler); !s.ok()) return s;
   }
   if (!target_mode.empty()) {
     if (!(*vm)["target"].defaulted()) return InvalidArgumentError("give --target or --target-mode, not both");
-    cmd.target.kind = target_mode;
+    target_kind = target_mode;
   }
   if (skip_verify) {
     if (!(*vm)["verify"].defaulted()) return InvalidArgumentError("give --verify or --skip-verify, not both");
@@ -409,10 +411,10 @@ StatusOr<LoadCommand> ParseLoadOrReindex(const std::vector<std::string>& args, b
     return InvalidArgumentError("--verify must be counts, content or none, not '" + verify + "'");
   }
   if (reindex) {
-    if (cmd.target.kind != "remote" && cmd.target.kind != "embedded") {
-      return InvalidArgumentError("--target must be remote or embedded, not '" + cmd.target.kind + "'");
+    if (target_kind != "remote" && target_kind != "embedded") {
+      return InvalidArgumentError("--target must be remote or embedded, not '" + target_kind + "'");
     }
-    cmd.server.start = cmd.target.kind == "remote" && (*vm)["address"].defaulted();
+    start_server = target_kind == "remote" && (*vm)["address"].defaulted();
     if (auto s = CheckRange("server-start-timeout", cmd.server.start_timeout_seconds, 1, 3600); !s.ok()) {
       return s;
     }
@@ -427,21 +429,21 @@ StatusOr<LoadCommand> ParseLoadOrReindex(const std::vector<std::string>& args, b
     } else if (auto s = RefuseIgnored(*vm, {"server-xmx"}, "without --server-command"); !s.ok()) {
       return s;
     }
-  } else if (cmd.target.kind != "embedded" && cmd.target.kind != "null" && cmd.target.kind != "remote") {
-    return InvalidArgumentError("--target must be embedded, remote or null, not '" + cmd.target.kind + "'");
+  } else if (target_kind != "embedded" && target_kind != "null" && target_kind != "remote") {
+    return InvalidArgumentError("--target must be embedded, remote or null, not '" + target_kind + "'");
   }
-  const std::string kind = "with --target " + cmd.target.kind;
-  if (cmd.target.kind == "null" && cmd.copy.verify == VerifyMode::kContent) {
+  const std::string kind = "with --target " + target_kind;
+  if (target_kind == "null" && cmd.copy.verify == VerifyMode::kContent) {
     return InvalidArgumentError(
         "--verify content reads the catalog back, and --target null keeps nothing to read");
   }
-  if (cmd.target.kind == "null") {
+  if (target_kind == "null") {
     if (auto s = RefuseIgnored(
             *vm, {"work-dir", "compress", "address", "golive-timeout", "upsert-timeout", "tls"}, kind);
         !s.ok()) {
       return s;
     }
-  } else if (cmd.target.kind == "embedded") {
+  } else if (target_kind == "embedded") {
     if (auto s = RefuseIgnored(*vm, {"address", "golive-timeout", "upsert-timeout", "tls"}, kind); !s.ok()) {
       return s;
     }
@@ -452,7 +454,7 @@ StatusOr<LoadCommand> ParseLoadOrReindex(const std::vector<std::string>& args, b
         !s.ok()) {
       return s;
     }
-  } else if (!reindex || !cmd.server.start) {  // remote, a server that is not ours
+  } else if (!reindex || !start_server) {  // remote, a server that is not ours
     if (auto s = RefuseIgnored(*vm, {"work-dir", "compress"}, "with a remote target that is already running");
         !s.ok()) {
       return s;
@@ -526,6 +528,7 @@ StatusOr<LoadCommand> ParseLoadOrReindex(const std::vector<std::string>& args, b
     return s;
   }
   cmd.target.tls = TlsFor(tls, tls.enabled);
+  cmd.target.kind = start_server ? TargetKind::kStartedServer : *ParseTargetKind(target_kind);
   return cmd;
 }
 
@@ -844,7 +847,7 @@ StatusOr<AbCommand> ParseAb(const std::vector<std::string>& args) {
     cmd.reindex.server.xmx = xmx;
   }
   cmd.reindex.command_line = CommandLine({"warmup", "ab"}, args);
-  if (!cmd.reindex.server.start) {
+  if (cmd.reindex.target.kind != TargetKind::kStartedServer) {
     return InvalidArgumentError("warmup ab compares two servers it starts: --target embedded is for reindex");
   }
   if (order != "abab" && order != "random") {

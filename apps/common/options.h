@@ -15,6 +15,7 @@
 #include "warmup/grpc_source.h"
 #include "warmup/host_port.h"
 #include "warmup/names.h"
+#include "warmup/run.h"
 #include "warmup/server.h"
 #include "warmup/snapshot.h"
 #include "warmup/status.h"
@@ -43,39 +44,9 @@ struct UnpackCommand {
 };
 
 // The option groups of `warmup load` and `warmup reindex`; each is a section
-// of their --help.
-
-// Where the copy reads: a snapshot, or a live catalog over evitaDB's protocol.
-struct SourceOptions {
-  std::string pristine_dir;  // a snapshot's parent directory, or an export zip
-  std::string catalog;       // the snapshot in pristine_dir; empty = its only one
-  // Set instead of the two above by --source grpc://HOST:PORT/CATALOG.
-  std::string grpc_address;
-  std::string grpc_catalog;
-  // TLS for the gRPC source: enabled by grpcs:// in --source; the files are
-  // the TLS group's (--ca-cert, ...), shared with the target.
-  ClientTlsOptions tls;
-  // Snapshots: set the page cache's hold on the snapshot before the run
-  // (--prewarm-source reads it all, --drop-source-cache drops it); the
-  // report says how much was resident either way.
-  bool prewarm = false;
-  bool drop_cache = false;
-  // --allow-not-alive: a gRPC source's catalog may be other than ALIVE
-  // (GrpcSourceOptions::allow_not_alive).
-  bool allow_not_alive = false;
-};
-
-// Where the copy writes.
-struct TargetOptions {
-  std::string kind = "embedded";           // embedded | remote | null (reindex: remote | embedded)
-  std::string address = "127.0.0.1:5555";  // remote target
-  int golive_timeout_seconds = 0;          // remote target; 0 = none
-  int upsert_timeout_seconds = 3600;       // remote target: each upsert's deadline
-  ClientTlsOptions tls;                    // remote target: enabled by --tls
-  std::string work_dir = "warmup-work";    // the embedded target's (or started server's) data directory
-  // --compress: how the engine's records are compressed (storage.compress)
-  RecordCompression compression = RecordCompression::kNone;
-};
+// of their --help. The source, target and started server are the library's
+// specs (warmup/run.h): --target embedded|remote|null; reindex's remote
+// target without --address is TargetKind::kStartedServer.
 
 // What the run leaves besides the text report.
 struct ReportOptions {
@@ -89,22 +60,6 @@ struct ReportOptions {
   bool progress_lines = true;
   double progress_interval_seconds = 10;  // --progress-interval: plain lines when stderr is not a terminal
   bool quiet = false;                     // --quiet: the report only
-};
-
-// reindex only: start this `warmup` binary's `serve` (or --server-binary's)
-// on a fresh --work-dir, unless --address named a server that is already running.
-struct ServerStartOptions {
-  bool start = false;
-  std::string binary;              // empty = this binary
-  int start_timeout_seconds = 60;  // until the started server must be ready
-  int stop_grace_seconds = 10;     // after SIGTERM, before SIGKILL
-  // --server-args "...": more serve flags (split at spaces), e.g. a build's
-  // settings, or --inject-upsert-delay-us N to simulate a slower build.
-  std::vector<std::string> extra_args;
-  // --server-command 'CMD ...': any server instead of a warmup serve (evitaDB's
-  // JVM), with {port} {data} {run} {gclog} {xmx} (see ServerProcessOptions).
-  std::string command;
-  std::string xmx;  // --server-xmx: {xmx}
 };
 
 // warmup-profile, and warmup serve --profiler: which profiler records the
@@ -121,11 +76,11 @@ struct LoadCommand {
   // The tool, its command and the arguments as given, for the report
   // (RunConfig::command_line).
   std::vector<std::string> command_line;
-  SourceOptions source;
-  TargetOptions target;
+  SourceSpec source;
+  TargetSpec target;
   CopyOptions copy;
   ReportOptions report;
-  ServerStartOptions server;
+  ServerSpec server;  // reindex, TargetKind::kStartedServer: its binary (empty = this one), ...
 };
 
 // warmup-profile: an embedded load (load's source, copy and report flags)

@@ -195,14 +195,13 @@ int main(int argc, char** argv) {
   }
   WindowObserver observer(window->get());
   FiguresByType figures;
-  auto result = RunUntilInterrupted("warmup-profile", [&](const std::atomic<bool>* stop) {
-    return RunLoad(
-        *cmd, {&observer}, stop,
-        [&](std::unique_ptr<warmup::CatalogTarget> inner) {
-          return std::unique_ptr<warmup::CatalogTarget>(new MeasuredTarget(std::move(inner), &figures));
-        },
-        {{"--profile-out", cmd->profiler.out}});
-  });
+  warmup::RunHooks hooks;
+  hooks.observers = {&observer};
+  hooks.wrap_target = [&](std::unique_ptr<warmup::CatalogTarget> inner) {
+    return std::unique_ptr<warmup::CatalogTarget>(new MeasuredTarget(std::move(inner), &figures));
+  };
+  warmup::cli::SignalWatcher signals("warmup-profile", false);
+  auto result = RunCommand(*cmd, "warmup-profile", signals, hooks, {{"--profile-out", cmd->profiler.out}});
   if (!result.ok()) return FailWith(result.status());
   const nlohmann::json profile = ProfileJson(**window, observer, figures);
   WriteRunFiles(*cmd, *result, [&](const warmup::RunResult& run) {

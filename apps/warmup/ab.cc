@@ -3,24 +3,16 @@
 // server and data directory, every report kept, then warmup compare on them.
 #include <unistd.h>
 
-#include <atomic>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <random>
 #include <string>
-#include <thread>
 #include <tuple>
-#include <utility>  // before Asio: Boost 1.74's awaitable.hpp needs std::exchange
 #include <vector>
-// clang-format off
-#include <boost/asio/io_context.hpp>
-#include <boost/asio/signal_set.hpp>
-// clang-format on
 
 #include "load.h"
-#include "reindex.h"
 #include "warmup/compare.h"
 #include "warmup/html_report.h"
 #include "warmup/report.h"
@@ -100,7 +92,7 @@ int Ab(const std::vector<std::string>& args) {
                                                       " is not an executable file; nothing was run"));
     }
   }
-  if (auto s = CheckOutputFile("--html", cmd->html_out, true); !s.ok()) return FailWith(s);
+  if (auto s = warmup::CheckOutputFile("--html", cmd->html_out, true); !s.ok()) return FailWith(s);
   const fs::path out = cmd->out_dir;
   if (auto s = PrepareOutDir(out); !s.ok()) return FailWith(s);
 
@@ -112,29 +104,16 @@ int Ab(const std::vector<std::string>& args) {
   auto remove_work = [&] {
     if (!cmd->keep_work) fs::remove_all(work, ec);
   };
-  // An interrupt between runs (a run's own interrupt handling covers the
-  // runs) ends ab at the next run instead of killing it with OUT/work left.
-  std::atomic<int> interrupted{0};
-  boost::asio::io_context signals_io;
-  boost::asio::signal_set signals(signals_io, SIGINT, SIGTERM);
-  signals.async_wait([&](const boost::system::error_code& signal_ec, int signal) {
-    if (!signal_ec) interrupted = signal;
-  });
-  std::thread watcher([&] { signals_io.run(); });
-  struct StopWatcher {
-    boost::asio::io_context& io;
-    std::thread& thread;
-    ~StopWatcher() {
-      io.stop();
-      thread.join();
-    }
-  } stop_watcher{signals_io, watcher};
+  // One watcher for every run: an interrupt during a run stops that run (its
+  // server after the grace), one between runs ends ab before the next, and
+  // OUT/work is removed either way.
+  warmup::cli::SignalWatcher signals("ab", true);
 
   const std::vector<PlannedRun> plan = Plan(cmd->runs, cmd->random_order, cmd->order_seed);
   std::vector<std::string> a_files, b_files;
   for (size_t i = 0; i < plan.size(); ++i) {
     const PlannedRun& planned = plan[i];
-    if (interrupted != 0) {
+    if (signals.received() != 0) {
       remove_work();
       std::cerr << "warmup ab: interrupted before run " << planned.label << "; the reports so far are in "
                 << out.string() << "\n";
@@ -148,8 +127,7 @@ int Ab(const std::vector<std::string>& args) {
     // the next run, of another build, would find.
     run.target.work_dir = (work / planned.label).string();
     run.copy.run_label = planned.label;
-    int interrupted_by = 0;
-    auto result = ReindexWithOwnServer(run, "ab", &interrupted_by);
+    auto result = RunCommand(run, "ab", signals);
     if (!result.ok()) {
       remove_work();
       return FailWith(result.status().WithContext("warmup ab, run " + planned.label));
@@ -171,7 +149,7 @@ int Ab(const std::vector<std::string>& args) {
                  i + 1, plan.size(), planned.label.c_str(), planned.arm == 'a' ? 'A' : 'B',
                  planned.warm_up ? " (warm-up, not compared)" : "", total_text, ProductMeanUs(*result),
                  result->ExitCode());
-    if (interrupted_by != 0 || interrupted != 0) {
+    if (signals.received() != 0) {
       remove_work();
       std::cerr << "warmup ab: interrupted during run " << planned.label << "; the reports so far are in "
                 << out.string() << "\n";

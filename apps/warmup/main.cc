@@ -51,7 +51,7 @@ int Generate(const std::vector<std::string>& args) {
   auto cmd = warmup::cli::ParseGenerate(args);
   if (auto stop = StopAfterParse(cmd)) return *stop;
   if (cmd->zip_path) {
-    if (auto s = CheckOutputFile("--zip", *cmd->zip_path, false); !s.ok()) return FailWith(s);
+    if (auto s = warmup::CheckOutputFile("--zip", *cmd->zip_path, false); !s.ok()) return FailWith(s);
   }
   ShowProgress(cmd->write, "generated");
   return FinishSnapshot(warmup::GenerateSnapshot(cmd->generator, cmd->out_dir, cmd->write), cmd->zip_path);
@@ -61,7 +61,7 @@ int Export(const std::vector<std::string>& args) {
   auto cmd = warmup::cli::ParseExport(args);
   if (auto stop = StopAfterParse(cmd)) return *stop;
   if (cmd->zip_path) {
-    if (auto s = CheckOutputFile("--zip", *cmd->zip_path, false); !s.ok()) return FailWith(s);
+    if (auto s = warmup::CheckOutputFile("--zip", *cmd->zip_path, false); !s.ok()) return FailWith(s);
   }
   auto source = warmup::OpenGrpcSource(cmd->address, cmd->catalog, cmd->source);
   if (!source.ok()) return FailWith(source.status());
@@ -118,8 +118,8 @@ int Catalogs(const std::vector<std::string>& args) {
 int Compare(const std::vector<std::string>& args) {
   auto cmd = warmup::cli::ParseCompare(args);
   if (auto stop = StopAfterParse(cmd)) return *stop;
-  if (auto s = CheckOutputFile("--json", cmd->json_out, true); !s.ok()) return FailWith(s);
-  if (auto s = CheckOutputFile("--html", cmd->html_out, true); !s.ok()) return FailWith(s);
+  if (auto s = warmup::CheckOutputFile("--json", cmd->json_out, true); !s.ok()) return FailWith(s);
+  if (auto s = warmup::CheckOutputFile("--html", cmd->html_out, true); !s.ok()) return FailWith(s);
   auto comparison = warmup::CompareRuns(cmd->a_files, cmd->b_files, cmd->noise_files, cmd->options);
   if (!comparison.ok()) return FailWith(comparison.status());
   for (const auto& [flag, path, text] :

@@ -97,6 +97,26 @@ class ProfilerObserver : public warmup::ServerObserver {
   std::string catalog_;                                  // the catalog the window is for
 };
 
+// What serve says as it runs, as evitaDB logs it ("Catalog X is now alive!",
+// which wrappers look for), passed on to the profiler when there is one.
+class ServeLog : public warmup::ServerObserver {
+ public:
+  explicit ServeLog(warmup::ServerObserver* next) : next_(next) {}
+  void OnFirstUpsert(const std::string& catalog) override {
+    if (next_ != nullptr) next_->OnFirstUpsert(catalog);
+  }
+  void OnGoLiveStart(const std::string& catalog) override {
+    if (next_ != nullptr) next_->OnGoLiveStart(catalog);
+  }
+  void OnGoLiveEnd(const std::string& catalog, bool ok) override {
+    if (next_ != nullptr) next_->OnGoLiveEnd(catalog, ok);
+    if (ok) std::fprintf(stderr, "Catalog %s is now alive!\n", catalog.c_str());
+  }
+
+ private:
+  warmup::ServerObserver* next_;
+};
+
 }  // namespace
 
 int Serve(const std::vector<std::string>& args) {
@@ -139,8 +159,9 @@ int Serve(const std::vector<std::string>& args) {
     profiler = std::make_unique<ProfilerObserver>(std::move(load).value(), std::move(golive));
   }
 
+  ServeLog log(profiler.get());
   warmup::ServerOptions options;
-  options.observer = profiler.get();
+  options.observer = &log;
   options.data_dir = cmd->data_dir;
   options.listen = cmd->listen;
   options.engine.compression = cmd->compression;

@@ -18,6 +18,7 @@
 #include "warmup/generator.h"
 #include "warmup/remote_target.h"
 #include "warmup/report.h"
+#include "warmup/run.h"
 #include "warmup/server.h"
 #include "warmup/snapshot.h"
 #include "warmup/version.h"
@@ -88,8 +89,7 @@ std::unique_ptr<CatalogSource> OpenSource(const py::object& source, const std::s
 // observer runs, and with the GIL taken only for that moment.
 class PythonProgress : public RunObserver {
  public:
-  PythonProgress(py::object callback, std::atomic<bool>* stop)
-      : callback_(std::move(callback)), stop_(stop) {}
+  PythonProgress(py::object callback, StopRequest* stop) : callback_(std::move(callback)), stop_(stop) {}
 
   void OnRunStart(const RunStart& start) override { start_ = start; }
   void OnCollectionStart(int32_t collection) override {
@@ -124,12 +124,12 @@ class PythonProgress : public RunObserver {
       }
     } catch (py::error_already_set& e) {
       pending_ = std::move(e);
-      *stop_ = true;
+      stop_->Request(0);
     }
   }
 
   py::object callback_;
-  std::atomic<bool>* stop_;
+  StopRequest* stop_;
   RunStart start_;
   int32_t collection_ = 0;
   int64_t copied_ = 0;
@@ -137,55 +137,64 @@ class PythonProgress : public RunObserver {
   std::optional<py::error_already_set> pending_;
 };
 
+// warmup.run(): a RunSpec from the arguments, RunLoad, the JSON report.
 py::object Run(const py::object& source, const std::string& catalog, const std::string& target,
                const std::string& address, const std::string& work_dir, const std::string& target_catalog,
                const std::vector<std::string>& collections, int64_t max_per_collection,
                const std::string& verify, const std::string& run_label, bool keep_target,
                const std::string& compress, const py::object& progress) {
-  std::unique_ptr<CatalogSource> src = OpenSource(source, catalog);
-  std::unique_ptr<CatalogTarget> dst;
-  if (target == "embedded") {
-    if (work_dir.empty()) Raise(InvalidArgumentError("target \"embedded\" needs work_dir"));
-    EngineOptions engine;
-    engine.compression = CompressionNamed(compress);
-    Check(WithoutGil([&] { return PrepareWorkDir(work_dir); }));
-    dst = Unwrap(MakeEmbeddedTarget(work_dir, engine));
-  } else if (target == "remote") {
-    if (address.empty()) Raise(InvalidArgumentError("target \"remote\" needs address (host:port)"));
-    dst = Unwrap(MakeRemoteTarget(address));
-  } else if (target == "null") {
-    dst = MakeNullTarget();
-  } else {
+  RunSpec spec;
+  auto kind = ParseTargetKind(target);
+  if (!kind.ok() || *kind == TargetKind::kStartedServer) {
     Raise(InvalidArgumentError("target is \"embedded\", \"remote\" or \"null\", not \"" + target + "\""));
   }
-  CopyOptions options;
-  options.config.target_kind = target;
-  if (target == "embedded") {
-    options.config.compression = RecordCompressionName(CompressionNamed(compress));
-    options.config.storage = DescribeStorage(work_dir);
-  } else if (target == "null") {
-    options.config.compression = "n/a";
+  spec.target.kind = *kind;
+  if (spec.target.kind == TargetKind::kEmbedded && work_dir.empty()) {
+    Raise(InvalidArgumentError("target \"embedded\" needs work_dir"));
   }
-  options.target_catalog = target_catalog;
-  options.collections = collections;
-  options.max_per_collection = max_per_collection;
-  options.run_label = run_label;
-  options.keep_target = keep_target;
+  if (spec.target.kind == TargetKind::kRemote && address.empty()) {
+    Raise(InvalidArgumentError("target \"remote\" needs address (host:port)"));
+  }
+  spec.target.address = address;
+  spec.target.work_dir = work_dir;
+  spec.target.compression = CompressionNamed(compress);
+  // A generator is opened here; a snapshot (its directory, a directory of
+  // snapshots, an export zip) is RunLoad's, its page cache measured as the
+  // CLI's is.
+  std::unique_ptr<CatalogSource> generator;
+  if (!py::isinstance<py::str>(source)) {
+    generator = OpenSource(source, catalog);
+    spec.source.open = generator.get();
+  } else if (const std::filesystem::path path =
+                 std::filesystem::path(source.cast<std::string>() + "/.").parent_path();
+             std::filesystem::exists(path / "manifest.json")) {  // ("a/b/" and "a/b" alike)
+    spec.source.pristine_dir = path.parent_path().string();
+    spec.source.catalog = path.filename().string();
+  } else {
+    spec.source.pristine_dir = path.string();
+    spec.source.catalog = catalog;
+  }
+  spec.copy.target_catalog = target_catalog;
+  spec.copy.collections = collections;
+  spec.copy.max_per_collection = max_per_collection;
+  spec.copy.run_label = run_label;
+  spec.copy.keep_target = keep_target;
   bool known = false;
   for (VerifyMode mode : {VerifyMode::kNone, VerifyMode::kCounts, VerifyMode::kContent}) {
     if (verify == VerifyModeName(mode)) {
-      options.verify = mode;
+      spec.copy.verify = mode;
       known = true;
     }
   }
   if (!known) {
     Raise(InvalidArgumentError("verify is \"none\", \"counts\" or \"content\", not \"" + verify + "\""));
   }
-  std::atomic<bool> stop{false};
+  StopRequest stop;
   PythonProgress observer(progress, &stop);
-  options.observers = {&observer};
-  options.stop = &stop;
-  auto result = WithoutGil([&] { return RunCopy(*src, *dst, options); });
+  RunHooks hooks;
+  hooks.observers = {&observer};
+  hooks.stop = &stop;
+  auto result = WithoutGil([&] { return RunLoad(spec, hooks); });
   if (observer.pending()) throw std::move(*observer.pending());
   if (!result.ok()) Raise(result.status());
   return FromJson(RenderJsonReport(*result));
@@ -200,7 +209,7 @@ IndexScope IndexFrom(const py::object& index) {
     if (k == "reference") {
       scope.reference = value.cast<std::string>();
     } else if (k == "pk") {
-      scope.referenced_pk = value.cast<int32_t>();
+      scope.referenced_pk = Unwrap(KeyFrom(value, "index.pk"));
     } else if (k == "scope") {
       scope.scope = ScopeNamed(value.cast<std::string>());
     } else if (k == "kind") {
@@ -226,49 +235,56 @@ IndexScope IndexFrom(const py::object& index) {
 }
 
 // A catalog of a Python Engine; keeps its engine alive.
+// The engine a Python Engine and its Catalogs share: Close ends it for all of
+// them (the data-directory lock is released), and a Catalog of a closed
+// engine refuses every call instead of writing through it.
+struct EngineHandle {
+  std::unique_ptr<Engine> engine;
+};
+
 class PyCatalog {
  public:
-  PyCatalog(std::shared_ptr<Engine> engine, Catalog* catalog)
+  PyCatalog(std::shared_ptr<EngineHandle> engine, Catalog* catalog)
       : engine_(std::move(engine)), catalog_(catalog) {}
 
-  std::string name() const { return catalog_->name(); }
-  std::string state() const { return catalog_->state() == CatalogState::kAlive ? "ALIVE" : "WARMING_UP"; }
+  std::string name() const { return name_; }
+  std::string state() const { return Live().state() == CatalogState::kAlive ? "ALIVE" : "WARMING_UP"; }
   std::vector<std::string> entity_types() const {
     std::vector<std::string> types;
-    for (const auto& [type, schema] : catalog_->schema().entities) types.push_back(type);
+    for (const auto& [type, schema] : Live().schema().entities) types.push_back(type);
     return types;
   }
   void Upsert(const py::dict& entity) {
     if (!entity.contains("type")) Raise(InvalidArgumentError("entity: needs \"type\""));
     const std::string type = py::str(entity["type"]).cast<std::string>();
-    const EntitySchema* schema = catalog_->schema().FindEntity(type);
+    const EntitySchema* schema = Live().schema().FindEntity(type);
     if (schema == nullptr) {
       Raise(InvalidArgumentError("entity: catalog " + name() + " has no entity type " + type));
     }
     Entity e = Unwrap(ToEntity(entity, *schema));
-    Check(WithoutGil([&] { return catalog_->Upsert(e); }));
+    Check(WithoutGil([&] { return Live().Upsert(e); }));
   }
-  void Remove(const std::string& type, int32_t pk) { Check(catalog_->Remove(type, pk)); }
-  int64_t Count(const std::string& type) const { return Unwrap(catalog_->Count(type)); }
-  std::vector<int32_t> PrimaryKeys(const std::string& type) const {
-    return Unwrap(catalog_->PrimaryKeys(type));
+  void Remove(const std::string& type, const py::object& pk) {
+    Check(Live().Remove(type, Unwrap(KeyFrom(pk, "pk"))));
   }
+  int64_t Count(const std::string& type) const { return Unwrap(Live().Count(type)); }
+  std::vector<int32_t> PrimaryKeys(const std::string& type) const { return Unwrap(Live().PrimaryKeys(type)); }
   void GoLive() {
-    Check(WithoutGil([&] { return catalog_->GoLive(); }));
+    Check(WithoutGil([&] { return Live().GoLive(); }));
   }
-  py::object Get(const std::string& type, int32_t pk) const {
-    auto entity = Unwrap(catalog_->Get(type, pk));
+  py::object Get(const std::string& type, const py::object& pk) const {
+    auto entity = Unwrap(Live().Get(type, Unwrap(KeyFrom(pk, "pk"))));
     return entity ? py::object(FromEntity(*entity)) : py::object(py::none());
   }
   std::vector<int32_t> Members(const std::string& type, const py::object& index) const {
-    return Unwrap(catalog_->Members(type, IndexFrom(index)));
+    return Unwrap(Live().Members(type, IndexFrom(index)));
   }
   std::vector<int32_t> FilterEquals(const std::string& type, const std::string& attribute,
                                     const py::object& value, const std::string& locale,
                                     const py::object& index) const {
     const IndexScope scope = IndexFrom(index);
     return Unwrap(
-        catalog_->FilterEquals(type, attribute, locale, TypedLike(type, attribute, value, scope), scope));
+        Live().FilterEquals(type, attribute, locale, TypedLike(type, attribute, value, scope), scope));
   }
   std::vector<int32_t> FilterRange(const std::string& type, const std::string& attribute,
                                    const py::object& low, const py::object& high, const std::string& locale,
@@ -278,27 +294,27 @@ class PyCatalog {
       if (v.is_none()) return std::nullopt;
       return Bound{TypedLike(type, attribute, v, scope, /*element=*/true), true};
     };
-    return Unwrap(catalog_->FilterRange(type, attribute, locale, bound(low), bound(high), scope));
+    return Unwrap(Live().FilterRange(type, attribute, locale, bound(low), bound(high), scope));
   }
   std::vector<int32_t> SortBy(const std::string& type, const std::string& attribute, bool descending,
                               const std::string& locale, const py::object& index) const {
-    return Unwrap(catalog_->SortBy(type, attribute, locale,
-                                   descending ? OrderDirection::kDesc : OrderDirection::kAsc,
-                                   IndexFrom(index)));
+    return Unwrap(Live().SortBy(type, attribute, locale,
+                                descending ? OrderDirection::kDesc : OrderDirection::kAsc, IndexFrom(index)));
   }
-  std::vector<int32_t> FacetMembers(const std::string& type, const std::string& reference, int32_t pk,
-                                    const py::object& index) const {
-    return Unwrap(catalog_->FacetMembers(type, reference, pk, IndexFrom(index)));
+  std::vector<int32_t> FacetMembers(const std::string& type, const std::string& reference,
+                                    const py::object& pk, const py::object& index) const {
+    return Unwrap(Live().FacetMembers(type, reference, Unwrap(KeyFrom(pk, "pk")), IndexFrom(index)));
   }
   std::vector<int32_t> WithLocale(const std::string& type, const std::string& locale,
                                   const py::object& index) const {
-    return Unwrap(catalog_->WithLocale(type, locale, IndexFrom(index)));
+    return Unwrap(Live().WithLocale(type, locale, IndexFrom(index)));
   }
-  std::vector<int32_t> Children(const std::string& type, int32_t parent, const std::string& scope) const {
-    return Unwrap(catalog_->Children(type, parent, ScopeNamed(scope)));
+  std::vector<int32_t> Children(const std::string& type, const py::object& parent,
+                                const std::string& scope) const {
+    return Unwrap(Live().Children(type, Unwrap(KeyFrom(parent, "parent")), ScopeNamed(scope)));
   }
   std::vector<int32_t> HierarchyLevel(const std::string& type, int level, const std::string& scope) const {
-    return Unwrap(catalog_->HierarchyLevel(type, level, ScopeNamed(scope)));
+    return Unwrap(Live().HierarchyLevel(type, level, ScopeNamed(scope)));
   }
   py::list PricesForSale(const std::string& type, const std::vector<std::string>& price_lists,
                          const std::string& currency, const py::object& low, const py::object& high,
@@ -315,14 +331,14 @@ class PyCatalog {
     query.to = decimal(high, "high");
     py::list out;
     const py::object to_decimal = py::module_::import("decimal").attr("Decimal");
-    for (const PriceForSale& p : Unwrap(catalog_->PricesForSale(type, query, IndexFrom(index)))) {
+    for (const PriceForSale& p : Unwrap(Live().PricesForSale(type, query, IndexFrom(index)))) {
       out.append(py::make_tuple(p.primary_key, to_decimal(p.price.text())));
     }
     return out;
   }
   py::list IndexStatistics() const {
     py::list out;
-    for (const CollectionIndexStatistics& c : catalog_->index_statistics()) {
+    for (const CollectionIndexStatistics& c : Live().index_statistics()) {
       py::dict kinds;
       for (const IndexKindStatistics& k : c.kinds) {
         kinds[py::str(std::string(IndexKindName(k.kind)))] =
@@ -340,7 +356,7 @@ class PyCatalog {
   // `element` (a range bound).
   Value TypedLike(const std::string& type, const std::string& attribute, const py::object& value,
                   const IndexScope& scope, bool element = false) const {
-    const EntitySchema* schema = catalog_->schema().FindEntity(type);
+    const EntitySchema* schema = Live().schema().FindEntity(type);
     if (schema == nullptr) Raise(NotFoundError("catalog " + name() + " has no entity type " + type));
     const std::map<std::string, AttributeSchema>* attributes = &schema->attributes;
     if (scope.reference_attributes) {
@@ -354,8 +370,16 @@ class PyCatalog {
     return Unwrap(ToValue(value, t, "attribute '" + attribute + "'"));
   }
 
-  std::shared_ptr<Engine> engine_;
-  Catalog* catalog_;
+  Catalog& Live() const {
+    if (engine_->engine == nullptr) {
+      Raise(FailedPreconditionError("catalog " + name_ + ": its engine is closed"));
+    }
+    return *catalog_;
+  }
+
+  std::shared_ptr<EngineHandle> engine_;
+  Catalog* catalog_;  // owned by engine_'s engine, while it is open
+  std::string name_ = catalog_->name();
 };
 
 class PyEngine {
@@ -363,7 +387,7 @@ class PyEngine {
   PyEngine(const std::string& data_dir, const std::string& compress) {
     EngineOptions options;
     options.compression = CompressionNamed(compress);
-    engine_ = std::shared_ptr<Engine>(Unwrap(WithoutGil([&] { return Engine::Open(data_dir, options); })));
+    engine_->engine = Unwrap(WithoutGil([&] { return Engine::Open(data_dir, options); }));
   }
   std::vector<std::string> CatalogNames() const { return Live().CatalogNames(); }
   PyCatalog CreateCatalog(const std::string& name, const py::object& schema_from) {
@@ -375,15 +399,16 @@ class PyEngine {
     return PyCatalog(engine_, Unwrap(Live().GetCatalog(name)));
   }
   void DeleteCatalog(const std::string& name) { Check(Live().DeleteCatalog(name)); }
-  // Closes the engine (and its data-directory lock); its catalogs are unusable afterwards.
-  void Close() { engine_.reset(); }
+  // Closes the engine (and its data-directory lock); its catalogs refuse
+  // every call afterwards.
+  void Close() { engine_->engine.reset(); }
 
  private:
   Engine& Live() const {
-    if (engine_ == nullptr) Raise(FailedPreconditionError("the engine is closed"));
-    return *engine_;
+    if (engine_->engine == nullptr) Raise(FailedPreconditionError("the engine is closed"));
+    return *engine_->engine;
   }
-  std::shared_ptr<Engine> engine_;
+  std::shared_ptr<EngineHandle> engine_ = std::make_shared<EngineHandle>();
 };
 
 class PyServer {

@@ -291,13 +291,26 @@ void FromAttributes(const Attributes& attributes, py::dict& out) {
   out["localized_attributes"] = localized;
 }
 
-StatusOr<int64_t> IntAt(const py::dict& object, const char* key, const std::string& what) {
-  if (!object.contains(key)) return Wrong(what, std::string("needs \"") + key + "\"");
-  const py::object value = object[key];
+}  // namespace
+
+StatusOr<int32_t> KeyFrom(const py::handle& value, const std::string& what) {
   if (py::isinstance<py::bool_>(value) || !py::isinstance<py::int_>(value)) {
-    return Wrong(what + "." + key, "wants an int, got " + Repr(value));
+    return Wrong(what, "wants an int, got " + Repr(value));
   }
-  return value.cast<int64_t>();
+  // Compared in Python: an int of any size is refused by its value, never
+  // cut to 32 bits (2**32 + 5 is not key 5) nor left to a bare cast error.
+  const py::int_ key = py::reinterpret_borrow<py::int_>(value);
+  if (key < py::int_(INT32_MIN) || key > py::int_(INT32_MAX)) {
+    return Wrong(what, "wants a 32-bit int (-2147483648 to 2147483647), got " + Repr(value));
+  }
+  return key.cast<int32_t>();
+}
+
+namespace {
+
+StatusOr<int32_t> IntAt(const py::dict& object, const char* key, const std::string& what) {
+  if (!object.contains(key)) return Wrong(what, std::string("needs \"") + key + "\"");
+  return KeyFrom(object[key], what + "." + key);
 }
 
 StatusOr<Price> ToPrice(const py::handle& object, const std::string& what) {
@@ -313,7 +326,7 @@ StatusOr<Price> ToPrice(const py::handle& object, const std::string& what) {
   Price price;
   auto id = IntAt(p, "price_id", what);
   if (!id.ok()) return id.status();
-  price.price_id = static_cast<int32_t>(*id);
+  price.price_id = *id;
   if (!p.contains("price_list") || !py::isinstance<py::str>(p["price_list"])) {
     return Wrong(what, "needs a str \"price_list\"");
   }
@@ -335,7 +348,7 @@ StatusOr<Price> ToPrice(const py::handle& object, const std::string& what) {
   if (p.contains("inner_record_id") && !p["inner_record_id"].is_none()) {
     auto inner = IntAt(p, "inner_record_id", what);
     if (!inner.ok()) return inner.status();
-    price.inner_record_id = static_cast<int32_t>(*inner);
+    price.inner_record_id = *inner;
   }
   if (p.contains("validity") && !p["validity"].is_none()) {
     auto validity = ToScalar(p["validity"], ValueType::kDateTimeRange, what + ".validity");
@@ -406,7 +419,7 @@ StatusOr<Entity> ToEntity(const py::dict& object, const EntitySchema& schema) {
   e.type = schema.name;
   auto pk = IntAt(object, "primary_key", "entity");
   if (!pk.ok()) return pk.status();
-  e.primary_key = static_cast<int32_t>(*pk);
+  e.primary_key = *pk;
   const std::string what = "entity " + EntityLabel(e);
   if (Status s = CheckKeys(
           object,
@@ -427,7 +440,7 @@ StatusOr<Entity> ToEntity(const py::dict& object, const EntitySchema& schema) {
   if (object.contains("parent") && !object["parent"].is_none()) {
     auto parent = IntAt(object, "parent", what);
     if (!parent.ok()) return parent.status();
-    e.parent = static_cast<int32_t>(*parent);
+    e.parent = *parent;
   }
   if (Status s = ToAttributes(object, schema.attributes, what, &e.attributes); !s.ok()) return s;
   auto data = [&](const char* key, bool localized) -> Status {
@@ -500,12 +513,12 @@ StatusOr<Entity> ToEntity(const py::dict& object, const EntitySchema& schema) {
       if (rs == nullptr) return Wrong(label, "reference '" + reference.name + "' is not in the schema");
       auto target = IntAt(r, "pk", label);
       if (!target.ok()) return target.status();
-      reference.referenced = {rs->referenced_entity_type, static_cast<int32_t>(*target)};
+      reference.referenced = {rs->referenced_entity_type, *target};
       if (r.contains("group") && !r["group"].is_none()) {
         if (!rs->group_type) return Wrong(label, "reference '" + reference.name + "' has no group type");
         auto group = IntAt(r, "group", label);
         if (!group.ok()) return group.status();
-        reference.group = EntityRef{*rs->group_type, static_cast<int32_t>(*group)};
+        reference.group = EntityRef{*rs->group_type, *group};
       }
       if (Status s = ToAttributes(r, rs->attributes, label, &reference.attributes); !s.ok()) return s;
       e.references.push_back(std::move(reference));

@@ -44,6 +44,11 @@ pybind11::object FromValue(const Value& value);
 // The entity a dict describes, its values typed by `schema`.
 // Errors: kInvalidArgument naming the key or value that is wrong.
 StatusOr<Entity> ToEntity(const pybind11::dict& entity, const EntitySchema& schema);
+
+// A primary key (or any 32-bit key) from Python: an int in int32's range.
+// Errors: kInvalidArgument naming `what` and the value (a bool, a float, an
+// int beyond 32 bits such as 2**70).
+StatusOr<int32_t> KeyFrom(const pybind11::handle& value, const std::string& what);
 pybind11::dict FromEntity(const Entity& entity);
 
 }  // namespace warmup::python

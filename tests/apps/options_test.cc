@@ -228,7 +228,8 @@ TEST_CASE(
         [](const LoadCommand& c) { return c.target.upsert_timeout_seconds == 7200; }}},
   };
   FlagTable<LoadCommand> load = common;
-  load["target"] = {with({"--target", "null"}), [](const LoadCommand& c) { return c.target.kind == "null"; }};
+  load["target"] = {with({"--target", "null"}),
+                    [](const LoadCommand& c) { return c.target.kind == TargetKind::kNull; }};
   load["tls"] = {with({"--target", "remote", "--tls"}),
                  [](const LoadCommand& c) { return c.target.tls.enabled && !c.source.tls.enabled; }};
   AddTlsRows<LoadCommand>(load, with({"--target", "remote", "--tls"}),
@@ -237,9 +238,10 @@ TEST_CASE(
 
   FlagTable<LoadCommand> reindex = common;
   reindex["target"] = {with({"--target", "embedded"}),
-                       [](const LoadCommand& c) { return c.target.kind == "embedded" && !c.server.start; }};
+                       [](const LoadCommand& c) { return c.target.kind == TargetKind::kEmbedded; }};
   reindex["server-binary"] = {with({"--server-binary", "/opt/b/warmup"}), [](const LoadCommand& c) {
-                                return c.server.binary == "/opt/b/warmup" && c.server.start;
+                                return c.server.binary == "/opt/b/warmup" &&
+                                       c.target.kind == TargetKind::kStartedServer;
                               }};
   reindex["server-start-timeout"] = {with({"--server-start-timeout", "7"}), [](const LoadCommand& c) {
                                        return c.server.start_timeout_seconds == 7;
@@ -247,7 +249,8 @@ TEST_CASE(
   reindex["server-stop-grace"] = {with({"--server-stop-grace", "3"}),
                                   [](const LoadCommand& c) { return c.server.stop_grace_seconds == 3; }};
   reindex["server-command"] = {with({"--server-command", "evita {port}"}), [](const LoadCommand& c) {
-                                 return c.server.command == "evita {port}" && c.server.start;
+                                 return c.server.command == "evita {port}" &&
+                                        c.target.kind == TargetKind::kStartedServer;
                                }};
   reindex["server-xmx"] = {with({"--server-command", "x", "--server-xmx", "8g"}),
                            [](const LoadCommand& c) { return c.server.xmx == "8g"; }};
@@ -257,18 +260,19 @@ TEST_CASE(
                             }};
   // --address names a running server: reindex starts none.
   reindex["address"] = {with({"--address", "127.0.0.1:7777"}), [](const LoadCommand& c) {
-                          return c.target.address == "127.0.0.1:7777" && !c.server.start;
+                          return c.target.address == "127.0.0.1:7777" &&
+                                 c.target.kind != TargetKind::kStartedServer;
                         }};
   reindex["tls"] = {with({"--address", "127.0.0.1:7777", "--tls"}),
                     [](const LoadCommand& c) { return c.target.tls.enabled; }};
   AddTlsRows<LoadCommand>(reindex, with({"--address", "127.0.0.1:7777", "--tls"}),
                           [](const LoadCommand& c) -> const ClientTlsOptions& { return c.target.tls; });
   CheckEveryFlag<LoadCommand>(ParseReindex, reindex);
-  CHECK(ParseReindex(base)->server.start);
+  CHECK(ParseReindex(base)->target.kind == TargetKind::kStartedServer);
   CHECK(ParseReindex(with({"--target", "null"})).status().message() ==
         "--target must be remote or embedded, not 'null'");
   // The older spelling is still read, and is not documented.
-  CHECK(ParseReindex(with({"--target-mode", "embedded"}))->target.kind == "embedded");
+  CHECK(ParseReindex(with({"--target-mode", "embedded"}))->target.kind == TargetKind::kEmbedded);
   CHECK(ParseReindex(with({"--target-mode", "null"})).status().message() ==
         "--target must be remote or embedded, not 'null'");
   CHECK(ParseReindex(with({"--target-mode", "remote", "--target", "embedded"})).status().message() ==
@@ -656,7 +660,7 @@ TEST_CASE("warmup-profile and serve --profiler: the profiler, its output, and wh
   REQUIRE_OK(cpu);
   CHECK(cpu->profiler.kind == ProfilerKind::kCpu);
   CHECK(cpu->profiler.out == "/tmp/p.prof");
-  CHECK(cpu->target.kind == "embedded");
+  CHECK(cpu->target.kind == TargetKind::kEmbedded);
   CHECK(cpu->copy.collections == std::vector<std::string>{"Product"});
   CHECK(cpu->target.compression == RecordCompression::kDeflate);
   auto none = ParseProfile({"--pristine-dir", "/d"});
@@ -762,7 +766,7 @@ TEST_CASE("ab: its own flags, reindex's after them, and what it sets per run ref
   CHECK(ab->out_dir == "/o");
   CHECK(ab->reindex.source.pristine_dir == "/d");
   CHECK(ab->reindex.copy.verify == VerifyMode::kNone);
-  CHECK(ab->reindex.server.start);
+  CHECK(ab->reindex.target.kind == TargetKind::kStartedServer);
   CHECK_FALSE(ab->reindex.report.progress_lines);
 
   CHECK(ParseAb({"--b", "/b", "--pristine-dir", "/d"}).status().message() ==
@@ -805,7 +809,7 @@ TEST_CASE("reindex --server-command and ab --a-command: parsed, and what would b
   REQUIRE_OK(reindex);
   CHECK(reindex->server.command == "java -Xmx{xmx} -jar e.jar");
   CHECK(reindex->server.xmx == "8g");
-  CHECK(reindex->server.start);
+  CHECK(reindex->target.kind == TargetKind::kStartedServer);
   CHECK(ParseReindex({"--pristine-dir", "/d", "--server-command", "x", "--server-binary", "/b"})
             .status()
             .message()
@@ -991,7 +995,8 @@ TEST_CASE(
        {{"--a", "/a", "--b", "/b", "--source", "grpc://db:5555/live", "--allow-not-alive"},
         [](const LoadCommand& c) { return c.source.allow_not_alive; }}},
       {"target",
-       {with({"--target", "remote"}), [](const LoadCommand& c) { return c.target.kind == "remote"; }}},
+       {with({"--target", "remote"}),
+        [](const LoadCommand& c) { return c.target.kind == TargetKind::kStartedServer; }}},
       {"golive-timeout",
        {with({"--golive-timeout", "42"}),
         [](const LoadCommand& c) { return c.target.golive_timeout_seconds == 42; }}},
@@ -1102,7 +1107,8 @@ TEST_CASE("warmup-profile: every documented flag is parsed (table-driven), the t
       {"allow-not-alive",
        {{"--source", "grpc://db:5555/live", "--allow-not-alive"},
         [](const P& c) { return c.source.allow_not_alive; }}},
-      {"target", {with({"--target", "embedded"}), [](const P& c) { return c.target.kind == "embedded"; }}},
+      {"target",
+       {with({"--target", "embedded"}), [](const P& c) { return c.target.kind == TargetKind::kEmbedded; }}},
       {"work-dir", {with({"--work-dir", "/w"}), [](const P& c) { return c.target.work_dir == "/w"; }}},
       {"compress",
        {with({"--compress", "deflate"}),

@@ -46,7 +46,7 @@ def test_bad_arguments_raise_invalid_argument(tiny, tmp_path):
     with pytest.raises(warmup.InvalidArgumentError, match="profile"):
         warmup.generate("no-such-profile", 1.0, tmp_path)
     with pytest.raises(warmup.InvalidArgumentError, match="needs work_dir"):
-        warmup.run(tiny, target="embedded")
+        warmup.run(tiny, target="embedded", work_dir=None)
     with pytest.raises(warmup.InvalidArgumentError, match='"embedded", "remote" or "null"'):
         warmup.run(tiny, target="elsewhere")
 
@@ -356,3 +356,65 @@ def test_the_matplotlib_example_plots_two_runs(tmp_path):
     assert done.returncode == 0, done.stderr
     assert "Product" in done.stdout
     assert chart.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_run_defaults_to_the_embedded_target_as_the_command_line_does(tiny, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    report = warmup.run(tiny + "/")
+    assert report["config"]["target_kind"] == "embedded"
+    assert report["exit_code"] == 0
+    assert (tmp_path / "warmup-work" / ".warmup-workdir").is_file()  # the CLI's default --work-dir
+    assert report["source_cache"] is not None, "a snapshot directory's page cache is measured, as on the CLI"
+
+
+def test_generate_takes_compress_as_a_name_like_every_other_call(tmp_path):
+    packed = warmup.generate("tiny", 1.0, tmp_path / "zstd", seed=3, compress="zstd")
+    plain = warmup.generate("tiny", 1.0, tmp_path / "none", seed=3, compress="none")
+    assert warmup.inspect(packed)["total_count"] == warmup.inspect(plain)["total_count"] == 300
+    size = lambda d: sum(f.stat().st_size for f in Path(d).rglob("*") if f.is_file())  # noqa: E731
+    assert size(packed) < size(plain), "zstd frames are smaller than the same records plain"
+    with pytest.raises(warmup.InvalidArgumentError, match="compress"):
+        warmup.generate("tiny", 1.0, tmp_path / "bad", compress="lz4")
+
+
+def test_regression_engine_close_left_catalogs_writable_and_the_lock_held(tmp_path):
+    engine = warmup.Engine(str(tmp_path / "data"))
+    catalog = engine.create_catalog("shop", schema_from={"profile": "senesi", "scale": 0.001})
+    catalog.upsert(product(1, ean="859001", stockQuantity=1))
+    engine.close()
+    with pytest.raises(warmup.FailedPreconditionError, match="engine is closed"):
+        catalog.upsert(product(2, ean="859002", stockQuantity=2))
+    with pytest.raises(warmup.FailedPreconditionError, match="engine is closed"):
+        catalog.count("Product")
+    assert catalog.name == "shop"
+    # The data directory's lock went with the engine: another may open it.
+    again = warmup.Engine(str(tmp_path / "data"))
+    assert again.catalog_names() == ["shop"]
+    again.close()
+
+
+@pytest.mark.parametrize("key", [2**70, 2**32 + 5, -(2**31) - 1])
+def test_regression_a_key_beyond_32_bits_raised_a_bare_pybind_error_or_was_cut_to_32_bits(tmp_path, key):
+    engine = warmup.Engine(str(tmp_path / "data"))
+    catalog = engine.create_catalog("shop", schema_from={"profile": "senesi", "scale": 0.001})
+    with pytest.raises(warmup.InvalidArgumentError, match="32-bit int"):
+        catalog.upsert(product(key, ean="859001", stockQuantity=1))
+    with pytest.raises(warmup.InvalidArgumentError, match="32-bit int"):
+        catalog.get("Product", key)
+    with pytest.raises(warmup.InvalidArgumentError, match="32-bit int"):
+        catalog.remove("Product", key)
+    with pytest.raises(warmup.InvalidArgumentError, match="32-bit int"):
+        catalog.members("Product", index={"reference": "categories", "pk": key})
+    assert catalog.count("Product") == 0  # 2**32 + 5 did not land as key 5
+    engine.close()
+
+
+def test_regression_the_in_process_server_printed_to_the_host_programs_stderr(tiny, tmp_path):
+    script = (
+        "import warmup, sys\n"
+        f"with warmup.Server({str(tmp_path / 'server')!r}) as server:\n"
+        f"    report = warmup.run({str(tiny)!r}, target='remote', address=server.address)\n"
+        "sys.exit(report['exit_code'])\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == "", "a library prints nothing of its own: " + done.stderr

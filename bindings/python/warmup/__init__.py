@@ -37,13 +37,18 @@ def version() -> str:
 
 
 def generate(profile: str, scale: float, out: PathLike, seed: int = 1, catalog: Optional[str] = None,
-             compress: bool = False) -> str:
+             compress: Union[str, bool] = "none") -> str:
     """Writes a generated catalog ("senesi" or "tiny") as a snapshot under `out`; returns its path.
 
     The same profile, scale and seed give the same snapshot, byte for byte.
+    compress: "none" or "zstd", as everywhere else (True and False, the older spelling, still work).
     Raises AlreadyExistsError when the snapshot directory exists.
     """
-    return _warmup.generate(profile, float(scale), os.fspath(out), int(seed), catalog or "", bool(compress))
+    if isinstance(compress, bool):
+        compress = "zstd" if compress else "none"
+    if compress not in ("none", "zstd"):
+        raise _warmup.InvalidArgumentError(f'compress is "none" or "zstd" for a snapshot, not {compress!r}')
+    return _warmup.generate(profile, float(scale), os.fspath(out), int(seed), catalog or "", compress == "zstd")
 
 
 def inspect(path: PathLike) -> dict:
@@ -51,8 +56,8 @@ def inspect(path: PathLike) -> dict:
     return json.loads(_warmup.inspect_json(os.fspath(path)))
 
 
-def run(source: Source, *, catalog: Optional[str] = None, target: str = "null", address: Optional[str] = None,
-        work_dir: Optional[PathLike] = None, target_catalog: Optional[str] = None,
+def run(source: Source, *, catalog: Optional[str] = None, target: str = "embedded",
+        address: Optional[str] = None, work_dir: Optional[PathLike] = "warmup-work", target_catalog: Optional[str] = None,
         collections: Union[str, Iterable[str]] = (), max_per_collection: int = 0, verify: str = "counts",
         run_label: str = "run", keep_target: bool = False, compress: str = "none",
         progress: Optional[Callable[[dict], None]] = None) -> dict:
@@ -60,8 +65,10 @@ def run(source: Source, *, catalog: Optional[str] = None, target: str = "null", 
 
     source: a snapshot directory or export zip; a directory of snapshots (with `catalog` when it
         holds several); or {"profile": ..., "scale": ..., "seed": ...} for the generator.
-    target: "null" (measures the harness), "embedded" (needs `work_dir`, which warmup may wipe),
-        or "remote" (needs `address`, host:port of an evitaDB-protocol server, e.g. warmup.Server).
+    target: "embedded" (as on the command line: warmup's engine in `work_dir`, a work directory
+        warmup made or an empty one; only what warmup made there is cleared), "null" (measures the
+        harness), or "remote" (needs `address`, host:port of an evitaDB-protocol server, e.g.
+        warmup.Server).
     progress: called with {"collection", "copied", "expected", "collection_done"} a few times a
         second and at each collection's end; an exception it raises stops the run and is re-raised.
     collections: one collection's name, or several; empty = all.

@@ -607,7 +607,6 @@ class EvitaSessionServiceImpl final : public pb::EvitaSessionService::Service {
     state_->SetTransition(session->catalog, std::nullopt);
     if (!live.ok()) return live;
     state_->CloseSession(context);
-    std::fprintf(stderr, "Catalog %s is now alive!\n", session->catalog.c_str());
     return OkStatus();
   }
   State* state_;

@@ -1,0 +1,36 @@
+// The one place the warmup tools turn SIGINT and SIGTERM into a stop request.
+#ifndef WARMUP_APPS_COMMON_SIGNAL_WATCHER_H_
+#define WARMUP_APPS_COMMON_SIGNAL_WATCHER_H_
+
+#include <memory>
+#include <string>
+
+#include "warmup/run.h"
+
+namespace warmup::cli {
+
+// While it lives, SIGINT and SIGTERM do not end the process: the first
+// requests a stop (stop(), the signal as its reason) and says so on stderr
+// as "warmup COMMAND: SIGINT received; ...", a second asks a started server
+// to stop now. Signals are handled on a thread of the watcher's own.
+class SignalWatcher {
+ public:
+  // `command` names the command in the lines; `started_server`: the run has a
+  // server of its own, which a second signal stops at once (the first line says so).
+  SignalWatcher(std::string command, bool started_server);
+  ~SignalWatcher();
+  SignalWatcher(const SignalWatcher&) = delete;
+  SignalWatcher& operator=(const SignalWatcher&) = delete;
+
+  StopRequest& stop();
+  // The first signal received, 0 when none came.
+  int received() const;
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
+}  // namespace warmup::cli
+
+#endif  // WARMUP_APPS_COMMON_SIGNAL_WATCHER_H_

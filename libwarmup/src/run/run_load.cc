@@ -1,0 +1,384 @@
+// RunLoad: a run put together from its spec (warmup/run.h).
+#include <signal.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <condition_variable>
+#include <filesystem>
+#include <mutex>
+#include <thread>
+#include <utility>
+
+#include "warmup/grpc_source.h"
+#include "warmup/page_cache.h"
+#include "warmup/remote_target.h"
+#include "warmup/run.h"
+#include "warmup/server_process.h"
+#include "warmup/snapshot.h"
+#include "warmup/time_series.h"
+
+namespace warmup {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr struct {
+  TargetKind kind;
+  const char* name;
+} kTargetKinds[] = {{TargetKind::kEmbedded, "embedded"},
+                    {TargetKind::kRemote, "remote"},
+                    {TargetKind::kNull, "null"},
+                    {TargetKind::kStartedServer, "started-server"}};
+
+// Prewarms or drops the snapshot as asked, then measures what is resident.
+StatusOr<SourceCache> SetSourceCache(const std::string& snapshot, const SourceSpec& spec) {
+  if (spec.prewarm) {
+    if (auto s = PrewarmPageCache(snapshot); !s.ok()) return s.WithContext("--prewarm-source");
+  }
+  if (spec.drop_cache) {
+    if (auto s = DropFromPageCache(snapshot); !s.ok()) return s.WithContext("--drop-source-cache");
+  }
+  auto cache = MeasurePageCache(snapshot);
+  if (!cache.ok()) return cache.status().WithContext("measuring the snapshot's page-cache residency");
+  cache->action = spec.prewarm ? "prewarmed" : spec.drop_cache ? "dropped" : "none";
+  return cache;
+}
+
+int64_t DirectoryBytes(const std::string& dir) {
+  int64_t total = 0;
+  std::error_code ec;
+  for (const auto& e : fs::recursive_directory_iterator(dir, ec)) {
+    if (e.is_regular_file(ec)) total += static_cast<int64_t>(e.file_size(ec));
+  }
+  return total;
+}
+
+std::string SignalText(int signal) {
+  return signal == 0 ? std::string("a stop request") : "SIG" + std::string(::sigabbrev_np(signal));
+}
+
+// A run a stop request cut short is interrupted, whatever the load saw last:
+// when the server had to be stopped under it, its upsert, goLive or check
+// failed as a lost server, which is not what happened. A run that had
+// finished well before the request could stop anything stands as it is.
+void MarkInterrupted(RunResult& result, int signal, const std::string& data_dir) {
+  if (result.ExitCode() == 0) return;
+  const std::string by = "interrupted by " + SignalText(signal);
+  if (result.abort_reason == AbortReason::kInterrupted) {
+    // The load saw the stop itself, between two upserts.
+  } else if (result.abort_reason != AbortReason::kNone) {
+    result.abort_error = by + ", which stopped the server under the load (" + result.abort_error + ")";
+  } else if (result.golive == GoLiveOutcome::kFailed) {
+    result.abort_error = by + " during goLive, which stopped the server (" + result.golive_error + ")";
+  } else {
+    result.abort_error = by + " after goLive, which stopped the server before the check was done";
+  }
+  result.abort_reason = AbortReason::kInterrupted;
+  if (result.target_drop == TargetDrop::kFailed || result.target_drop == TargetDrop::kKept) {
+    result.notes.push_back("the partial catalog " + result.target_catalog + " is kept in the server's data " +
+                           "directory " + data_dir + "; the next run on this work directory clears it");
+  }
+}
+
+// Stops a started server when a stop request is not honoured by the load
+// within the grace, or at once when asked to; ends with the run.
+class ServerGuard {
+ public:
+  ServerGuard(ServerProcess& server, const StopRequest* stop, std::chrono::milliseconds grace,
+              std::function<void(const std::string&)> notice)
+      : server_(server), stop_(stop), grace_(grace), notice_(std::move(notice)) {
+    if (stop_ != nullptr) thread_ = std::thread([this] { Watch(); });
+  }
+  ~ServerGuard() {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      done_ = true;
+    }
+    wake_.notify_all();
+    if (thread_.joinable()) thread_.join();
+  }
+
+ private:
+  void Watch() {
+    std::unique_lock<std::mutex> lock(mu_);
+    std::optional<std::chrono::steady_clock::time_point> asked;
+    while (!done_) {
+      const auto now = std::chrono::steady_clock::now();
+      if (stop_->now()) {
+        Notice("stopping the server now, as asked");
+        server_.Stop();
+        return;
+      }
+      if (stop_->requested() && !asked) asked = now;
+      if (asked && now - *asked >= grace_) {
+        Notice("the load did not stop within the grace period; stopping the server");
+        server_.Stop();
+        return;
+      }
+      wake_.wait_for(lock, std::chrono::milliseconds(50));
+    }
+  }
+  void Notice(const std::string& line) {
+    if (notice_) notice_(line);
+  }
+
+  ServerProcess& server_;
+  const StopRequest* stop_;
+  const std::chrono::milliseconds grace_;
+  const std::function<void(const std::string&)> notice_;
+  std::mutex mu_;
+  std::condition_variable wake_;
+  bool done_ = false;
+  std::thread thread_;
+};
+
+// Checks what a run writes and reads against its work directory and that
+// every output can be written, before anything runs.
+Status CheckBeforeRun(const RunSpec& spec, const std::vector<PathInUse>& in_use) {
+  if (spec.target.kind == TargetKind::kEmbedded || spec.target.kind == TargetKind::kStartedServer) {
+    // The first thing: a user's file would be in the way of the run.
+    if (auto s = CheckOutsideWorkDir(spec.target.work_dir, in_use); !s.ok()) return s;
+  }
+  for (const PathInUse& output : spec.outputs) {
+    if (auto s = CheckOutputFile(output.flag, output.path, true); !s.ok()) return s;
+  }
+  return CheckOutputFile("--per-entity-csv", spec.per_entity_csv, true);
+}
+
+// The serve (or command) a kStartedServer run starts, its data in WORK/data.
+ServerProcessOptions StartedServerOptions(const RunSpec& spec, const std::string& data_dir) {
+  const fs::path work = spec.target.work_dir;
+  ServerProcessOptions options;
+  if (!spec.server.command.empty()) {
+    options.command = spec.server.command;
+    options.data_dir = data_dir;
+    options.run_label = spec.copy.run_label;
+    options.gc_log = (work / "gc.log").string();
+    options.xmx = spec.server.xmx;
+    options.log = (work / "server.log").string();
+  }
+  options.binary = spec.server.binary;
+  options.serve_args = {"--data-dir", data_dir};
+  // zstd as the bare flag, which every serve build has read (another build may be older).
+  if (spec.target.compression == RecordCompression::kZstd) options.serve_args.push_back("--compress");
+  if (spec.target.compression == RecordCompression::kDeflate) {
+    options.serve_args.insert(options.serve_args.end(), {"--compress", "deflate"});
+  }
+  options.serve_args.insert(options.serve_args.end(), spec.server.extra_args.begin(),
+                            spec.server.extra_args.end());
+  options.start_timeout = std::chrono::seconds(spec.server.start_timeout_seconds);
+  options.stop_grace = std::chrono::seconds(spec.server.stop_grace_seconds);
+  return options;
+}
+
+// The copy with the time series, the CSV and the caller's hooks, on an open
+// source and target.
+StatusOr<RunResult> Copy(const RunSpec& spec, const RunHooks& hooks, CatalogSource& source,
+                         std::unique_ptr<CatalogTarget> target, std::vector<RunObserver*> more_observers) {
+  CopyOptions copy = spec.copy;
+  copy.stop = hooks.stop != nullptr ? hooks.stop->flag() : nullptr;
+  copy.config.target_kind = spec.target.kind == TargetKind::kNull       ? "null"
+                            : spec.target.kind == TargetKind::kEmbedded ? "embedded"
+                                                                        : "remote";
+  if (spec.target.kind == TargetKind::kEmbedded) {
+    copy.config.compression = RecordCompressionName(spec.target.compression);
+    copy.config.storage = DescribeStorage(spec.target.work_dir);
+  } else if (spec.target.kind == TargetKind::kNull) {
+    copy.config.compression = "n/a";
+  }  // a remote server's storage is its own: a started one's is filled in after
+  copy.observers.insert(copy.observers.end(), hooks.observers.begin(), hooks.observers.end());
+  copy.observers.insert(copy.observers.end(), more_observers.begin(), more_observers.end());
+  TimeSeriesRecorder series;
+  copy.observers.push_back(&series);
+  std::unique_ptr<RunObserver> csv;
+  if (!spec.per_entity_csv.empty()) {
+    auto writer = MakePerEntityCsvWriter(spec.per_entity_csv);
+    if (!writer.ok()) return writer.status();
+    csv = std::move(writer).value();
+    copy.observers.push_back(csv.get());
+  }
+  if (hooks.wrap_target) target = hooks.wrap_target(std::move(target));
+  auto result = RunCopy(source, *target, copy);
+  if (result.ok()) result->time_series = series.Build();
+  return result;
+}
+
+// kStartedServer: the work directory, the server, the load against it, the
+// server's stop and figures.
+StatusOr<RunResult> RunAgainstStartedServer(const RunSpec& spec, const RunHooks& hooks, CatalogSource& source,
+                                            const std::vector<PathInUse>& in_use) {
+  if (spec.server.binary.empty() && spec.server.command.empty()) {
+    return InvalidArgumentError("a started server needs ServerSpec::binary (a warmup binary) or ::command");
+  }
+  if (auto s = PrepareWorkDir(spec.target.work_dir, in_use); !s.ok()) return s;
+  // The server's data directory is a fresh subdirectory of the work
+  // directory, beside a command's log and GC log; each is recorded as
+  // warmup's, so that the next run clears it and nothing else.
+  const std::string data_dir = (fs::path(spec.target.work_dir) / "data").string();
+  for (const char* made : {"data", "server.log", "gc.log"}) {
+    if (auto s = RecordInWorkDir(spec.target.work_dir, made); !s.ok()) return s;
+  }
+  if (!spec.server.command.empty()) {
+    std::error_code ec;
+    fs::create_directories(data_dir, ec);
+    if (ec) return InternalError("cannot create " + data_dir + ": " + ec.message());
+  }
+  const ServerProcessOptions options = StartedServerOptions(spec, data_dir);
+  auto server = ServerProcess::Start(options);
+  if (!server.ok()) return server.status();
+  StatusOr<RunResult> result = InternalError("not run");
+  ServerSampler sampler(**server);
+  {
+    ServerGuard guard(**server, hooks.stop, options.stop_grace, hooks.notice);
+    TargetSpec remote = spec.target;
+    remote.kind = TargetKind::kRemote;
+    remote.address = (*server)->address();
+    auto target = OpenTarget(remote);
+    if (!target.ok()) {
+      result = target.status();
+    } else {
+      result = Copy(spec, hooks, source, std::move(target).value(), {&sampler});
+    }
+  }
+  ServerFigures figures = (*server)->Stop();
+  const int signal = hooks.stop != nullptr && hooks.stop->requested() ? hooks.stop->reason() : -1;
+  if (signal >= 0 && hooks.notice) {
+    hooks.notice("interrupted by " + SignalText(signal) + "; the server was stopped (" + figures.ended + ")");
+  }
+  if (!result.ok()) {
+    if (hooks.notice) {
+      hooks.notice("the server " + figures.binary + " (pid " + std::to_string(figures.pid) + ") " +
+                   figures.ended);
+    }
+    return result.status();
+  }
+  if (signal >= 0) MarkInterrupted(*result, signal, data_dir);
+  RunConfig& config = result->config;
+  config.storage = DescribeStorage(data_dir);
+  if (spec.server.command.empty()) {
+    config.compression = RecordCompressionName(spec.target.compression);
+    config.server_binary = options.binary;
+    config.server_args = spec.server.extra_args;
+  } else {
+    config.server_command = spec.server.command;  // its storage settings are in the command
+    config.server_xmx = spec.server.xmx;
+  }
+  sampler.AddTo(figures);
+  figures.data_dir = data_dir;
+  figures.data_bytes = DirectoryBytes(data_dir);
+  result->server_process = std::move(figures);
+  return result;
+}
+
+}  // namespace
+
+const char* TargetKindName(TargetKind kind) {
+  for (const auto& k : kTargetKinds) {
+    if (k.kind == kind) return k.name;
+  }
+  return "unknown";
+}
+
+StatusOr<TargetKind> ParseTargetKind(const std::string& name) {
+  std::string names;
+  for (const auto& k : kTargetKinds) {
+    if (k.name == name) return k.kind;
+    names += (names.empty() ? "" : ", ") + std::string(k.name);
+  }
+  return InvalidArgumentError("no target kind '" + name + "' (there are " + names + ")");
+}
+
+Status CheckOutputFile(const std::string& flag, const std::string& path, bool may_exist) {
+  if (path.empty()) return OkStatus();
+  auto fail = [&](const std::string& why) {
+    return FailedPreconditionError(flag + " " + path + ": " + why + "; nothing was run");
+  };
+  std::error_code ec;
+  if (fs::exists(path, ec)) {
+    if (fs::is_directory(path, ec)) return fail("is a directory");
+    if (!may_exist) return fail("exists already");
+    if (::access(path.c_str(), W_OK) != 0) return fail("cannot be written");
+    return OkStatus();
+  }
+  const fs::path parent = fs::path(path).has_parent_path() ? fs::path(path).parent_path() : fs::path(".");
+  if (!fs::is_directory(parent, ec)) return fail("the directory " + parent.string() + " does not exist");
+  if (::access(parent.c_str(), W_OK) != 0)
+    return fail("the directory " + parent.string() + " cannot be written");
+  return OkStatus();
+}
+
+StatusOr<std::unique_ptr<CatalogSource>> OpenSource(const SourceSpec& spec,
+                                                    std::optional<SourceCache>* cache) {
+  if (!spec.grpc_address.empty()) {
+    GrpcSourceOptions options;
+    options.tls = spec.tls;
+    options.allow_not_alive = spec.allow_not_alive;
+    return OpenGrpcSource(spec.grpc_address, spec.grpc_catalog, options);
+  }
+  auto path = FindSnapshot(spec.pristine_dir, spec.catalog);
+  if (!path.ok()) return path.status().WithContext("--pristine-dir");
+  auto snapshot = OpenSnapshotSource(*path);  // its errors first: they say what is wrong
+  if (!snapshot.ok()) return snapshot.status();
+  if (cache != nullptr) {
+    auto measured = SetSourceCache(*path, spec);
+    if (!measured.ok()) return measured.status();
+    *cache = *measured;
+  }
+  return snapshot;
+}
+
+StatusOr<std::unique_ptr<CatalogTarget>> OpenTarget(const TargetSpec& spec) {
+  switch (spec.kind) {
+    case TargetKind::kEmbedded: {
+      EngineOptions options;
+      options.compression = spec.compression;
+      return MakeEmbeddedTarget(spec.work_dir, options);
+    }
+    case TargetKind::kRemote: {
+      RemoteTargetOptions options;
+      options.golive_timeout_seconds = spec.golive_timeout_seconds;
+      options.upsert_timeout_seconds = spec.upsert_timeout_seconds;
+      options.tls = spec.tls;
+      return MakeRemoteTarget(spec.address, options);
+    }
+    case TargetKind::kNull:
+      return MakeNullTarget();
+    case TargetKind::kStartedServer:
+      break;
+  }
+  return InvalidArgumentError("OpenTarget cannot open a started server's target: RunLoad starts the server");
+}
+
+StatusOr<RunResult> RunLoad(const RunSpec& spec, const RunHooks& hooks) {
+  std::vector<PathInUse> in_use = {{"--pristine-dir", spec.source.pristine_dir},
+                                   {"--per-entity-csv", spec.per_entity_csv}};
+  in_use.insert(in_use.end(), spec.outputs.begin(), spec.outputs.end());
+  if (auto s = CheckBeforeRun(spec, in_use); !s.ok()) return s;
+  std::optional<SourceCache> source_cache;
+  std::unique_ptr<CatalogSource> opened;
+  if (spec.source.open == nullptr) {
+    auto source = OpenSource(spec.source, &source_cache);
+    if (!source.ok()) return source.status();
+    opened = std::move(source).value();
+  }
+  CatalogSource& source = spec.source.open != nullptr ? *spec.source.open : *opened;
+  // The target after the source: a source that cannot be read leaves the
+  // work directory untouched and starts no server.
+  StatusOr<RunResult> result = InternalError("not run");
+  if (spec.target.kind == TargetKind::kStartedServer) {
+    result = RunAgainstStartedServer(spec, hooks, source, in_use);
+  } else {
+    if (spec.target.kind == TargetKind::kEmbedded) {
+      if (auto s = PrepareWorkDir(spec.target.work_dir, in_use); !s.ok()) return s;
+    }
+    auto target = OpenTarget(spec.target);
+    if (!target.ok()) return target.status();
+    result = Copy(spec, hooks, source, std::move(target).value(), {});
+  }
+  if (result.ok()) result->source_cache = source_cache;
+  return result;
+}
+
+}  // namespace warmup

@@ -1,0 +1,179 @@
+// RunLoad in-process: a run from its spec, as a library user makes one.
+#include "warmup/run.h"
+
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <string>
+
+#include "common/temp_dir.h"
+#include "warmup/generator.h"
+#include "warmup/snapshot.h"
+
+namespace warmup {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::TempDir;
+
+// The tiny generated catalog (300 entities) as a snapshot under DIR/pristine.
+std::string TinySnapshot(const TempDir& dir) {
+  GeneratorOptions options;
+  options.profile = "tiny";
+  auto source = OpenGeneratorSource(options);
+  REQUIRE(source.ok());
+  auto written = WriteSnapshot(**source, dir / "pristine", {});
+  REQUIRE_MESSAGE(written.ok(), written.status().ToString());
+  return dir / "pristine";
+}
+
+TEST_CASE("target kinds: each name parses back to its kind, and an unknown one names the kinds there are") {
+  for (TargetKind kind :
+       {TargetKind::kEmbedded, TargetKind::kRemote, TargetKind::kNull, TargetKind::kStartedServer}) {
+    auto parsed = ParseTargetKind(TargetKindName(kind));
+    REQUIRE(parsed.ok());
+    CHECK(*parsed == kind);
+  }
+  CHECK(std::string(TargetKindName(TargetKind::kStartedServer)) == "started-server");
+  auto unknown = ParseTargetKind("cloud");
+  REQUIRE_FALSE(unknown.ok());
+  CHECK(unknown.status().code() == StatusCode::kInvalidArgument);
+  CHECK(unknown.status().message() ==
+        "no target kind 'cloud' (there are embedded, remote, null, started-server)");
+}
+
+TEST_CASE(
+    "RunLoad: an embedded run from a snapshot is verified, with its configuration, page cache and series") {
+  TempDir dir;
+  RunSpec spec;
+  spec.source.pristine_dir = TinySnapshot(dir);
+  spec.target.kind = TargetKind::kEmbedded;
+  spec.target.work_dir = dir / "work";
+  auto result = RunLoad(spec);
+  REQUIRE_MESSAGE(result.ok(), result.status().ToString());
+  CHECK(result->ExitCode() == 0);
+  CHECK(result->copied() == 300);
+  CHECK(result->config.target_kind == "embedded");
+  CHECK(result->config.compression == "none");
+  REQUIRE(result->source_cache.has_value());
+  CHECK(result->source_cache->action == "none");
+  CHECK(result->time_series.has_value());
+  CHECK_FALSE(result->server_process.has_value());  // no server of its own
+  CHECK(fs::is_regular_file(dir / "work/.warmup-workdir"));
+}
+
+TEST_CASE("RunLoad: a source the caller opened is read as it is, with no page cache to measure") {
+  TempDir dir;
+  GeneratorOptions options;
+  options.profile = "tiny";
+  auto generator = OpenGeneratorSource(options);
+  REQUIRE(generator.ok());
+  RunSpec spec;
+  spec.source.open = generator->get();
+  spec.target.kind = TargetKind::kNull;
+  auto result = RunLoad(spec);
+  REQUIRE_MESSAGE(result.ok(), result.status().ToString());
+  CHECK(result->copied() == 300);
+  CHECK(result->config.target_kind == "null");
+  CHECK(result->config.compression == "n/a");
+  CHECK_FALSE(result->source_cache.has_value());
+}
+
+TEST_CASE(
+    "RunLoad: an output inside the work directory is refused before the source is read or the directory "
+    "made") {
+  TempDir dir;
+  RunSpec spec;
+  spec.source.pristine_dir = dir / "no-snapshot-here";  // never opened: the check comes first
+  spec.target.kind = TargetKind::kEmbedded;
+  spec.target.work_dir = dir / "work";
+  spec.outputs = {{"--report-json", dir / "work/run.json"}};
+  auto result = RunLoad(spec);
+  REQUIRE_FALSE(result.ok());
+  CHECK(result.status().code() == StatusCode::kFailedPrecondition);
+  CHECK_MESSAGE(result.status().message().find("--report-json") != std::string::npos,
+                result.status().ToString());
+  CHECK_FALSE(fs::exists(dir / "work"));
+}
+
+TEST_CASE("RunLoad: an output that cannot be written fails the run before anything runs") {
+  TempDir dir;
+  RunSpec spec;
+  spec.source.pristine_dir = TinySnapshot(dir);
+  spec.target.kind = TargetKind::kEmbedded;
+  spec.target.work_dir = dir / "work";
+  spec.outputs = {{"--html", dir / "no-such-dir/run.html"}};
+  auto result = RunLoad(spec);
+  REQUIRE_FALSE(result.ok());
+  CHECK(result.status().message() == "--html " + dir / "no-such-dir/run.html" + ": the directory " +
+                                         dir / "no-such-dir" + " does not exist; nothing was run");
+  CHECK_FALSE(fs::exists(dir / "work"));
+}
+
+TEST_CASE(
+    "RunLoad: a stop requested before the run ends it as interrupted after the first upsert, the target "
+    "dropped") {
+  TempDir dir;
+  RunSpec spec;
+  spec.source.pristine_dir = TinySnapshot(dir);
+  spec.target.kind = TargetKind::kEmbedded;
+  spec.target.work_dir = dir / "work";
+  StopRequest stop;
+  stop.Request(0);
+  RunHooks hooks;
+  hooks.stop = &stop;
+  auto result = RunLoad(spec, hooks);
+  REQUIRE_MESSAGE(result.ok(), result.status().ToString());
+  CHECK(result->abort_reason == AbortReason::kInterrupted);
+  CHECK(result->ExitCode() == 1);
+  CHECK(result->copied() < 300);
+  CHECK(result->target_drop == TargetDrop::kDropped);
+}
+
+TEST_CASE("RunLoad: a started server is run, measured and stopped, its figures and build in the result") {
+  TempDir dir;
+  RunSpec spec;
+  spec.source.pristine_dir = TinySnapshot(dir);
+  spec.target.kind = TargetKind::kStartedServer;
+  spec.target.work_dir = dir / "work";
+  spec.server.binary = WARMUP_CLI_PATH;
+  std::vector<std::string> notices;
+  RunHooks hooks;
+  hooks.notice = [&](const std::string& line) { notices.push_back(line); };
+  auto result = RunLoad(spec, hooks);
+  REQUIRE_MESSAGE(result.ok(), result.status().ToString());
+  CHECK(result->ExitCode() == 0);
+  CHECK(result->copied() == 300);
+  CHECK(result->config.target_kind == "remote");  // the protocol it spoke
+  CHECK(result->config.server_binary == WARMUP_CLI_PATH);
+  REQUIRE(result->server_process.has_value());
+  CHECK(result->server_process->ended == "exited 0");
+  CHECK(result->server_process->data_dir == dir / "work/data");
+  CHECK(result->server_process->data_bytes > 0);
+  CHECK(notices.empty());  // nothing went wrong, so nothing to say
+  // The work directory lists what warmup made there, so the next run clears it.
+  std::ifstream marker(dir / "work/.warmup-workdir");
+  std::set<std::string> lines;
+  for (std::string line; std::getline(marker, line);) lines.insert(line);
+  CHECK(lines.count("created: data") == 1);
+}
+
+TEST_CASE("RunLoad: a started server needs a binary or a command, and OpenTarget cannot open one") {
+  TempDir dir;
+  RunSpec spec;
+  spec.source.pristine_dir = TinySnapshot(dir);
+  spec.target.kind = TargetKind::kStartedServer;
+  spec.target.work_dir = dir / "work";
+  auto result = RunLoad(spec);
+  REQUIRE_FALSE(result.ok());
+  CHECK(result.status().code() == StatusCode::kInvalidArgument);
+  CHECK(result.status().message().find("ServerSpec::binary") != std::string::npos);
+  TargetSpec target;
+  target.kind = TargetKind::kStartedServer;
+  CHECK(OpenTarget(target).status().code() == StatusCode::kInvalidArgument);
+}
+
+}  // namespace
+}  // namespace warmup
