@@ -19,7 +19,7 @@ warmup_common_args() {
     out+=(--pristine-dir "$PRISTINE_DIR")
   else
     echo "PRISTINE_DIR (the parent of <catalog>/) or SOURCE (grpc://HOST:PORT/CATALOG) is required" >&2
-    exit 1
+    exit 64  # EX_USAGE, as warmup's own usage errors
   fi
   out+=(--run "${RUN:-run}")
   if [ "${2:-}" = storage ]; then

@@ -202,7 +202,7 @@ int main(int argc, char** argv) {
   };
   warmup::cli::SignalWatcher signals("warmup-profile", false);
   auto result = RunCommand(*cmd, "warmup-profile", signals, hooks, {{"--profile-out", cmd->profiler.out}});
-  if (!result.ok()) return FailWith(result.status());
+  if (!result.ok()) return FailToRun(result.status());
   const nlohmann::json profile = ProfileJson(**window, observer, figures);
   WriteRunFiles(*cmd, *result, [&](const warmup::RunResult& run) {
     nlohmann::json report = nlohmann::json::parse(warmup::RenderJsonReport(run));

@@ -130,7 +130,7 @@ int Ab(const std::vector<std::string>& args) {
     auto result = RunCommand(run, "ab", signals);
     if (!result.ok()) {
       remove_work();
-      return FailWith(result.status().WithContext("warmup ab, run " + planned.label));
+      return FailToRun(result.status().WithContext("warmup ab, run " + planned.label));
     }
     if (!cmd->keep_work) fs::remove_all(run.target.work_dir, ec);
     const fs::path json = out / (planned.label + ".json");

@@ -19,6 +19,11 @@ int FailWith(const warmup::Status& status) {
   return kExitFailed;
 }
 
+int FailToRun(const warmup::Status& status) {
+  FailWith(status);
+  return status.code() == warmup::StatusCode::kInvalidArgument ? kExitUsage : kExitFailed;
+}
+
 warmup::RunSpec SpecOf(const warmup::cli::LoadCommand& cmd) {
   warmup::RunSpec spec;
   spec.source = cmd.source;
@@ -106,7 +111,7 @@ int Finish(const warmup::cli::LoadCommand& cmd, warmup::RunResult result) {
 int RunLoadUntilInterrupted(const warmup::cli::LoadCommand& cmd, const char* command) {
   warmup::cli::SignalWatcher signals(command, cmd.target.kind == warmup::TargetKind::kStartedServer);
   auto result = RunCommand(cmd, command, signals);
-  if (!result.ok()) return FailWith(result.status());
+  if (!result.ok()) return FailToRun(result.status());
   return Finish(cmd, *result);
 }
 

@@ -42,6 +42,10 @@ inline constexpr int kExitUsage = 64;  // EX_USAGE: the command line is wrong
 
 // Prints a failure ("warmup: ...") to stderr and returns kExitFailed.
 int FailWith(const warmup::Status& status);
+// FailWith for a run that could not start (RunLoad's error): kExitUsage when
+// its spec was wrong (kInvalidArgument: e.g. a started serve that refused its
+// --server-args, several snapshots and no --catalog), else kExitFailed.
+int FailToRun(const warmup::Status& status);
 
 // After parsing: the exit status when the command must not run (kExitUsage
 // with the error for a bad command line, 0 after printing --help's text), or

@@ -158,12 +158,12 @@ TEST_CASE(
   CHECK_FALSE(std::filesystem::exists(dir / "gen"));
 }
 
-TEST_CASE("load from a pristine directory of two snapshots without --catalog fails naming both, exit 1") {
+TEST_CASE("load from a pristine directory of two snapshots without --catalog fails naming both, exit 64") {
   TempDir dir;
   const std::string pristine = GenerateTiny(dir);
   REQUIRE(RunCli({"generate", "--profile", "tiny", "--catalog", "other", "--out", pristine}).exit_code == 0);
   const CliResult run = RunCli({"load", "--pristine-dir", pristine, "--target", "null"});
-  CHECK(run.exit_code == 1);
+  CHECK(run.exit_code == 64);  // the command line must name one
   CHECK_MESSAGE(Contains(run.output, "--pristine-dir: " + pristine +
                                          " holds 2 snapshots (other, tiny): choose one with --catalog"),
                 run.output);
@@ -178,7 +178,7 @@ TEST_CASE(
   TempDir dir;
   const std::string pristine = GenerateTiny(dir);
   const CliResult itself = RunCli({"load", "--pristine-dir", pristine + "/tiny", "--target", "null"});
-  CHECK(itself.exit_code == 1);
+  CHECK(itself.exit_code == 64);  // the command line named the wrong directory
   CHECK_MESSAGE(Contains(itself.output, pristine +
                                             "/tiny is a snapshot itself; pass its parent directory: "
                                             "--pristine-dir " +
@@ -426,6 +426,30 @@ void AwaitCatalogIn(const std::string& work) {
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
   FAIL("no catalog appeared in " << work);
+}
+
+TEST_CASE(
+    "regression: usage errors exited 1 (generate --profile bogus, a serve that refused its --server-args), "
+    "now 64 as every usage error") {
+  TempDir dir;
+  const CliResult bogus = RunCli({"generate", "--profile", "bogus", "--out", dir / "out"});
+  CHECK(bogus.exit_code == 64);
+  CHECK_MESSAGE(Contains(bogus.output, "--profile must be one of senesi, tiny, not 'bogus'"), bogus.output);
+  CHECK_FALSE(fs::exists(dir / "out"));
+  const std::string pristine = GenerateTiny(dir);
+  // The started serve exits 64 at an option it does not know: reindex's
+  // command line (its --server-args) was wrong.
+  const CliResult refused = RunCli({"reindex", "--pristine-dir", pristine, "--work-dir", dir / "work",
+                                    "--server-args", "--no-such-serve-flag"});
+  CHECK(refused.exit_code == 64);
+  CHECK_MESSAGE(
+      Contains(refused.output, "refused its arguments (it exited 64, EX_USAGE, before it was ready)"),
+      refused.output);
+  CHECK(Contains(refused.output, "no-such-serve-flag"));
+  // A server that fails otherwise is a failed run, not a usage error.
+  const CliResult fails = RunCli(
+      {"reindex", "--pristine-dir", pristine, "--work-dir", dir / "work", "--server-binary", "/bin/false"});
+  CHECK(fails.exit_code == 1);
 }
 
 TEST_CASE("warmup reindex: a server that never says it is ready fails within the deadline, and is stopped") {

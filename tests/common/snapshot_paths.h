@@ -9,7 +9,7 @@
 #include <sstream>
 #include <string>
 
-#include "common/crc32c.h"
+#include "base/crc32c.h"
 
 namespace warmup::testing {
 

@@ -15,7 +15,7 @@
 #include <regex>
 #include <set>
 
-#include "common/crc32c.h"
+#include "base/crc32c.h"
 #include "common/status_matchers.h"
 #include "common/temp_dir.h"
 #include "engine/engine_fixtures.h"

@@ -67,6 +67,12 @@ status=$?
 set -e
 [ "$status" -ne 0 ] || { echo "jsonl_source accepted a pk that does not ascend"; exit 1; }
 expect jsonl_source "bad.jsonl:3: pk 2 does not ascend" "$out"
+"$prefix/bin/warmup" generate --profile tiny --out "$dir/pristine" > /dev/null
+out=$(run "$ex/remote_reindex" "$prefix/bin/warmup" "$dir/pristine" "$dir/work5")
+expect remote_reindex "verification: VERIFIED" "$out"
+expect remote_reindex "^RUN_STATUS=MEASUREMENT-DONE-run$" "$out"
+expect remote_reindex "^  server process       warmup serve" "$out"
+[ -d "$dir/work5/data" ] || { echo "remote_reindex: the started server's data is not in WORK/data"; exit 1; }
 out=$(run "$ex/progress_observer" 1000)
 expect progress_observer "^ +1000 upserts, now in " "$out"
 expect progress_observer "^goLive done in " "$out"

@@ -7,7 +7,11 @@
 #   - public headers (include/warmup/) include only <standard> and "warmup/..."
 #     headers: no generated code, gRPC, protobuf, Boost or Abseil;
 #   - only rpc/client.cc makes a client-side grpc::ClientContext, so that every
-#     call carries what EvitaClient::Context puts on it (clientversion, deadline).
+#     call carries what EvitaClient::Context puts on it (clientversion, deadline);
+#   - base/ (Status, checksums) includes only base/ and warmup/status.h;
+#   - result/ (the result model and its probes) includes only base/, result/
+#     and public headers: no renderer, engine, copy or transport;
+#   - only run/ (and what stands above the library) includes warmup/run.h.
 # usage: layering.sh LIBWARMUP_DIR     checks the tree, lists every violation
 #        layering.sh --self-test DIR   plants violations in a copy, requires each to be found
 set -uo pipefail
@@ -26,6 +30,13 @@ check() {
       grep -v '#include "warmup/[a-z_]*\.h"' | grep -v '#include <sys/[a-z_]*\.h>')
   while IFS= read -r line; do report "$line (client contexts come from rpc::EvitaClient::Context)"; done < <(
     grep -Hn 'ClientContext\( [a-z_]*;\|>()\|()\)' "$lib"/src/*/*.cc 2> /dev/null | grep -v '/src/rpc/client\.cc:')
+  while IFS= read -r line; do report "$line (base/ includes base/ and warmup/status.h only)"; done < <(
+    grep -Hn '#include "' "$lib"/src/base/* 2> /dev/null | grep -v '#include "\(base/[a-z0-9_]*\.h\|warmup/status\.h\)"')
+  while IFS= read -r line; do report "$line (result/ includes base/, result/ and public headers only)"; done < <(
+    grep -Hn '#include "[a-z_]*/' "$lib"/src/result/* 2> /dev/null | grep -v '#include "\(base\|result\|warmup\)/')
+  while IFS= read -r line; do report "$line (only run/ includes warmup/run.h)"; done < <(
+    grep -Hn '#include "warmup/run\.h"' "$lib"/src/*/* "$lib"/include/warmup/*.h 2> /dev/null |
+      grep -v '/src/run/')
   return $found
 }
 
@@ -54,7 +65,10 @@ if [ "${1:-}" = --self-test ]; then
   plant include/warmup/entity.h '#include "engine/collection.h"'
   plant src/rpc/remote_target.cc '::grpc::ClientContext context;'
   plant src/rpc/grpc_source.cc 'auto c = std::make_unique<::grpc::ClientContext>();'
-  echo "layering self-test: all 10 planted violations found"
+  plant src/base/status.cc '#include "model/value.h"'
+  plant src/result/run_result.cc '#include "report/html.h"'
+  plant src/copy/copy_engine.cc '#include "warmup/run.h"'
+  echo "layering self-test: all 13 planted violations found"
   exit 0
 fi
 check "$1" && echo "layering: every include follows the rules"

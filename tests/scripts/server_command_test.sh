@@ -93,7 +93,7 @@ set +e
 out=$("$warmup" reindex --pristine-dir "$dir/pristine" --work-dir "$dir/w5" --server-command "x {prot}" 2>&1)
 rc=$?
 set -e
-[ $rc -eq 1 ] && grep -q "unknown placeholder {prot}" <<< "$out" || fail "an unknown placeholder was not refused: $out"
+[ $rc -eq 64 ] && grep -q "unknown placeholder {prot}" <<< "$out" || fail "an unknown placeholder was not refused as a usage error (64): rc $rc: $out"
 
 # 4. {gclog} in the command, but the server never writes it: no GC figures, and the report says why.
 out=$("$warmup" reindex --pristine-dir "$dir/pristine" --work-dir "$dir/w6" --run nogc \

@@ -14,6 +14,12 @@ cleanup() {
 trap cleanup EXIT
 
 "$WARMUP" generate --profile tiny --out "$dir/pristine" > /dev/null
+# Regression: a wrapper without its source exited 1, now 64 as every usage error.
+rc=0
+PRISTINE_DIR= SOURCE= "$scripts/run-warmup-reindex.sh" > /dev/null 2> "$dir/usage.err" || rc=$?
+[ $rc -eq 64 ] || { echo "a wrapper without PRISTINE_DIR or SOURCE exited $rc, not 64"; exit 1; }
+grep -q "PRISTINE_DIR (the parent of <catalog>/) or SOURCE" "$dir/usage.err" || { cat "$dir/usage.err"; exit 1; }
+
 export PRISTINE_DIR=$dir/pristine CATALOG=tiny MAX_PER_COLL=20
 
 out=$(RUN=wrapped WORK_DIR=$dir/work "$scripts/run-warmup-reindex.sh")

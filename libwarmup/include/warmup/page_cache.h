@@ -4,12 +4,21 @@
 #ifndef WARMUP_PAGE_CACHE_H_
 #define WARMUP_PAGE_CACHE_H_
 
+#include <cstdint>
 #include <string>
 
-#include "warmup/run_result.h"
 #include "warmup/status.h"
 
 namespace warmup {
+
+// How much of a snapshot the page cache held before the run: a cold and a
+// warm source read are different runs.
+struct SourceCache {
+  std::string action = "none";  // none | prewarmed (--prewarm-source) | dropped (--drop-source-cache)
+  int64_t files = 0;
+  int64_t bytes = 0;
+  int64_t resident_bytes = 0;  // in the page cache (mincore), after the action
+};
 
 // Files, bytes and resident bytes of `path`: a file, or every regular file
 // under a directory. `action` is "none".

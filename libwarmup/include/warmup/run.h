@@ -147,8 +147,10 @@ struct RunHooks {
 
 // Opens the source `spec` names (not SourceSpec::open, which is open). A
 // snapshot's page cache is set as asked and measured into `*cache` when
-// `cache` is given. Errors: the snapshot's (kNotFound, kDataLoss, ...) with
-// "--pristine-dir" context, the gRPC source's (OpenGrpcSource).
+// `cache` is given. Errors: kNotFound or kInvalidArgument (with
+// "--pristine-dir" context) when the directory names no snapshot, or several
+// and no catalog; kDataLoss for a snapshot that cannot be read as one
+// (whatever its reader said); the gRPC source's (OpenGrpcSource).
 StatusOr<std::unique_ptr<CatalogSource>> OpenSource(const SourceSpec& spec,
                                                     std::optional<SourceCache>* cache = nullptr);
 
@@ -176,7 +178,12 @@ Status CheckOutputFile(const std::string& flag, const std::string& path, bool ma
 // dropped is. A failed run is a result, not an error.
 // Errors (nothing was measured): an output that cannot be written or lies in
 // the work directory, the source, the work directory, the server's start,
-// the target's opening, the per-entity CSV.
+// the target's opening, the per-entity CSV. kInvalidArgument means the spec
+// itself is wrong (a started server without a binary, or one that refused
+// its arguments with exit 64 or an unknown placeholder in its command;
+// several snapshots and no catalog named): the command line's fault, which
+// the CLI exits 64 for; a target that refuses the run itself (a catalog
+// name taken, a schema it will not create) is kFailedPrecondition.
 StatusOr<RunResult> RunLoad(const RunSpec& spec, const RunHooks& hooks = {});
 
 }  // namespace warmup

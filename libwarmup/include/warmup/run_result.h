@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "warmup/index_statistics.h"
+#include "warmup/page_cache.h"
 
 namespace warmup {
 
@@ -220,15 +221,6 @@ struct RunConfig {
   // Where the target wrote (an embedded target's work directory, a started
   // server's data directory); nullopt when the target is not on this host.
   std::optional<StorageInfo> storage;
-};
-
-// How much of a snapshot the page cache held before the run: a cold and a
-// warm source read are different runs.
-struct SourceCache {
-  std::string action = "none";  // none | prewarmed (--prewarm-source) | dropped (--drop-source-cache)
-  int64_t files = 0;
-  int64_t bytes = 0;
-  int64_t resident_bytes = 0;  // in the page cache (mincore), after the action
 };
 
 // Why a load stopped before its end. A rejected entity is the data's fault

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <string>
 
+#include "base/status_macros.h"
 #include "codec/value_convert.h"
-#include "common/status_macros.h"
 
 // Older evitaDB servers send deprecated single-scope fields (sellable, unique,
 // filterable, indexed, ...); reading them is the point, so the warning goes.

@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "common/status_macros.h"
+#include "base/status_macros.h"
 
 namespace warmup::codec {
 namespace {

@@ -14,7 +14,7 @@
 #include <range/v3/view/transform.hpp>
 
 #include "copy/verify_content.h"
-#include "report/environment.h"
+#include "result/environment.h"
 
 namespace warmup {
 namespace {

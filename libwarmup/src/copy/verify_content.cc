@@ -3,7 +3,7 @@
 #include <functional>
 #include <memory>
 
-#include "common/status_macros.h"
+#include "base/status_macros.h"
 #include "warmup/digest.h"
 
 namespace warmup::copy {

@@ -3,10 +3,10 @@
 #include <cstdio>
 #include <vector>
 
+#include "base/crc32c.h"
 #include "codec/pb.h"
 #include "codec/schema_convert.h"
 #include "codec/serialize.h"
-#include "common/crc32c.h"
 #include "warmup_snapshot.pb.h"
 
 namespace warmup::engine {

@@ -3,7 +3,7 @@
 #include <cstring>
 #include <exception>
 
-#include "common/crc32c.h"
+#include "base/crc32c.h"
 
 namespace warmup::engine {
 

@@ -5,7 +5,7 @@
 
 #include <cstring>
 
-#include "common/crc32c.h"
+#include "base/crc32c.h"
 
 namespace warmup::engine {
 namespace {

@@ -33,7 +33,7 @@
 #include <sstream>
 #include <thread>
 
-#include "report/environment.h"
+#include "result/environment.h"
 #include "warmup/catalog_admin.h"
 #include "warmup/gc_log.h"
 
@@ -495,6 +495,10 @@ StatusOr<std::unique_ptr<ServerProcess>> ServerProcess::Start(const ServerProces
     if (readiness.timed_out) {
       return UnavailableError("the server " + options.binary + " was not ready within " +
                               Seconds(options.start_timeout) + "; stopped it (" + stopped.ended + ")" + said);
+    }
+    if (stopped.ended == "exited 64") {  // EX_USAGE: the arguments it was given are wrong
+      return InvalidArgumentError("the server " + options.binary + " refused its arguments (it exited 64, " +
+                                  "EX_USAGE, before it was ready)" + said);
     }
     return UnavailableError("the server " + options.binary + " did not start: it " + stopped.ended +
                             " before it was ready" + said);

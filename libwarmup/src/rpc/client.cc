@@ -4,8 +4,8 @@
 #include <chrono>
 #include <vector>
 
+#include "base/status_macros.h"
 #include "codec/error_details.h"
-#include "common/status_macros.h"
 #include "tls/tls_files.h"
 #include "warmup/host_port.h"
 

@@ -7,10 +7,10 @@
 #include <cstdio>
 #include <future>
 
+#include "base/crc32c.h"
 #include "codec/entity_convert.h"
 #include "codec/pb.h"
 #include "codec/schema_convert.h"
-#include "common/crc32c.h"
 #include "rpc/client.h"
 #include "rpc/grpc_source_client.h"
 #include "rpc/paging.h"

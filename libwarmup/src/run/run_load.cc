@@ -201,7 +201,16 @@ StatusOr<RunResult> Copy(const RunSpec& spec, const RunHooks& hooks, CatalogSour
   }
   if (hooks.wrap_target) target = hooks.wrap_target(std::move(target));
   auto result = RunCopy(source, *target, copy);
-  if (result.ok()) result->time_series = series.Build();
+  if (!result.ok()) {
+    // The target or the source refused the run itself (a catalog name
+    // taken, a schema it will not create): not a fault of the spec, which
+    // is what kInvalidArgument from RunLoad means.
+    if (result.status().code() == StatusCode::kInvalidArgument) {
+      return FailedPreconditionError(result.status().message());
+    }
+    return result;
+  }
+  result->time_series = series.Build();
   return result;
 }
 
@@ -320,7 +329,14 @@ StatusOr<std::unique_ptr<CatalogSource>> OpenSource(const SourceSpec& spec,
   auto path = FindSnapshot(spec.pristine_dir, spec.catalog);
   if (!path.ok()) return path.status().WithContext("--pristine-dir");
   auto snapshot = OpenSnapshotSource(*path);  // its errors first: they say what is wrong
-  if (!snapshot.ok()) return snapshot.status();
+  if (!snapshot.ok()) {
+    // What is wrong is in the snapshot (a hostile zip entry, a bad
+    // manifest), not in how it was named: not the caller's usage error.
+    if (snapshot.status().code() == StatusCode::kInvalidArgument) {
+      return DataLossError(snapshot.status().message());
+    }
+    return snapshot.status();
+  }
   if (cache != nullptr) {
     auto measured = SetSourceCache(*path, spec);
     if (!measured.ok()) return measured.status();

@@ -7,7 +7,7 @@
 #include <chrono>
 #include <thread>
 
-#include "common/status_macros.h"
+#include "base/status_macros.h"
 #include "warmup/host_port.h"
 
 namespace warmup {

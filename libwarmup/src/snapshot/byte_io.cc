@@ -9,7 +9,7 @@
 #include <cstring>
 #include <random>
 
-#include "common/crc32c.h"
+#include "base/crc32c.h"
 
 namespace warmup::snapshot {
 namespace {

@@ -7,10 +7,10 @@
 #include <vector>
 
 #include "GrpcEntity.pb.h"
+#include "base/crc32c.h"
 #include "codec/entity_convert.h"
 #include "codec/pb.h"
 #include "codec/schema_convert.h"
-#include "common/crc32c.h"
 #include "snapshot/byte_io.h"
 #include "snapshot/manifest.h"
 #include "snapshot/snapshot_files.h"

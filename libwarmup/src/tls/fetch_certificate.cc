@@ -7,7 +7,7 @@
 #include <boost/beast/http.hpp>
 #include <chrono>
 
-#include "common/status_macros.h"
+#include "base/status_macros.h"
 #include "tls/tls_files.h"
 #include "warmup/host_port.h"
 #include "warmup/tls.h"

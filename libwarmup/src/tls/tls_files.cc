@@ -11,7 +11,7 @@
 #include <memory>
 #include <sstream>
 
-#include "common/status_macros.h"
+#include "base/status_macros.h"
 #include "warmup/host_port.h"
 
 namespace warmup {

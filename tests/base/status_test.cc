@@ -4,7 +4,7 @@
 
 #include "common/status_matchers.h"
 
-#include "common/status_macros.h"
+#include "base/status_macros.h"
 
 namespace warmup {
 namespace {

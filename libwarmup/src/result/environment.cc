@@ -1,4 +1,4 @@
-#include "report/environment.h"
+#include "result/environment.h"
 
 #include <sys/resource.h>
 #include <sys/stat.h>
