@@ -29,8 +29,10 @@ warmup::RunSpec SpecOf(const warmup::cli::LoadCommand& cmd) {
   spec.source = cmd.source;
   spec.target = cmd.target;
   spec.server = cmd.server;
-  if (spec.server.binary.empty() && spec.server.command.empty()) {
-    spec.server.binary = std::filesystem::read_symlink("/proc/self/exe").string();
+  if (spec.target.kind == warmup::TargetKind::kStartedServer && spec.server.binary.empty() &&
+      spec.server.command.empty()) {
+    std::error_code ec;  // unreadable: RunLoad then says that a binary is needed
+    spec.server.binary = std::filesystem::read_symlink("/proc/self/exe", ec).string();
   }
   spec.copy = cmd.copy;
   spec.copy.config.command_line = cmd.command_line;

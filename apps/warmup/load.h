@@ -1,4 +1,5 @@
-// The load both `warmup load` and `warmup reindex` run.
+// What every command that runs a load shares: the library's RunSpec from the
+// command line, the run under a signal watcher, its files and its report.
 #ifndef WARMUP_APPS_WARMUP_LOAD_H_
 #define WARMUP_APPS_WARMUP_LOAD_H_
 

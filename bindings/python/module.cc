@@ -137,6 +137,13 @@ class PythonProgress : public RunObserver {
   std::optional<py::error_already_set> pending_;
 };
 
+// `name` as an absolute path without a trailing separator: "tiny", "a/b/"
+// and "." name their directory alike.
+std::filesystem::path SnapshotPath(const std::string& name) {
+  std::filesystem::path path = std::filesystem::absolute(name).lexically_normal();
+  return path.has_filename() ? path : path.parent_path();
+}
+
 // warmup.run(): a RunSpec from the arguments, RunLoad, the JSON report.
 py::object Run(const py::object& source, const std::string& catalog, const std::string& target,
                const std::string& address, const std::string& work_dir, const std::string& target_catalog,
@@ -165,9 +172,8 @@ py::object Run(const py::object& source, const std::string& catalog, const std::
   if (!py::isinstance<py::str>(source)) {
     generator = OpenSource(source, catalog);
     spec.source.open = generator.get();
-  } else if (const std::filesystem::path path =
-                 std::filesystem::path(source.cast<std::string>() + "/.").parent_path();
-             std::filesystem::exists(path / "manifest.json")) {  // ("a/b/" and "a/b" alike)
+  } else if (const std::filesystem::path path = SnapshotPath(source.cast<std::string>());
+             std::filesystem::exists(path / "manifest.json")) {
     spec.source.pristine_dir = path.parent_path().string();
     spec.source.catalog = path.filename().string();
   } else {
@@ -234,57 +240,63 @@ IndexScope IndexFrom(const py::object& index) {
   return scope;
 }
 
-// A catalog of a Python Engine; keeps its engine alive.
 // The engine a Python Engine and its Catalogs share: Close ends it for all of
-// them (the data-directory lock is released), and a Catalog of a closed
-// engine refuses every call instead of writing through it.
+// them (the data-directory lock is released once no call is running in it),
+// and a Catalog of a closed engine refuses every call instead of writing
+// through it.
 struct EngineHandle {
-  std::unique_ptr<Engine> engine;
+  std::shared_ptr<Engine> engine;
 };
 
 class PyCatalog {
  public:
-  PyCatalog(std::shared_ptr<EngineHandle> engine, Catalog* catalog)
-      : engine_(std::move(engine)), catalog_(catalog) {}
+  PyCatalog(std::shared_ptr<EngineHandle> engine, const Catalog& catalog)
+      : engine_(std::move(engine)), name_(catalog.name()) {}
 
   std::string name() const { return name_; }
-  std::string state() const { return Live().state() == CatalogState::kAlive ? "ALIVE" : "WARMING_UP"; }
+  std::string state() const {
+    return Hold().catalog->state() == CatalogState::kAlive ? "ALIVE" : "WARMING_UP";
+  }
   std::vector<std::string> entity_types() const {
     std::vector<std::string> types;
-    for (const auto& [type, schema] : Live().schema().entities) types.push_back(type);
+    for (const auto& [type, schema] : Hold().catalog->schema().entities) types.push_back(type);
     return types;
   }
   void Upsert(const py::dict& entity) {
     if (!entity.contains("type")) Raise(InvalidArgumentError("entity: needs \"type\""));
     const std::string type = py::str(entity["type"]).cast<std::string>();
-    const EntitySchema* schema = Live().schema().FindEntity(type);
+    const EntitySchema* schema = Hold().catalog->schema().FindEntity(type);
     if (schema == nullptr) {
       Raise(InvalidArgumentError("entity: catalog " + name() + " has no entity type " + type));
     }
     Entity e = Unwrap(ToEntity(entity, *schema));
-    Check(WithoutGil([&] { return Live().Upsert(e); }));
+    Held held = Hold();
+    Check(WithoutGil([&] { return held.catalog->Upsert(e); }));
   }
   void Remove(const std::string& type, const py::object& pk) {
-    Check(Live().Remove(type, Unwrap(KeyFrom(pk, "pk"))));
+    Check(Hold().catalog->Remove(type, Unwrap(KeyFrom(pk, "pk"))));
   }
-  int64_t Count(const std::string& type) const { return Unwrap(Live().Count(type)); }
-  std::vector<int32_t> PrimaryKeys(const std::string& type) const { return Unwrap(Live().PrimaryKeys(type)); }
+  int64_t Count(const std::string& type) const { return Unwrap(Hold().catalog->Count(type)); }
+  std::vector<int32_t> PrimaryKeys(const std::string& type) const {
+    return Unwrap(Hold().catalog->PrimaryKeys(type));
+  }
   void GoLive() {
-    Check(WithoutGil([&] { return Live().GoLive(); }));
+    Held held = Hold();
+    Check(WithoutGil([&] { return held.catalog->GoLive(); }));
   }
   py::object Get(const std::string& type, const py::object& pk) const {
-    auto entity = Unwrap(Live().Get(type, Unwrap(KeyFrom(pk, "pk"))));
+    auto entity = Unwrap(Hold().catalog->Get(type, Unwrap(KeyFrom(pk, "pk"))));
     return entity ? py::object(FromEntity(*entity)) : py::object(py::none());
   }
   std::vector<int32_t> Members(const std::string& type, const py::object& index) const {
-    return Unwrap(Live().Members(type, IndexFrom(index)));
+    return Unwrap(Hold().catalog->Members(type, IndexFrom(index)));
   }
   std::vector<int32_t> FilterEquals(const std::string& type, const std::string& attribute,
                                     const py::object& value, const std::string& locale,
                                     const py::object& index) const {
     const IndexScope scope = IndexFrom(index);
-    return Unwrap(
-        Live().FilterEquals(type, attribute, locale, TypedLike(type, attribute, value, scope), scope));
+    return Unwrap(Hold().catalog->FilterEquals(type, attribute, locale,
+                                               TypedLike(type, attribute, value, scope), scope));
   }
   std::vector<int32_t> FilterRange(const std::string& type, const std::string& attribute,
                                    const py::object& low, const py::object& high, const std::string& locale,
@@ -294,27 +306,28 @@ class PyCatalog {
       if (v.is_none()) return std::nullopt;
       return Bound{TypedLike(type, attribute, v, scope, /*element=*/true), true};
     };
-    return Unwrap(Live().FilterRange(type, attribute, locale, bound(low), bound(high), scope));
+    return Unwrap(Hold().catalog->FilterRange(type, attribute, locale, bound(low), bound(high), scope));
   }
   std::vector<int32_t> SortBy(const std::string& type, const std::string& attribute, bool descending,
                               const std::string& locale, const py::object& index) const {
-    return Unwrap(Live().SortBy(type, attribute, locale,
-                                descending ? OrderDirection::kDesc : OrderDirection::kAsc, IndexFrom(index)));
+    return Unwrap(Hold().catalog->SortBy(type, attribute, locale,
+                                         descending ? OrderDirection::kDesc : OrderDirection::kAsc,
+                                         IndexFrom(index)));
   }
   std::vector<int32_t> FacetMembers(const std::string& type, const std::string& reference,
                                     const py::object& pk, const py::object& index) const {
-    return Unwrap(Live().FacetMembers(type, reference, Unwrap(KeyFrom(pk, "pk")), IndexFrom(index)));
+    return Unwrap(Hold().catalog->FacetMembers(type, reference, Unwrap(KeyFrom(pk, "pk")), IndexFrom(index)));
   }
   std::vector<int32_t> WithLocale(const std::string& type, const std::string& locale,
                                   const py::object& index) const {
-    return Unwrap(Live().WithLocale(type, locale, IndexFrom(index)));
+    return Unwrap(Hold().catalog->WithLocale(type, locale, IndexFrom(index)));
   }
   std::vector<int32_t> Children(const std::string& type, const py::object& parent,
                                 const std::string& scope) const {
-    return Unwrap(Live().Children(type, Unwrap(KeyFrom(parent, "parent")), ScopeNamed(scope)));
+    return Unwrap(Hold().catalog->Children(type, Unwrap(KeyFrom(parent, "parent")), ScopeNamed(scope)));
   }
   std::vector<int32_t> HierarchyLevel(const std::string& type, int level, const std::string& scope) const {
-    return Unwrap(Live().HierarchyLevel(type, level, ScopeNamed(scope)));
+    return Unwrap(Hold().catalog->HierarchyLevel(type, level, ScopeNamed(scope)));
   }
   py::list PricesForSale(const std::string& type, const std::vector<std::string>& price_lists,
                          const std::string& currency, const py::object& low, const py::object& high,
@@ -331,14 +344,14 @@ class PyCatalog {
     query.to = decimal(high, "high");
     py::list out;
     const py::object to_decimal = py::module_::import("decimal").attr("Decimal");
-    for (const PriceForSale& p : Unwrap(Live().PricesForSale(type, query, IndexFrom(index)))) {
+    for (const PriceForSale& p : Unwrap(Hold().catalog->PricesForSale(type, query, IndexFrom(index)))) {
       out.append(py::make_tuple(p.primary_key, to_decimal(p.price.text())));
     }
     return out;
   }
   py::list IndexStatistics() const {
     py::list out;
-    for (const CollectionIndexStatistics& c : Live().index_statistics()) {
+    for (const CollectionIndexStatistics& c : Hold().catalog->index_statistics()) {
       py::dict kinds;
       for (const IndexKindStatistics& k : c.kinds) {
         kinds[py::str(std::string(IndexKindName(k.kind)))] =
@@ -356,7 +369,7 @@ class PyCatalog {
   // `element` (a range bound).
   Value TypedLike(const std::string& type, const std::string& attribute, const py::object& value,
                   const IndexScope& scope, bool element = false) const {
-    const EntitySchema* schema = Live().schema().FindEntity(type);
+    const EntitySchema* schema = Hold().catalog->schema().FindEntity(type);
     if (schema == nullptr) Raise(NotFoundError("catalog " + name() + " has no entity type " + type));
     const std::map<std::string, AttributeSchema>* attributes = &schema->attributes;
     if (scope.reference_attributes) {
@@ -370,16 +383,22 @@ class PyCatalog {
     return Unwrap(ToValue(value, t, "attribute '" + attribute + "'"));
   }
 
-  Catalog& Live() const {
-    if (engine_->engine == nullptr) {
-      Raise(FailedPreconditionError("catalog " + name_ + ": its engine is closed"));
-    }
-    return *catalog_;
+  // A call's hold on the catalog: the engine kept alive for the call (a
+  // Close on another thread frees nothing under it), the catalog looked up
+  // by name (a deleted one is refused, not read through a dangling pointer).
+  struct Held {
+    std::shared_ptr<Engine> engine;
+    Catalog* catalog;
+  };
+  Held Hold() const {
+    std::shared_ptr<Engine> engine = engine_->engine;
+    if (engine == nullptr) Raise(FailedPreconditionError("catalog " + name_ + ": its engine is closed"));
+    Catalog* catalog = Unwrap(engine->GetCatalog(name_));
+    return {std::move(engine), catalog};
   }
 
   std::shared_ptr<EngineHandle> engine_;
-  Catalog* catalog_;  // owned by engine_'s engine, while it is open
-  std::string name_ = catalog_->name();
+  std::string name_;
 };
 
 class PyEngine {
@@ -387,16 +406,17 @@ class PyEngine {
   PyEngine(const std::string& data_dir, const std::string& compress) {
     EngineOptions options;
     options.compression = CompressionNamed(compress);
-    engine_->engine = Unwrap(WithoutGil([&] { return Engine::Open(data_dir, options); }));
+    engine_->engine =
+        std::shared_ptr<Engine>(Unwrap(WithoutGil([&] { return Engine::Open(data_dir, options); })));
   }
   std::vector<std::string> CatalogNames() const { return Live().CatalogNames(); }
   PyCatalog CreateCatalog(const std::string& name, const py::object& schema_from) {
     CatalogSchema schema = OpenSource(schema_from, "")->schema();
     schema.name = name;
-    return PyCatalog(engine_, Unwrap(Live().CreateCatalog(schema)));
+    return PyCatalog(engine_, *Unwrap(Live().CreateCatalog(schema)));
   }
   PyCatalog GetCatalog(const std::string& name) {
-    return PyCatalog(engine_, Unwrap(Live().GetCatalog(name)));
+    return PyCatalog(engine_, *Unwrap(Live().GetCatalog(name)));
   }
   void DeleteCatalog(const std::string& name) { Check(Live().DeleteCatalog(name)); }
   // Closes the engine (and its data-directory lock); its catalogs refuse

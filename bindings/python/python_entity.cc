@@ -294,12 +294,15 @@ void FromAttributes(const Attributes& attributes, py::dict& out) {
 }  // namespace
 
 StatusOr<int32_t> KeyFrom(const py::handle& value, const std::string& what) {
-  if (py::isinstance<py::bool_>(value) || !py::isinstance<py::int_>(value)) {
+  // Any int-like (int, numpy.int64: what __index__ gives), never a bool or a float.
+  PyObject* index = py::isinstance<py::bool_>(value) ? nullptr : PyNumber_Index(value.ptr());
+  if (index == nullptr) {
+    PyErr_Clear();
     return Wrong(what, "wants an int, got " + Repr(value));
   }
   // Compared in Python: an int of any size is refused by its value, never
   // cut to 32 bits (2**32 + 5 is not key 5) nor left to a bare cast error.
-  const py::int_ key = py::reinterpret_borrow<py::int_>(value);
+  const auto key = py::reinterpret_steal<py::int_>(index);
   if (key < py::int_(INT32_MIN) || key > py::int_(INT32_MAX)) {
     return Wrong(what, "wants a 32-bit int (-2147483648 to 2147483647), got " + Repr(value));
   }

@@ -175,5 +175,41 @@ TEST_CASE("RunLoad: a started server needs a binary or a command, and OpenTarget
   CHECK(OpenTarget(target).status().code() == StatusCode::kInvalidArgument);
 }
 
+TEST_CASE(
+    "regression: an unknown --collections name was found only after the work directory was wiped and the "
+    "server "
+    "started, and exited 1: now kInvalidArgument before anything is prepared") {
+  TempDir dir;
+  RunSpec spec;
+  spec.source.pristine_dir = TinySnapshot(dir);
+  spec.target.kind = TargetKind::kStartedServer;
+  spec.target.work_dir = dir / "work";
+  spec.server.binary = WARMUP_CLI_PATH;
+  spec.copy.collections = {"Brnad"};
+  auto result = RunLoad(spec);
+  REQUIRE_FALSE(result.ok());
+  CHECK(result.status().code() == StatusCode::kInvalidArgument);
+  CHECK_MESSAGE(result.status().message().rfind("unknown collection 'Brnad' (the source has: ", 0) == 0,
+                result.status().ToString());
+  CHECK_FALSE(fs::exists(dir / "work"));
+}
+
+TEST_CASE("RunLoad: a stop requested before a started server starts starts nothing") {
+  TempDir dir;
+  RunSpec spec;
+  spec.source.pristine_dir = TinySnapshot(dir);
+  spec.target.kind = TargetKind::kStartedServer;
+  spec.target.work_dir = dir / "work";
+  spec.server.binary = WARMUP_CLI_PATH;
+  StopRequest stop;
+  stop.Request(2);
+  RunHooks hooks;
+  hooks.stop = &stop;
+  auto result = RunLoad(spec, hooks);
+  REQUIRE_FALSE(result.ok());
+  CHECK(result.status().code() == StatusCode::kFailedPrecondition);
+  CHECK_FALSE(fs::exists(dir / "work"));
+}
+
 }  // namespace
 }  // namespace warmup

@@ -10,7 +10,8 @@
 #     call carries what EvitaClient::Context puts on it (clientversion, deadline);
 #   - base/ (Status, checksums) includes only base/ and warmup/status.h;
 #   - result/ (the result model and its probes) includes only base/, result/
-#     and public headers: no renderer, engine, copy or transport;
+#     and public headers: no internal header of a renderer, the engine, the
+#     copy or a transport;
 #   - only run/ (and what stands above the library) includes warmup/run.h.
 # usage: layering.sh LIBWARMUP_DIR     checks the tree, lists every violation
 #        layering.sh --self-test DIR   plants violations in a copy, requires each to be found

@@ -693,6 +693,25 @@ TEST_CASE("regression: unpack of a zip that does not exist said 'not a readable 
   CHECK(OpenSnapshotSource(missing).status().code() == StatusCode::kNotFound);
 }
 
+TEST_CASE(
+    "regression: FindSnapshot failed 'Too many levels of symbolic links' (or 'Permission denied') when the "
+    "last "
+    "entry it looked into could not be looked into, though the snapshot was there") {
+  TempDir dir;
+  fs::create_directories(dir / "tiny");
+  std::ofstream(dir / "tiny/manifest.json") << "{}";
+  // Entries whose manifest.json cannot be checked (ELOOP; as root, an
+  // unreadable directory would not do), enough that one of them comes last.
+  for (int i = 0; i < 20; ++i)
+    fs::create_symlink("loop" + std::to_string(i), dir / ("loop" + std::to_string(i)));
+  auto named = FindSnapshot(dir.path(), "tiny");
+  REQUIRE_MESSAGE(named.ok(), named.status().ToString());
+  CHECK(*named == dir / "tiny");
+  auto only = FindSnapshot(dir.path(), "");
+  REQUIRE_MESSAGE(only.ok(), only.status().ToString());
+  CHECK(*only == dir / "tiny");
+}
+
 TEST_CASE("FindSnapshot: one snapshot is taken, several or none need a catalog, a zip is a source") {
   TempDir dir;
   auto snapshot = [&](const std::string& name) {

@@ -386,6 +386,8 @@ def test_regression_engine_close_left_catalogs_writable_and_the_lock_held(tmp_pa
         catalog.upsert(product(2, ean="859002", stockQuantity=2))
     with pytest.raises(warmup.FailedPreconditionError, match="engine is closed"):
         catalog.count("Product")
+    with pytest.raises(warmup.FailedPreconditionError, match="engine is closed"):
+        catalog.go_live()  # a call that runs without the GIL raises under it
     assert catalog.name == "shop"
     # The data directory's lock went with the engine: another may open it.
     again = warmup.Engine(str(tmp_path / "data"))
@@ -407,6 +409,38 @@ def test_regression_a_key_beyond_32_bits_raised_a_bare_pybind_error_or_was_cut_t
         catalog.members("Product", index={"reference": "categories", "pk": key})
     assert catalog.count("Product") == 0  # 2**32 + 5 did not land as key 5
     engine.close()
+
+
+def test_a_deleted_catalog_refuses_calls_instead_of_reading_freed_memory(tmp_path):
+    engine = warmup.Engine(str(tmp_path / "data"))
+    catalog = engine.create_catalog("shop", schema_from={"profile": "senesi", "scale": 0.001})
+    engine.delete_catalog("shop")
+    with pytest.raises(warmup.NotFoundError, match="shop"):
+        catalog.count("Product")
+    engine.close()
+
+
+def test_keys_take_any_int_like_value_but_a_bool(tmp_path):
+    class Key:
+        def __index__(self):
+            return 1
+    engine = warmup.Engine(str(tmp_path / "data"))
+    catalog = engine.create_catalog("shop", schema_from={"profile": "senesi", "scale": 0.001})
+    catalog.upsert(product(1, ean="859001", stockQuantity=1))
+    assert catalog.get("Product", Key())["primary_key"] == 1
+    with pytest.raises(warmup.InvalidArgumentError, match="wants an int"):
+        catalog.get("Product", True)
+    with pytest.raises(warmup.InvalidArgumentError, match="wants an int"):
+        catalog.get("Product", 1.0)
+    engine.close()
+
+
+def test_regression_run_of_a_snapshot_named_by_a_relative_one_part_path_found_no_directory(tiny, monkeypatch):
+    monkeypatch.chdir(Path(tiny).parent)
+    report = warmup.run(Path(tiny).name, target="null")
+    assert report["exit_code"] == 0 and report["copied"] == 300
+    monkeypatch.chdir(tiny)
+    assert warmup.run(".", target="null")["copied"] == 300
 
 
 def test_regression_the_in_process_server_printed_to_the_host_programs_stderr(tiny, tmp_path):

@@ -65,6 +65,11 @@ struct CopyOptions {
 // (CollectionResult::reached false), with what was expected of them.
 StatusOr<RunResult> RunCopy(CatalogSource& source, CatalogTarget& target, const CopyOptions& options);
 
+// RunCopy's checks of `options` against `source`, for a caller that wants
+// them before it prepares anything else (RunLoad does). Errors: as RunCopy's
+// kInvalidArgument.
+Status CheckCopyOptions(const CatalogSource& source, const CopyOptions& options);
+
 }  // namespace warmup
 
 #endif  // WARMUP_COPY_ENGINE_H_

@@ -2,8 +2,9 @@
 // none, or a server warmup starts and supervises), the copy between them, and
 // what a run records besides the copy (the snapshot's page-cache residency,
 // the time series, the per-entity CSV, the started server's figures). The CLI
-// (`load`, `reindex`, `ab`), warmup-profile, the Python module and the
-// benchmarks each build a RunSpec, call RunLoad and render the result.
+// (`load`, `reindex`, `ab`), warmup-profile and the Python module each build a
+// RunSpec, call RunLoad and render the result; the benchmarks call RunCopy on
+// purpose, to time the copy alone.
 #ifndef WARMUP_RUN_H_
 #define WARMUP_RUN_H_
 
@@ -54,8 +55,9 @@ enum class TargetKind {
   kNull,           // nothing: the read side alone
   kStartedServer,  // a server warmup starts on a fresh work directory and stops (ServerSpec)
 };
-// "embedded", "remote", "null", "started-server": the names the command line
-// takes (--target) and messages use.
+// "embedded", "remote", "null", "started-server": the names messages use, and
+// the first three --target's (the command line starts a server for reindex's
+// remote target without --address).
 const char* TargetKindName(TargetKind kind);
 // The kind `name` names (TargetKindName's inverse). Errors: kInvalidArgument
 // naming `name` and the kinds there are.
@@ -98,8 +100,9 @@ struct RunSpec {
   SourceSpec source;
   TargetSpec target;
   ServerSpec server;  // TargetKind::kStartedServer only
-  // The copy's settings; its `stop` and `observers` are RunHooks', and
-  // config.target_kind, compression and storage are filled in by RunLoad.
+  // The copy's settings; its `stop` is RunHooks', its observers run beside
+  // RunHooks', and config.target_kind, compression and storage are filled in
+  // by RunLoad.
   CopyOptions copy;
   std::string per_entity_csv;  // one row per upsert here; empty = none
   // The files the caller writes after the run (report JSON, HTML, a
@@ -146,8 +149,9 @@ struct RunHooks {
 };
 
 // Opens the source `spec` names (not SourceSpec::open, which is open). A
-// snapshot's page cache is set as asked and measured into `*cache` when
-// `cache` is given. Errors: kNotFound or kInvalidArgument (with
+// snapshot's page cache is set as asked (prewarm, drop) and measured into
+// `*cache` when `cache` is given; without it the page cache is left alone. Errors: kNotFound or
+// kInvalidArgument (with
 // "--pristine-dir" context) when the directory names no snapshot, or several
 // and no catalog; kDataLoss for a snapshot that cannot be read as one
 // (whatever its reader said); the gRPC source's (OpenGrpcSource).
@@ -178,12 +182,16 @@ Status CheckOutputFile(const std::string& flag, const std::string& path, bool ma
 // dropped is. A failed run is a result, not an error.
 // Errors (nothing was measured): an output that cannot be written or lies in
 // the work directory, the source, the work directory, the server's start,
-// the target's opening, the per-entity CSV. kInvalidArgument means the spec
-// itself is wrong (a started server without a binary, or one that refused
-// its arguments with exit 64 or an unknown placeholder in its command;
-// several snapshots and no catalog named): the command line's fault, which
-// the CLI exits 64 for; a target that refuses the run itself (a catalog
-// name taken, a schema it will not create) is kFailedPrecondition.
+// the target's opening, the per-entity CSV; kFailedPrecondition when a stop
+// was requested before a started server was started. kInvalidArgument means
+// the spec itself is wrong (an unknown collection or a negative cap, checked
+// before anything is prepared; a started server without a binary, one that
+// refused its arguments with exit 64 or an unknown placeholder in its
+// command; several snapshots and no catalog named; an address that is not
+// HOST:PORT; TLS files that do not fit): the command line's fault, which the
+// CLI exits 64 for. What is not the spec's is recoded so: a snapshot that
+// cannot be read is kDataLoss; a live source, a target or a CSV file that
+// refuses the run is kFailedPrecondition.
 StatusOr<RunResult> RunLoad(const RunSpec& spec, const RunHooks& hooks = {});
 
 }  // namespace warmup

@@ -58,7 +58,8 @@ class ServerProcess {
   // be executed (with errno's text), exits before it is ready (with its exit
   // status and last output), or is not ready within the deadline (naming it
   // and, for a command, the command); kInvalidArgument for a command with an
-  // unknown placeholder or one whose value is not set.
+  // unknown placeholder or one whose value is not set, and for a serve that
+  // exits 64 (EX_USAGE) before it is ready: its arguments were wrong.
   static StatusOr<std::unique_ptr<ServerProcess>> Start(const ServerProcessOptions& options);
   // Stops the server if it still runs.
   virtual ~ServerProcess() = default;

@@ -51,14 +51,7 @@ bool IsRejection(const Status& s) {
 // The collections to copy, in the source's order, or why the request is wrong.
 StatusOr<std::vector<const CollectionInfo*>> SelectCollections(const CatalogSource& source,
                                                                const CopyOptions& options) {
-  if (options.max_per_collection < 0) return InvalidArgumentError("max per collection must not be negative");
-  for (const auto& wanted : options.collections) {
-    if (FindCollection(source, wanted) == nullptr) {
-      const std::string known = source.collections() | views::transform(&CollectionInfo::entity_type) |
-                                views::join(std::string(", ")) | ranges::to<std::string>();
-      return InvalidArgumentError("unknown collection '" + wanted + "' (the source has: " + known + ")");
-    }
-  }
+  if (Status s = CheckCopyOptions(source, options); !s.ok()) return s;
   const auto& wanted = options.collections;
   return source.collections() | views::filter([&](const CollectionInfo& c) {
            return wanted.empty() || ranges::contains(wanted, c.entity_type);
@@ -336,6 +329,18 @@ void GoLiveAndVerify(CatalogSource& source, CatalogTarget& target, const CopyOpt
 }
 
 }  // namespace
+
+Status CheckCopyOptions(const CatalogSource& source, const CopyOptions& options) {
+  if (options.max_per_collection < 0) return InvalidArgumentError("max per collection must not be negative");
+  for (const auto& wanted : options.collections) {
+    if (FindCollection(source, wanted) == nullptr) {
+      const std::string known = source.collections() | views::transform(&CollectionInfo::entity_type) |
+                                views::join(std::string(", ")) | ranges::to<std::string>();
+      return InvalidArgumentError("unknown collection '" + wanted + "' (the source has: " + known + ")");
+    }
+  }
+  return OkStatus();
+}
 
 StatusOr<RunResult> RunCopy(CatalogSource& source, CatalogTarget& target, const CopyOptions& options) {
   // Everything that can be checked is checked before the target is touched.

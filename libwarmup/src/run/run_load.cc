@@ -56,7 +56,8 @@ int64_t DirectoryBytes(const std::string& dir) {
 }
 
 std::string SignalText(int signal) {
-  return signal == 0 ? std::string("a stop request") : "SIG" + std::string(::sigabbrev_np(signal));
+  const char* name = signal == 0 ? nullptr : ::sigabbrev_np(signal);
+  return name == nullptr ? std::string("a stop request") : "SIG" + std::string(name);
 }
 
 // A run a stop request cut short is interrupted, whatever the load saw last:
@@ -106,8 +107,7 @@ class ServerGuard {
     std::optional<std::chrono::steady_clock::time_point> asked;
     while (!done_) {
       const auto now = std::chrono::steady_clock::now();
-      if (stop_->now()) {
-        Notice("stopping the server now, as asked");
+      if (stop_->now()) {  // who asked has said so
         server_.Stop();
         return;
       }
@@ -179,9 +179,10 @@ StatusOr<RunResult> Copy(const RunSpec& spec, const RunHooks& hooks, CatalogSour
                          std::unique_ptr<CatalogTarget> target, std::vector<RunObserver*> more_observers) {
   CopyOptions copy = spec.copy;
   copy.stop = hooks.stop != nullptr ? hooks.stop->flag() : nullptr;
-  copy.config.target_kind = spec.target.kind == TargetKind::kNull       ? "null"
-                            : spec.target.kind == TargetKind::kEmbedded ? "embedded"
-                                                                        : "remote";
+  // A started server is spoken to as a remote one: the report's target kind
+  // is the protocol's, and the server it started is in its own fields.
+  copy.config.target_kind =
+      TargetKindName(spec.target.kind == TargetKind::kStartedServer ? TargetKind::kRemote : spec.target.kind);
   if (spec.target.kind == TargetKind::kEmbedded) {
     copy.config.compression = RecordCompressionName(spec.target.compression);
     copy.config.storage = DescribeStorage(spec.target.work_dir);
@@ -195,16 +196,16 @@ StatusOr<RunResult> Copy(const RunSpec& spec, const RunHooks& hooks, CatalogSour
   std::unique_ptr<RunObserver> csv;
   if (!spec.per_entity_csv.empty()) {
     auto writer = MakePerEntityCsvWriter(spec.per_entity_csv);
-    if (!writer.ok()) return writer.status();
+    if (!writer.ok()) return FailedPreconditionError(writer.status().message());  // the file, not the spec
     csv = std::move(writer).value();
     copy.observers.push_back(csv.get());
   }
   if (hooks.wrap_target) target = hooks.wrap_target(std::move(target));
   auto result = RunCopy(source, *target, copy);
   if (!result.ok()) {
-    // The target or the source refused the run itself (a catalog name
-    // taken, a schema it will not create): not a fault of the spec, which
-    // is what kInvalidArgument from RunLoad means.
+    // The spec's own mistakes (CheckCopyOptions) were caught before the run;
+    // what is left is the target refusing the run itself (a catalog name
+    // taken, a schema it will not create), which is not the spec's fault.
     if (result.status().code() == StatusCode::kInvalidArgument) {
       return FailedPreconditionError(result.status().message());
     }
@@ -218,9 +219,6 @@ StatusOr<RunResult> Copy(const RunSpec& spec, const RunHooks& hooks, CatalogSour
 // server's stop and figures.
 StatusOr<RunResult> RunAgainstStartedServer(const RunSpec& spec, const RunHooks& hooks, CatalogSource& source,
                                             const std::vector<PathInUse>& in_use) {
-  if (spec.server.binary.empty() && spec.server.command.empty()) {
-    return InvalidArgumentError("a started server needs ServerSpec::binary (a warmup binary) or ::command");
-  }
   if (auto s = PrepareWorkDir(spec.target.work_dir, in_use); !s.ok()) return s;
   // The server's data directory is a fresh subdirectory of the work
   // directory, beside a command's log and GC log; each is recorded as
@@ -324,7 +322,13 @@ StatusOr<std::unique_ptr<CatalogSource>> OpenSource(const SourceSpec& spec,
     GrpcSourceOptions options;
     options.tls = spec.tls;
     options.allow_not_alive = spec.allow_not_alive;
-    return OpenGrpcSource(spec.grpc_address, spec.grpc_catalog, options);
+    auto source = OpenGrpcSource(spec.grpc_address, spec.grpc_catalog, options);
+    // The server refusing the read, or sending a schema warmup cannot take,
+    // is the catalog's matter, not the spec's (which kInvalidArgument means).
+    if (!source.ok() && source.status().code() == StatusCode::kInvalidArgument) {
+      return FailedPreconditionError(source.status().message());
+    }
+    return source;
   }
   auto path = FindSnapshot(spec.pristine_dir, spec.catalog);
   if (!path.ok()) return path.status().WithContext("--pristine-dir");
@@ -368,6 +372,10 @@ StatusOr<std::unique_ptr<CatalogTarget>> OpenTarget(const TargetSpec& spec) {
 }
 
 StatusOr<RunResult> RunLoad(const RunSpec& spec, const RunHooks& hooks) {
+  if (spec.target.kind == TargetKind::kStartedServer && spec.server.binary.empty() &&
+      spec.server.command.empty()) {
+    return InvalidArgumentError("a started server needs ServerSpec::binary (a warmup binary) or ::command");
+  }
   std::vector<PathInUse> in_use = {{"--pristine-dir", spec.source.pristine_dir},
                                    {"--per-entity-csv", spec.per_entity_csv}};
   in_use.insert(in_use.end(), spec.outputs.begin(), spec.outputs.end());
@@ -380,6 +388,11 @@ StatusOr<RunResult> RunLoad(const RunSpec& spec, const RunHooks& hooks) {
     opened = std::move(source).value();
   }
   CatalogSource& source = spec.source.open != nullptr ? *spec.source.open : *opened;
+  // The spec's mistakes before any work directory is touched or server started.
+  if (auto s = CheckCopyOptions(source, spec.copy); !s.ok()) return s;
+  if (hooks.stop != nullptr && hooks.stop->requested() && spec.target.kind == TargetKind::kStartedServer) {
+    return FailedPreconditionError("stopped before the server was started; nothing was run");
+  }
   // The target after the source: a source that cannot be read leaves the
   // work directory untouched and starts no server.
   StatusOr<RunResult> result = InternalError("not run");

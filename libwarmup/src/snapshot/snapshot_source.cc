@@ -270,9 +270,14 @@ StatusOr<std::string> FindSnapshot(const std::string& parent, const std::string&
   }
   std::vector<std::string> found;
   for (const auto& entry : fs::directory_iterator(parent, ec)) {
-    if (fs::exists(entry.path() / "manifest.json", ec)) found.push_back(entry.path().filename().string());
+    // An entry that cannot be looked into (another user's directory) is
+    // simply not a snapshot: its error is its own, not the listing's.
+    std::error_code entry_ec;
+    if (fs::exists(entry.path() / "manifest.json", entry_ec)) {
+      found.push_back(entry.path().filename().string());
+    }
   }
-  if (ec) return InvalidArgumentError(parent + ": " + ec.message());
+  if (ec) return UnavailableError("cannot list " + parent + ": " + ec.message());
   std::sort(found.begin(), found.end());
   std::string names;
   for (const auto& name : found) names += (names.empty() ? "" : ", ") + name;
