@@ -29,6 +29,17 @@ std::string TinySnapshot(const TempDir& dir) {
   return dir / "pristine";
 }
 
+// A run of the tiny snapshot into `kind`, its work directory DIR/work; a
+// started server is this build's serve.
+RunSpec TinyRun(const TempDir& dir, TargetKind kind) {
+  RunSpec spec;
+  spec.source.pristine_dir = TinySnapshot(dir);
+  spec.target.kind = kind;
+  spec.target.work_dir = dir / "work";
+  if (kind == TargetKind::kStartedServer) spec.server.binary = WARMUP_CLI_PATH;
+  return spec;
+}
+
 TEST_CASE("target kinds: each name parses back to its kind, and an unknown one names the kinds there are") {
   for (TargetKind kind :
        {TargetKind::kEmbedded, TargetKind::kRemote, TargetKind::kNull, TargetKind::kStartedServer}) {
@@ -47,10 +58,7 @@ TEST_CASE("target kinds: each name parses back to its kind, and an unknown one n
 TEST_CASE(
     "RunLoad: an embedded run from a snapshot is verified, with its configuration, page cache and series") {
   TempDir dir;
-  RunSpec spec;
-  spec.source.pristine_dir = TinySnapshot(dir);
-  spec.target.kind = TargetKind::kEmbedded;
-  spec.target.work_dir = dir / "work";
+  RunSpec spec = TinyRun(dir, TargetKind::kEmbedded);
   auto result = RunLoad(spec);
   REQUIRE_MESSAGE(result.ok(), result.status().ToString());
   CHECK(result->ExitCode() == 0);
@@ -100,10 +108,7 @@ TEST_CASE(
 
 TEST_CASE("RunLoad: an output that cannot be written fails the run before anything runs") {
   TempDir dir;
-  RunSpec spec;
-  spec.source.pristine_dir = TinySnapshot(dir);
-  spec.target.kind = TargetKind::kEmbedded;
-  spec.target.work_dir = dir / "work";
+  RunSpec spec = TinyRun(dir, TargetKind::kEmbedded);
   spec.outputs = {{"--html", dir / "no-such-dir/run.html"}};
   auto result = RunLoad(spec);
   REQUIRE_FALSE(result.ok());
@@ -116,10 +121,7 @@ TEST_CASE(
     "RunLoad: a stop requested before the run ends it as interrupted after the first upsert, the target "
     "dropped") {
   TempDir dir;
-  RunSpec spec;
-  spec.source.pristine_dir = TinySnapshot(dir);
-  spec.target.kind = TargetKind::kEmbedded;
-  spec.target.work_dir = dir / "work";
+  RunSpec spec = TinyRun(dir, TargetKind::kEmbedded);
   StopRequest stop;
   stop.Request(0);
   RunHooks hooks;
@@ -134,11 +136,7 @@ TEST_CASE(
 
 TEST_CASE("RunLoad: a started server is run, measured and stopped, its figures and build in the result") {
   TempDir dir;
-  RunSpec spec;
-  spec.source.pristine_dir = TinySnapshot(dir);
-  spec.target.kind = TargetKind::kStartedServer;
-  spec.target.work_dir = dir / "work";
-  spec.server.binary = WARMUP_CLI_PATH;
+  RunSpec spec = TinyRun(dir, TargetKind::kStartedServer);
   std::vector<std::string> notices;
   RunHooks hooks;
   hooks.notice = [&](const std::string& line) { notices.push_back(line); };
@@ -162,10 +160,8 @@ TEST_CASE("RunLoad: a started server is run, measured and stopped, its figures a
 
 TEST_CASE("RunLoad: a started server needs a binary or a command, and OpenTarget cannot open one") {
   TempDir dir;
-  RunSpec spec;
-  spec.source.pristine_dir = TinySnapshot(dir);
-  spec.target.kind = TargetKind::kStartedServer;
-  spec.target.work_dir = dir / "work";
+  RunSpec spec = TinyRun(dir, TargetKind::kStartedServer);
+  spec.server.binary.clear();
   auto result = RunLoad(spec);
   REQUIRE_FALSE(result.ok());
   CHECK(result.status().code() == StatusCode::kInvalidArgument);
@@ -180,11 +176,7 @@ TEST_CASE(
     "server "
     "started, and exited 1: now kInvalidArgument before anything is prepared") {
   TempDir dir;
-  RunSpec spec;
-  spec.source.pristine_dir = TinySnapshot(dir);
-  spec.target.kind = TargetKind::kStartedServer;
-  spec.target.work_dir = dir / "work";
-  spec.server.binary = WARMUP_CLI_PATH;
+  RunSpec spec = TinyRun(dir, TargetKind::kStartedServer);
   spec.copy.collections = {"Brnad"};
   auto result = RunLoad(spec);
   REQUIRE_FALSE(result.ok());
@@ -196,11 +188,7 @@ TEST_CASE(
 
 TEST_CASE("RunLoad: a stop requested before a started server starts starts nothing") {
   TempDir dir;
-  RunSpec spec;
-  spec.source.pristine_dir = TinySnapshot(dir);
-  spec.target.kind = TargetKind::kStartedServer;
-  spec.target.work_dir = dir / "work";
-  spec.server.binary = WARMUP_CLI_PATH;
+  RunSpec spec = TinyRun(dir, TargetKind::kStartedServer);
   StopRequest stop;
   stop.Request(2);
   RunHooks hooks;
