@@ -16,6 +16,7 @@
 #include "warmup/copy_engine.h"
 #include "warmup/grpc_source.h"
 #include "warmup/remote_target.h"
+#include "warmup/run_result.h"
 #include "warmup/server.h"
 #include "warmup/snapshot.h"
 

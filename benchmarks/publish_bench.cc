@@ -20,6 +20,7 @@
 #include "warmup/copy_engine.h"
 #include "warmup/engine.h"
 #include "warmup/remote_target.h"
+#include "warmup/run_result.h"
 #include "warmup/server.h"
 #include "warmup/snapshot.h"
 

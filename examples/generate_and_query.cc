@@ -4,8 +4,9 @@
 #include <cstdio>
 #include <filesystem>
 
-#include "warmup/engine.h"
-#include "warmup/generator.h"
+// The whole library in one include (warmup/engine.h and warmup/generator.h
+// are what this example uses, and would do as well).
+#include "warmup/warmup.h"
 
 namespace {
 

@@ -14,6 +14,7 @@
 #include "warmup/copy_engine.h"
 #include "warmup/engine.h"
 #include "warmup/report.h"
+#include "warmup/run_result.h"
 
 namespace {
 

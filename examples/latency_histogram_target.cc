@@ -12,6 +12,7 @@
 #include "warmup/copy_engine.h"
 #include "warmup/engine.h"
 #include "warmup/generator.h"
+#include "warmup/run_result.h"
 
 namespace {
 
@@ -42,6 +43,7 @@ class LatencyHistogramTarget : public warmup::CatalogTarget {
     return inner_->Count(entity_type);
   }
   warmup::Status DropCatalog() override { return inner_->DropCatalog(); }
+  std::string Kind() const override { return inner_->Kind(); }
   bool StoresEntities() const override { return inner_->StoresEntities(); }
 
   const std::map<std::string, Histogram>& histograms() const { return histograms_; }

@@ -8,6 +8,7 @@
 
 #include "warmup/copy_engine.h"
 #include "warmup/generator.h"
+#include "warmup/run_result.h"
 
 namespace {
 

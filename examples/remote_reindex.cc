@@ -7,6 +7,7 @@
 
 #include "warmup/report.h"
 #include "warmup/run.h"
+#include "warmup/run_result.h"
 
 int main(int argc, char** argv) {
   if (argc != 4) {

@@ -120,7 +120,7 @@ struct ServeCommand {
   ServerTlsOptions tls;                              // --tls-cert, --tls-key, --client-ca
   std::string system_listen;                         // --system-listen: serve /system/server.crt here
   ProfilerOptions profiler;                          // a window from a catalog's first upsert to its goLive
-  // Write {"pid": P, "port": N, "system_port": S} and a newline to this descriptor once
+  // Write the readiness line (warmup/readiness_line.h) to this descriptor once
   // listening, then close it: how a supervisor learns the server is ready.
   int ready_fd = -1;
 };

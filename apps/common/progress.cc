@@ -1,5 +1,8 @@
 #include "common/progress.h"
 
+#include "common/human_figures.h"
+#include "warmup/run_result.h"
+
 #include <sys/ioctl.h>
 #include <unistd.h>
 
@@ -18,39 +21,12 @@ double SecondsBetween(std::chrono::steady_clock::time_point from, std::chrono::s
   return std::chrono::duration<double>(to - from).count();
 }
 
-std::string Percent(double part, double whole) {
-  char buf[16];
-  std::snprintf(buf, sizeof(buf), "%.1f %%", whole > 0 ? 100.0 * part / whole : 0.0);
-  return buf;
-}
-
-// "850 us", "2.9 ms" or "4.00 s".
-std::string Latency(int64_t ns) {
-  char buf[32];
-  if (ns < 1'000'000) {
-    std::snprintf(buf, sizeof(buf), "%lld us", static_cast<long long>(ns / 1000));
-  } else if (ns < 1'000'000'000) {
-    std::snprintf(buf, sizeof(buf), "%.1f ms", static_cast<double>(ns) / 1e6);
-  } else {
-    std::snprintf(buf, sizeof(buf), "%.2f s", static_cast<double>(ns) / 1e9);
-  }
-  return buf;
-}
-
 // The nearest-rank percentile of non-empty `v` (reordered): the value of rank
 // ceil(percent * n / 100), in integers so that 99 % of 100 values is rank 99.
 int64_t NearestRank(std::vector<int64_t>& v, size_t percent) {
   const size_t index = (v.size() * percent + 99) / 100 - 1;
   std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(index), v.end());
   return v[index];
-}
-
-// "0.8 s" under ten seconds (a stall is worth its tenths there), Duration's text above.
-std::string StallTime(double seconds) {
-  if (seconds >= 10) return Duration(seconds);
-  char buf[16];
-  std::snprintf(buf, sizeof(buf), "%.1f s", seconds);
-  return buf;
 }
 
 }  // namespace
@@ -64,27 +40,6 @@ ProgressOptions ProgressForStderr(double interval_seconds) {
     options.width = size.ws_col - 1;  // the last column would wrap on some terminals
   }
   return options;
-}
-
-std::string WithThousands(int64_t value) {
-  std::string digits = std::to_string(value < 0 ? -value : value);
-  for (int i = static_cast<int>(digits.size()) - 3; i > 0; i -= 3) digits.insert(static_cast<size_t>(i), ",");
-  return value < 0 ? "-" + digits : digits;
-}
-
-std::string Duration(double seconds) {
-  const auto total = static_cast<int64_t>(std::llround(std::max(0.0, seconds)));
-  char buf[32];
-  if (total < 60) {
-    std::snprintf(buf, sizeof(buf), "%lld s", static_cast<long long>(total));
-  } else if (total < 3600) {
-    std::snprintf(buf, sizeof(buf), "%lld min %02lld s", static_cast<long long>(total / 60),
-                  static_cast<long long>(total % 60));
-  } else {
-    std::snprintf(buf, sizeof(buf), "%lld h %02lld min", static_cast<long long>(total / 3600),
-                  static_cast<long long>(total % 3600 / 60));
-  }
-  return buf;
 }
 
 ProgressReporter::ProgressReporter(std::FILE* out, ProgressOptions options)

@@ -140,11 +140,6 @@ class ProgressReporter : public RunObserver {
 // plain lines every `interval_seconds` otherwise.
 ProgressOptions ProgressForStderr(double interval_seconds);
 
-// "1,234,567".
-std::string WithThousands(int64_t value);
-// "42 s", "3 min 05 s", "1 h 02 min".
-std::string Duration(double seconds);
-
 }  // namespace warmup::cli
 
 #endif  // WARMUP_APPS_COMMON_PROGRESS_H_

@@ -5,6 +5,7 @@
 
 #include <functional>
 #include <iostream>
+#include <mutex>
 #include <thread>
 #include <utility>  // before Asio: Boost 1.74's awaitable.hpp needs std::exchange
 // clang-format off
@@ -17,7 +18,10 @@ namespace warmup::cli {
 struct SignalWatcher::State {
   std::string command;
   bool started_server = false;
+  std::string stopping;
   StopRequest stop;
+  std::mutex mu;                  // guards on_stop against the first signal
+  std::function<void()> on_stop;  // empty until OnStop, and after it ran
   boost::asio::io_context io;
   boost::asio::signal_set signals{io, SIGINT, SIGTERM};
   std::thread thread;
@@ -32,18 +36,26 @@ struct SignalWatcher::State {
           stop.StopNow();
         }
       } else {
-        stop.Request(signal);
-        std::cerr << "warmup " << command << ": " << name << " received; stopping after the current upsert"
+        std::cerr << "warmup " << command << ": " << name << " received; " << stopping
                   << (started_server ? " (again: stop the server now)" : "") << "\n";
+        std::function<void()> call;
+        {
+          const std::lock_guard<std::mutex> lock(mu);
+          stop.Request(signal);
+          call.swap(on_stop);
+        }
+        if (call) call();
       }
       Await();
     });
   }
 };
 
-SignalWatcher::SignalWatcher(std::string command, bool started_server) : state_(std::make_unique<State>()) {
+SignalWatcher::SignalWatcher(std::string command, bool started_server, std::string stopping)
+    : state_(std::make_unique<State>()) {
   state_->command = std::move(command);
   state_->started_server = started_server;
+  state_->stopping = std::move(stopping);
   state_->Await();
   state_->thread = std::thread([this] { state_->io.run(); });
 }
@@ -54,6 +66,17 @@ SignalWatcher::~SignalWatcher() {
 }
 
 StopRequest& SignalWatcher::stop() { return state_->stop; }
+
+void SignalWatcher::OnStop(std::function<void()> on_stop) {
+  {
+    const std::lock_guard<std::mutex> lock(state_->mu);
+    if (!state_->stop.requested()) {
+      state_->on_stop = std::move(on_stop);
+      return;
+    }
+  }
+  on_stop();
+}
 
 int SignalWatcher::received() const { return state_->stop.reason(); }
 

@@ -20,8 +20,9 @@
 
 #include "common/options.h"
 #include "common/profiler_window.h"
-#include "load.h"
+#include "common/run_command.h"
 #include "warmup/report.h"
+#include "warmup/run_result.h"
 
 namespace {
 
@@ -92,6 +93,7 @@ class MeasuredTarget : public warmup::CatalogTarget {
   std::vector<warmup::CollectionIndexStatistics> IndexStatistics() const override {
     return inner_->IndexStatistics();
   }
+  std::string Kind() const override { return inner_->Kind(); }
   bool StoresEntities() const override { return inner_->StoresEntities(); }
 
  private:

@@ -12,10 +12,11 @@
 #include <tuple>
 #include <vector>
 
-#include "load.h"
+#include "common/run_command.h"
 #include "warmup/compare.h"
 #include "warmup/html_report.h"
 #include "warmup/report.h"
+#include "warmup/run_result.h"
 
 namespace {
 

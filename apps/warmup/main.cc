@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "common/options.h"
-#include "load.h"
+#include "common/run_command.h"
 #include "warmup/catalog_admin.h"
 #include "warmup/generator.h"
 #include "warmup/grpc_source.h"

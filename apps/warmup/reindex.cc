@@ -4,7 +4,7 @@
 // figures as data (RunLoad with TargetKind::kStartedServer). SIGINT/SIGTERM
 // stop the load after the current upsert (the server after the stop grace, or
 // at a second signal); the partial report, marked interrupted, follows.
-#include "load.h"
+#include "common/run_command.h"
 
 int Reindex(const std::vector<std::string>& args) {
   auto cmd = warmup::cli::ParseReindex(args);

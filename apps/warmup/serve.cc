@@ -5,32 +5,19 @@
 #include <filesystem>
 #include <memory>
 #include <string>
-#include <thread>
-#include <utility>  // before Asio: Boost 1.74's awaitable.hpp needs std::exchange
-// clang-format off
-#include <boost/asio/io_context.hpp>
-#include <boost/asio/signal_set.hpp>
-// clang-format on
 
 #include "common/options.h"
-#include "load.h"
-#include "warmup/run_result.h"
+#include "common/run_command.h"
+#include "common/signal_watcher.h"
+#include "warmup/environment.h"
+#include "warmup/process_usage.h"
+#include "warmup/readiness_line.h"
+#include "warmup/run_observer.h"
 #include "warmup/server.h"
 #include "warmup/version.h"
 #include "warmup/work_dir.h"
 
 namespace {
-
-// `text` as the inside of a JSON string.
-std::string JsonEscaped(const std::string& text) {
-  std::string out;
-  for (const char c : text) {
-    if (c == '"' || c == '\\') out += '\\';
-    if (static_cast<unsigned char>(c) < 0x20) continue;  // no control characters in a build line
-    out += c;
-  }
-  return out;
-}
 
 // The start-up header's note of how records are compressed.
 const char* CompressionLabel(warmup::RecordCompression compression) {
@@ -138,11 +125,8 @@ int Serve(const std::vector<std::string>& args) {
                                                    {"--client-ca", cmd->tls.client_ca_file}};
     if (auto s = warmup::PrepareWorkDir(cmd->data_dir, in_use); !s.ok()) return fail_before_start(s);
   }
-  // SIGTERM and SIGINT shut the server down; Asio turns them into a handler
-  // call on a thread of ours (gRPC starts threads before main, so a signal
-  // mask cannot be relied on).
-  boost::asio::io_context signals_io;
-  boost::asio::signal_set signals(signals_io, SIGTERM, SIGINT);
+  // SIGTERM and SIGINT shut the server down, also one that comes while it starts.
+  warmup::cli::SignalWatcher signals("serve", /*started_server=*/false, "shutting down");
 
   // The profiler is checked before the server starts, so that a missing one
   // is an error and not a run without its profile.
@@ -221,23 +205,16 @@ int Serve(const std::vector<std::string>& args) {
   }
   std::fflush(stdout);
   if (cmd->ready_fd >= 0) {  // the supervisor's readiness channel: one JSON line, then closed
-    const std::string ready = "{\"pid\": " + std::to_string(getpid()) +
-                              ", \"port\": " + std::to_string((*server)->port()) +
-                              ", \"system_port\": " + std::to_string((*server)->system_port()) +
-                              ", \"build\": \"" + JsonEscaped(warmup::DescribeBuild().Summary()) + "\"}\n";
+    const std::string ready = warmup::FormatReadinessLine({.pid = static_cast<int>(getpid()),
+                                                           .port = (*server)->port(),
+                                                           .system_port = (*server)->system_port(),
+                                                           .build = warmup::DescribeBuild().Summary()});
     (void)!write(cmd->ready_fd, ready.data(), ready.size());
     close(cmd->ready_fd);
   }
 
-  signals.async_wait([&](const boost::system::error_code& ec, int) {
-    if (ec) return;
-    std::printf("warmup serve: shutting down\n");
-    (*server)->Shutdown();
-  });
-  std::thread watcher([&] { signals_io.run(); });
+  signals.OnStop([&] { (*server)->Shutdown(); });
   (*server)->Wait();
-  signals_io.stop();
-  watcher.join();
 
   const warmup::ProcessUsage usage = warmup::UsageOfThisProcess();
   std::printf(

@@ -19,6 +19,7 @@
 #include "warmup/remote_target.h"
 #include "warmup/report.h"
 #include "warmup/run.h"
+#include "warmup/run_result.h"
 #include "warmup/server.h"
 #include "warmup/snapshot.h"
 #include "warmup/version.h"

@@ -1,4 +1,5 @@
 #include "common/progress.h"
+#include "warmup/run_result.h"
 
 #include <doctest/doctest.h>
 #include <poll.h>
@@ -84,17 +85,6 @@ std::vector<std::string> ProgressLines(const std::string& text) {
     lines.push_back(text.substr(at + prefix.size(), end - at - prefix.size()));
   }
   return lines;
-}
-
-TEST_CASE("WithThousands and Duration") {
-  CHECK(WithThousands(0) == "0");
-  CHECK(WithThousands(999) == "999");
-  CHECK(WithThousands(1234567) == "1,234,567");
-  CHECK(WithThousands(-1000) == "-1,000");
-  CHECK(Duration(42.4) == "42 s");
-  CHECK(Duration(185) == "3 min 05 s");
-  CHECK(Duration(3720) == "1 h 02 min");
-  CHECK(Duration(-5) == "0 s");
 }
 
 TEST_CASE(

@@ -11,6 +11,7 @@
 #include "warmup/copy_engine.h"
 #include "warmup/generator.h"
 #include "warmup/remote_target.h"
+#include "warmup/run_result.h"
 #include "warmup/snapshot.h"
 
 namespace warmup {

@@ -7,7 +7,7 @@
 
 #include <regex>
 
-#include "warmup/run_result.h"
+#include "warmup/environment.h"
 
 namespace warmup {
 namespace {

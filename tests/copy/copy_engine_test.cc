@@ -18,6 +18,7 @@
 #include "warmup/generator.h"
 #include "warmup/report.h"
 #include "warmup/run_observer.h"
+#include "warmup/run_result.h"
 #include "warmup/snapshot.h"
 
 namespace warmup {
@@ -641,6 +642,29 @@ TEST_CASE("regression: the null target's runs were VERIFIED against counts it ke
   CHECK(report.find("verdict: OK: the harness's figures stand; the target stored nothing, so nothing was "
                     "verified (exit 0)") != std::string::npos);
   CHECK(nlohmann::json::parse(RenderJsonReport(r))["verification"]["outcome"] == "not_applicable");
+}
+
+// A target whose description reads like another kind's.
+class MisleadingTarget : public ScriptedTarget {
+ public:
+  std::string Describe() const override { return "remote-looking test target"; }
+};
+
+TEST_CASE("regression: the report read the target kind out of Describe() when the run did not record it") {
+  // A target that says no kind gets no kind's caveats, whatever its description reads like.
+  MisleadingTarget misleading;
+  const RunResult unsaid = Run(misleading);
+  CHECK(unsaid.config.target_kind.empty());
+  for (const std::string& caveat : RunCaveats(unsaid)) CHECK(caveat.rfind("remote:", 0) == std::string::npos);
+  CHECK(RenderTextReport(unsaid).find("target kind not recorded") != std::string::npos);
+  // warmup's own targets say their kind, and RunCopy records it when the caller did not.
+  auto null_target = MakeNullTarget();
+  CHECK(null_target->Kind() == "null");
+  const RunResult null_run = Run(*null_target);
+  CHECK(null_run.config.target_kind == "null");
+  const auto caveats = RunCaveats(null_run);
+  CHECK(std::count(caveats.begin(), caveats.end(),
+                   "null target: nothing is stored; the figures measure the harness itself.") == 1);
 }
 
 TEST_CASE(

@@ -24,6 +24,7 @@
 #include "warmup/grpc_source.h"
 #include "warmup/remote_target.h"
 #include "warmup/report.h"
+#include "warmup/run_result.h"
 #include "warmup/snapshot.h"
 
 namespace warmup {

@@ -13,6 +13,7 @@
 #include "warmup/digest.h"
 #include "warmup/generator.h"
 #include "warmup/remote_target.h"
+#include "warmup/run_result.h"
 #include "warmup/server.h"
 #include "warmup/snapshot.h"
 

@@ -10,6 +10,7 @@
 
 #include "common/temp_dir.h"
 #include "warmup/generator.h"
+#include "warmup/run_result.h"
 #include "warmup/snapshot.h"
 
 namespace warmup {

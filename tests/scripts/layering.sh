@@ -12,7 +12,9 @@
 #   - result/ (the result model and its probes) includes only base/, result/
 #     and public headers: no internal header of a renderer, the engine, the
 #     copy or a transport;
-#   - only run/ (and what stands above the library) includes warmup/run.h.
+#   - only run/, the umbrella warmup/warmup.h and what stands above the
+#     library include warmup/run.h;
+#   - the umbrella warmup/warmup.h includes every other public header.
 # usage: layering.sh LIBWARMUP_DIR     checks the tree, lists every violation
 #        layering.sh --self-test DIR   plants violations in a copy, requires each to be found
 set -uo pipefail
@@ -37,7 +39,13 @@ check() {
     grep -Hn '#include "[a-z_]*/' "$lib"/src/result/* 2> /dev/null | grep -v '#include "\(base\|result\|warmup\)/')
   while IFS= read -r line; do report "$line (only run/ includes warmup/run.h)"; done < <(
     grep -Hn '#include "warmup/run\.h"' "$lib"/src/*/* "$lib"/include/warmup/*.h 2> /dev/null |
-      grep -v '/src/run/')
+      grep -v '/src/run/' | grep -v '/include/warmup/warmup\.h:')
+  for header in "$lib"/include/warmup/*.h; do
+    local name=${header##*/}
+    [ "$name" = warmup.h ] && continue
+    grep -q "^#include \"warmup/$name\"$" "$lib"/include/warmup/warmup.h ||
+      report "include/warmup/warmup.h lacks warmup/$name (the umbrella includes every public header)"
+  done
   return $found
 }
 
@@ -69,7 +77,8 @@ if [ "${1:-}" = --self-test ]; then
   plant src/base/status.cc '#include "model/value.h"'
   plant src/result/run_result.cc '#include "report/html.h"'
   plant src/copy/copy_engine.cc '#include "warmup/run.h"'
-  echo "layering self-test: all 13 planted violations found"
+  plant include/warmup/planted_concept.h '// a public header the umbrella does not include'
+  echo "layering self-test: all 14 planted violations found"
   exit 0
 fi
 check "$1" && echo "layering: every include follows the rules"

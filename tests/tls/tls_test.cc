@@ -25,6 +25,7 @@
 #include "warmup/generator.h"
 #include "warmup/grpc_source.h"
 #include "warmup/remote_target.h"
+#include "warmup/run_result.h"
 
 namespace warmup {
 namespace {

@@ -37,6 +37,11 @@ class CatalogTarget {
 
   // What the target is, for reports, e.g. "null", "embedded /data".
   virtual std::string Describe() const = 0;
+  // Which kind of target it is, for the report's config.target_kind and the
+  // caveats that follow from it: "embedded", "remote" and "null" for
+  // warmup's own; empty when not said (this default). Describe() is for
+  // people and is never parsed for it. A wrapper forwards its inner target's.
+  virtual std::string Kind() const { return ""; }
   // Creates catalog `schema.name` in WARM_UP state and defines `schema` in it.
   // Errors: kAlreadyExists when the catalog exists; the target's own errors.
   virtual Status CreateCatalog(const CatalogSchema& schema) = 0;

@@ -10,8 +10,9 @@
 
 #include "warmup/catalog_source.h"
 #include "warmup/catalog_target.h"
+#include "warmup/run_config.h"
 #include "warmup/run_observer.h"
-#include "warmup/run_result.h"
+#include "warmup/run_result.h"  // what RunCopy/RunLoad return: every caller reads it
 #include "warmup/status.h"
 
 namespace warmup {

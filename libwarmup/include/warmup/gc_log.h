@@ -10,7 +10,7 @@
 #include <string>
 #include <string_view>
 
-#include "warmup/run_result.h"
+#include "warmup/server_figures.h"
 #include "warmup/status.h"
 
 namespace warmup {

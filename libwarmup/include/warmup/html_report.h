@@ -16,9 +16,10 @@
 #include <string>
 
 #include "warmup/compare.h"
-#include "warmup/run_result.h"
 
 namespace warmup {
+
+struct RunResult;  // run_result.h
 
 // A run: the verdict banner (the verdict sentence, the exit code, the abort
 // and its reason, "do not quote these figures" unless exit 0, an output

@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "warmup/run_result.h"
-
 namespace warmup {
+
+struct RunResult;  // run_result.h
 
 // The human report: header, per-collection table, totals, goLive, caveats,
 // verification, verdict, and as its last line RUN_STATUS=MEASUREMENT-DONE-<run>.

@@ -19,8 +19,9 @@
 #include "warmup/catalog_target.h"
 #include "warmup/copy_engine.h"
 #include "warmup/engine.h"
+#include "warmup/page_cache.h"
 #include "warmup/run_observer.h"
-#include "warmup/run_result.h"
+#include "warmup/run_result.h"  // what RunCopy/RunLoad return: every caller reads it
 #include "warmup/status.h"
 #include "warmup/tls.h"
 #include "warmup/work_dir.h"

@@ -11,10 +11,15 @@
 #include <string>
 #include <vector>
 
-#include "warmup/run_result.h"
 #include "warmup/status.h"
 
 namespace warmup {
+
+struct CollectionResult;  // run_result.h
+struct RunResult;         // run_result.h
+
+// What goLive came to (RunResult::golive).
+enum class GoLiveOutcome { kNotAttempted, kCompleted, kFailed };
 
 // What a run is about to do.
 struct RunStart {

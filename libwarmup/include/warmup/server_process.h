@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "warmup/run_observer.h"
-#include "warmup/run_result.h"
+#include "warmup/server_figures.h"
 #include "warmup/status.h"
 
 namespace warmup {

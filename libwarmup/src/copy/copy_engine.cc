@@ -15,6 +15,7 @@
 
 #include "copy/verify_content.h"
 #include "result/environment.h"
+#include "warmup/run_result.h"
 
 namespace warmup {
 namespace {
@@ -360,6 +361,7 @@ StatusOr<RunResult> RunCopy(CatalogSource& source, CatalogTarget& target, const 
   r.loader_pid = static_cast<int>(::getpid());
   r.environment = report::CollectEnvironment();
   r.config = options.config;
+  if (r.config.target_kind.empty()) r.config.target_kind = target.Kind();
   r.config.max_per_collection = options.max_per_collection;
   r.config.collections = options.collections;
   r.config.dataset_provenance = source.Provenance();

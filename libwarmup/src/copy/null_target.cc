@@ -8,6 +8,7 @@ namespace {
 class NullTarget : public CatalogTarget {
  public:
   std::string Describe() const override { return "null (keeps nothing; measures the harness)"; }
+  std::string Kind() const override { return "null"; }
   bool StoresEntities() const override { return false; }
   Status CreateCatalog(const CatalogSchema& schema) override {
     if (created_) return AlreadyExistsError("the null target holds one catalog at a time");

@@ -62,6 +62,7 @@ class EmbeddedTarget : public CatalogTarget {
   EmbeddedTarget(std::string dir, std::unique_ptr<Engine> engine)
       : dir_(std::move(dir)), engine_(std::move(engine)) {}
   std::string Describe() const override { return "embedded engine in " + dir_; }
+  std::string Kind() const override { return "embedded"; }
   Status CreateCatalog(const CatalogSchema& schema) override {
     auto catalog = engine_->CreateCatalog(schema);
     if (!catalog.ok()) return catalog.status();

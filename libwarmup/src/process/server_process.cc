@@ -29,13 +29,13 @@
 #include <filesystem>
 #include <fstream>
 #include <mutex>
-#include <nlohmann/json.hpp>
 #include <sstream>
 #include <thread>
 
 #include "result/environment.h"
 #include "warmup/catalog_admin.h"
 #include "warmup/gc_log.h"
+#include "warmup/readiness_line.h"
 
 namespace warmup {
 namespace {
@@ -503,15 +503,14 @@ StatusOr<std::unique_ptr<ServerProcess>> ServerProcess::Start(const ServerProces
     return UnavailableError("the server " + options.binary + " did not start: it " + stopped.ended +
                             " before it was ready" + said);
   }
-  const auto parsed = nlohmann::json::parse(readiness.line, nullptr, /*allow_exceptions=*/false);
-  if (!parsed.is_object() || !parsed.contains("port") || !parsed["port"].is_number_integer()) {
+  auto line = ParseReadinessLine(readiness.line);
+  if (!line.ok()) {
     server->Stop();
-    return UnavailableError("the server " + options.binary +
-                            " said it was ready in a way not understood: " + readiness.line);
+    return UnavailableError("the server " + options.binary + " said it was ready in a way not understood (" +
+                            line.status().message() + "): " + readiness.line);
   }
-  server->set_port(parsed["port"].get<int>());
-  if (parsed.contains("build") && parsed["build"].is_string())
-    server->set_build(parsed["build"].get<std::string>());
+  server->set_port(line->port);
+  if (!line->build.empty()) server->set_build(line->build);
   return std::unique_ptr<ServerProcess>(std::move(server));
 }
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "warmup/report.h"
+#include "warmup/run_result.h"
 
 namespace warmup {
 namespace report {

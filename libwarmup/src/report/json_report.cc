@@ -2,6 +2,7 @@
 #include <nlohmann/json.hpp>
 
 #include "warmup/report.h"
+#include "warmup/run_result.h"
 
 namespace warmup {
 namespace {

@@ -7,6 +7,7 @@
 #include <range/v3/view/transform.hpp>
 
 #include "warmup/report.h"
+#include "warmup/run_result.h"
 
 namespace warmup {
 namespace {
@@ -85,8 +86,9 @@ std::vector<std::string> RunCaveats(const RunResult& r) {
   std::vector<std::string> caveats = {
       "upsert figures are service times of a closed loop (one upsert at a time, each waiting for the last), "
       "not latencies under an open-loop arrival schedule."};
-  const std::string& kind = r.config.target_kind;
-  auto is = [&](const char* k) { return kind == k || (kind.empty() && r.target.rfind(k, 0) == 0); };
+  // The kind RunLoad or the target itself recorded (CatalogTarget::Kind),
+  // never read out of the target's description.
+  auto is = [&](const char* kind) { return r.config.target_kind == kind; };
   if (is("remote")) {
     caveats.push_back(
         "remote: an upsert's time is end-to-end ingestion latency (conversion, serialization, round trip, "

@@ -6,7 +6,9 @@
 
 #include <string>
 
-#include "warmup/run_result.h"
+#include "warmup/environment.h"
+#include "warmup/process_usage.h"
+#include "warmup/storage_info.h"
 
 namespace warmup::report {
 

@@ -42,6 +42,7 @@ class RemoteTarget : public CatalogTarget {
   std::string Describe() const override {
     return "remote " + client_.address() + " (evitaDB gRPC protocol, " + client_.transport() + ")";
   }
+  std::string Kind() const override { return "remote"; }
 
   Status CreateCatalog(const CatalogSchema& schema) override {
     schema_ = schema;

@@ -14,6 +14,7 @@
 #include "warmup/page_cache.h"
 #include "warmup/remote_target.h"
 #include "warmup/run.h"
+#include "warmup/run_result.h"
 #include "warmup/server_process.h"
 #include "warmup/snapshot.h"
 #include "warmup/time_series.h"

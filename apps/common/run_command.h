@@ -1,7 +1,7 @@
 // What every command that runs a load shares: the library's RunSpec from the
 // command line, the run under a signal watcher, its files and its report.
-#ifndef WARMUP_APPS_WARMUP_LOAD_H_
-#define WARMUP_APPS_WARMUP_LOAD_H_
+#ifndef WARMUP_APPS_COMMON_RUN_COMMAND_H_
+#define WARMUP_APPS_COMMON_RUN_COMMAND_H_
 
 #include <functional>
 #include <iostream>
@@ -11,8 +11,11 @@
 #include "common/signal_watcher.h"
 #include "warmup/report.h"
 #include "warmup/run.h"
-#include "warmup/run_result.h"
 #include "warmup/status.h"
+
+namespace warmup {
+struct RunResult;  // warmup/run_result.h
+}  // namespace warmup
 
 // The library's spec of the run `cmd` describes: its report files are the
 // run's outputs, and a started server's binary is this one unless named.
@@ -64,4 +67,4 @@ std::optional<int> StopAfterParse(const warmup::StatusOr<Command>& cmd) {
   return std::nullopt;
 }
 
-#endif  // WARMUP_APPS_WARMUP_LOAD_H_
+#endif  // WARMUP_APPS_COMMON_RUN_COMMAND_H_

@@ -1,7 +1,7 @@
 // warmup load: the read side alone, against the embedded engine, a running
 // server, or nothing (the null target); and what every command that runs a
 // load shares (the spec from the command line, its files, its report).
-#include "load.h"
+#include "common/run_command.h"
 
 #include <chrono>
 #include <filesystem>
@@ -13,6 +13,7 @@
 #include "common/progress.h"
 #include "warmup/html_report.h"
 #include "warmup/report.h"
+#include "warmup/run_result.h"
 
 int FailWith(const warmup::Status& status) {
   std::cerr << "warmup: " << status.ToString() << "\n";

@@ -1,0 +1,185 @@
+#include "common/option_parsing.h"
+
+#include <sstream>
+
+namespace warmup::cli {
+namespace {
+
+// A bare `--compress` (the older boolean spelling) as `--compress=zstd`, and
+// `--compress X` as `--compress=X`, so that one option means one thing in
+// every command.
+std::vector<std::string> SpellCompressOut(const std::vector<std::string>& args) {
+  std::vector<std::string> out;
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (args[i] != "--compress") {
+      out.push_back(args[i]);
+    } else if (i + 1 < args.size() && !args[i + 1].starts_with("-")) {
+      out.push_back("--compress=" + args[++i]);
+    } else {
+      out.push_back("--compress=zstd");
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+StatusOr<po::variables_map> Parse(const std::vector<std::string>& args,
+                                  const po::options_description& visible,
+                                  const po::positional_options_description& positional,
+                                  const std::string& usage, std::string* help,
+                                  const po::options_description& hidden) {
+  po::variables_map vm;
+  po::options_description all;
+  all.add(visible).add(hidden);
+  try {
+    po::store(po::command_line_parser(SpellCompressOut(args))
+                  .options(all)
+                  .positional(positional)
+                  .style(kStyle)
+                  .run(),
+              vm);
+    if (vm.count("help")) {
+      std::ostringstream text;
+      text << usage << "\n\n" << visible;
+      *help = text.str();
+      return vm;
+    }
+    po::notify(vm);
+  } catch (const po::error& e) {
+    return InvalidArgumentError(std::string(e.what()) + " (see --help)");
+  }
+  // An empty value is a mistake (an unset shell variable), never "the default".
+  for (const auto& [name, value] : vm) {
+    if (value.defaulted()) continue;
+    if (const auto* text = boost::any_cast<std::string>(&value.value()); text != nullptr && text->empty()) {
+      return InvalidArgumentError("--" + name + " needs a value, not an empty one");
+    }
+  }
+  return vm;
+}
+
+bool Given(const po::variables_map& vm, const char* flag) {
+  return vm.count(flag) > 0 && !vm[flag].defaulted();
+}
+
+Status RefuseIgnored(const po::variables_map& vm, std::initializer_list<const char*> flags,
+                     const std::string& mode) {
+  for (const char* flag : flags) {
+    if (Given(vm, flag)) {
+      return InvalidArgumentError(std::string("--") + flag + " has no effect " + mode + "; leave it out");
+    }
+  }
+  return OkStatus();
+}
+
+std::vector<std::string> SplitAtSpaces(const std::string& text) {
+  std::vector<std::string> words;
+  std::istringstream in(text);
+  for (std::string word; in >> word;) words.push_back(word);
+  return words;
+}
+
+Status CheckRange(const char* flag, int64_t value, int64_t low, int64_t high) {
+  if (value >= low && value <= high) return OkStatus();
+  return InvalidArgumentError(std::string("--") + flag + " must be from " + std::to_string(low) + " to " +
+                              std::to_string(high) + ", not " + std::to_string(value));
+}
+
+StatusOr<GrpcUrl> ParseGrpcUrl(const std::string& url, const std::string& option) {
+  GrpcUrl parsed;
+  parsed.tls = url.starts_with("grpcs://");
+  const std::string scheme = parsed.tls ? "grpcs://" : "grpc://";
+  const size_t slash = url.find('/', scheme.size());
+  if (!url.starts_with(scheme) || slash == std::string::npos || slash == scheme.size() ||
+      slash + 1 == url.size() || url.find(':', scheme.size()) > slash) {
+    return InvalidArgumentError(
+        option + " must look like grpc://HOST:PORT/CATALOG (grpcs:// for TLS), not '" + url + "'");
+  }
+  parsed.address = url.substr(scheme.size(), slash - scheme.size());
+  if (auto s = CheckHostPort(parsed.address, AddressUse::kDial); !s.ok()) return s.WithContext(option);
+  parsed.catalog = url.substr(slash + 1);
+  return parsed;
+}
+
+po::options_description ClientTlsGroup(ClientTlsOptions* tls, bool with_switch) {
+  po::options_description group("TLS (evitaDB serves gRPC over TLS only, unless configured otherwise)");
+  if (with_switch) {
+    group.add_options()("tls", po::bool_switch(&tls->enabled), "connect to --address over TLS");
+  }
+  group.add_options()(
+      "ca-cert", po::value(&tls->ca_cert_file),
+      "PEM: the CA (or the server's self-signed certificate) to trust; default: the system's")(
+      "fetch-server-cert", po::value(&tls->fetch_server_cert_from),
+      "HOST:PORT of evitaDB's system API (its shared port, 5555, by default): trust the certificate it "
+      "serves at /system/server.crt, "
+      "fetched over plain HTTP (trust on first use)")("client-cert", po::value(&tls->client_cert_file),
+                                                      "mTLS: this client's certificate (PEM)")(
+      "client-key", po::value(&tls->client_key_file), "mTLS: its private key (PEM)")(
+      "tls-server-name", po::value(&tls->server_name),
+      "the name the server's certificate must carry (default: the host dialled)");
+  return group;
+}
+
+ClientTlsOptions TlsFor(const ClientTlsOptions& tls, bool enabled, bool keep_settings) {
+  if (!enabled && !keep_settings) return {};
+  ClientTlsOptions out = tls;
+  out.enabled = enabled;
+  return out;
+}
+
+StatusOr<RecordCompression> ParseRecordCompression(const std::string& compression) {
+  if (compression == "none") return RecordCompression::kNone;
+  if (compression == "zstd") return RecordCompression::kZstd;
+  if (compression == "deflate") return RecordCompression::kDeflate;
+  return InvalidArgumentError("--compress must be none, zstd or deflate, not '" + compression + "'");
+}
+
+Status ParseSnapshotCompression(const std::string& compression, SnapshotWriteOptions& write) {
+  if (compression != "none" && compression != "zstd") {
+    return InvalidArgumentError("--compress must be none or zstd, not '" + compression + "'");
+  }
+  write.compression = compression == "zstd" ? SnapshotCompression::kZstd : SnapshotCompression::kNone;
+  return OkStatus();
+}
+
+Status CheckAlpha(double alpha) {
+  if (alpha > 0 && alpha <= 0.2) return OkStatus();
+  return InvalidArgumentError("--alpha must be above 0 and at most 0.2, not " + std::to_string(alpha));
+}
+
+std::vector<std::string> CommandLine(std::vector<std::string> tool, const std::vector<std::string>& args) {
+  tool.insert(tool.end(), args.begin(), args.end());
+  return tool;
+}
+
+po::options_description ProfilerGroup(std::string* kind_name, ProfilerOptions* profiler, bool serve) {
+  po::options_description group("profiler");
+  group.add_options()("profiler", po::value(kind_name)->default_value("none"),
+                      serve
+                          ? "none | cpu | heap | perf: a window from a warming-up catalog's first upsert to "
+                            "the start of its goLive"
+                          : "none | cpu (gperftools) | heap (gperftools) | perf (perf record -g): a window "
+                            "around the load only")("profile-out", po::value(&profiler->out),
+                                                    "the profile's file (heap: its prefix)");
+  if (serve) {
+    group.add_options()("profile-golive", po::bool_switch(&profiler->golive),
+                        "a second window over goLive, into --profile-out's path + .golive");
+  }
+  return group;
+}
+
+Status FinishProfiler(const std::string& kind_name, ProfilerOptions* profiler) {
+  auto kind = ParseProfilerKind(kind_name);
+  if (!kind.ok()) return kind.status();
+  profiler->kind = *kind;
+  if (profiler->kind != ProfilerKind::kNone && profiler->out.empty()) {
+    return InvalidArgumentError("--profiler " + kind_name + " needs --profile-out");
+  }
+  if (profiler->kind == ProfilerKind::kNone && (!profiler->out.empty() || profiler->golive)) {
+    return InvalidArgumentError("--profile-out and --profile-golive need --profiler cpu, heap or perf");
+  }
+  return OkStatus();
+}
+
+}  // namespace warmup::cli

@@ -1,0 +1,258 @@
+#include "common/run_option_groups.h"
+
+#include <range/v3/range/conversion.hpp>
+#include <range/v3/range/primitives.hpp>
+#include <range/v3/view/filter.hpp>
+#include <range/v3/view/split.hpp>
+
+namespace warmup::cli {
+
+po::options_description SourceGroup::Options() {
+  po::options_description group("source: --pristine-dir [--catalog], or --source");
+  group.add_options()("pristine-dir", po::value(&spec.pristine_dir),
+                      "parent of the <catalog>/ snapshot (or an export zip)")(
+      "catalog", po::value(&spec.catalog), "the snapshot (default: the only one in --pristine-dir)")(
+      "source", po::value(&url), "read a live catalog instead: grpc://HOST:PORT/CATALOG (grpcs:// over TLS)")(
+      "prewarm-source", po::bool_switch(&spec.prewarm),
+      "read the whole snapshot into the page cache before the run (a warm source)")(
+      "drop-source-cache", po::bool_switch(&spec.drop_cache),
+      "drop the snapshot from the page cache before the run (a cold source)")(
+      "allow-not-alive", po::bool_switch(&spec.allow_not_alive),
+      "with --source: read a catalog that is not ALIVE (only what a load had reached)");
+  return group;
+}
+
+Status SourceGroup::Finish(const po::variables_map& vm, const ClientTlsOptions& tls) {
+  if (spec.pristine_dir.empty() == url.empty()) {
+    return InvalidArgumentError("give exactly one of --pristine-dir and --source");
+  }
+  if (spec.prewarm && spec.drop_cache) {
+    return InvalidArgumentError("give --prewarm-source or --drop-source-cache, not both");
+  }
+  if (!spec.catalog.empty()) {
+    if (!url.empty())
+      return InvalidArgumentError("--catalog goes with --pristine-dir; --source names its own");
+    if (auto s = CheckName(spec.catalog, "--catalog"); !s.ok()) return s;
+  }
+  if (url.empty()) return RefuseIgnored(vm, {"allow-not-alive"}, "without --source");
+  if (auto s = RefuseIgnored(vm, {"prewarm-source", "drop-source-cache"},
+                             "with --source: a live catalog's page cache is its server's");
+      !s.ok()) {
+    return s;
+  }
+  auto parsed = ParseGrpcUrl(url, "--source");
+  if (!parsed.ok()) return parsed.status();
+  spec.grpc_address = parsed->address;
+  spec.grpc_catalog = parsed->catalog;
+  spec.tls = TlsFor(tls, parsed->tls);
+  return OkStatus();
+}
+
+po::options_description TargetGroup::Options() {
+  po::options_description group("target");
+  if (verb != RunVerb::kProfile) {
+    group.add_options()("target",
+                        po::value(&kind)->default_value(verb == RunVerb::kReindex ? "remote" : "embedded"),
+                        verb == RunVerb::kReindex ? "remote (start warmup serve, or use --address) | embedded"
+                                                  : "embedded | remote | null")(
+        "address", po::value(&spec.address)->default_value(spec.address), "remote target: host:port")(
+        "upsert-timeout", po::value(&spec.upsert_timeout_seconds)->default_value(3600),
+        "remote target: seconds one upsert may take before the load aborts (a server in WARM_UP may "
+        "stall)")("golive-timeout", po::value(&spec.golive_timeout_seconds)->default_value(0),
+                  "remote target: client-side goLive limit in seconds (0 = none)");
+  }
+  group.add_options()(
+      "work-dir", po::value(&spec.work_dir)->default_value(spec.work_dir),
+      verb == RunVerb::kReindex
+          ? "the embedded target's directory, or the started server's (WORK/data) beside its log; used only "
+            "when absent, empty or carrying warmup's marker, and only what warmup made there is cleared; no "
+            "source or output may lie inside it"
+          : "the embedded target's directory; used only when absent, empty or carrying warmup's marker, and "
+            "only what warmup made there is cleared; no source or output may lie inside it")(
+      "compress", po::value(&compression)->default_value("none"),
+      (std::string("records (storage.compress): ") + kRecordCompressHelp).c_str());
+  return group;
+}
+
+po::options_description TargetGroup::Hidden() {
+  po::options_description hidden;
+  if (verb == RunVerb::kReindex) {
+    hidden.add_options()("target-mode", po::value(&mode), "older spelling of --target");
+  }
+  if (verb == RunVerb::kProfile) {
+    hidden.add_options()("target", po::value(&kind)->default_value("embedded"), "embedded only");
+  }
+  return hidden;
+}
+
+Status TargetGroup::Finish(const po::variables_map& vm, VerifyMode verify) {
+  if (verb == RunVerb::kProfile && kind != "embedded") {
+    return InvalidArgumentError("warmup-profile profiles the embedded engine; --target " + kind +
+                                " is for warmup load (warmup serve --profiler profiles a server)");
+  }
+  if (!mode.empty()) {
+    if (Given(vm, "target")) return InvalidArgumentError("give --target or --target-mode, not both");
+    kind = mode;
+  }
+  if (verb == RunVerb::kReindex && kind != "remote" && kind != "embedded") {
+    return InvalidArgumentError("--target must be remote or embedded, not '" + kind + "'");
+  }
+  auto parsed = ParseTargetKind(kind);
+  if (!parsed.ok() || *parsed == TargetKind::kStartedServer) {
+    return InvalidArgumentError("--target must be embedded, remote or null, not '" + kind + "'");
+  }
+  spec.kind = *parsed;
+  // reindex starts its own server unless --address names one.
+  if (verb == RunVerb::kReindex && spec.kind == TargetKind::kRemote && !Given(vm, "address")) {
+    spec.kind = TargetKind::kStartedServer;
+  }
+  const std::string with_kind = "with --target " + kind;
+  switch (spec.kind) {
+    case TargetKind::kNull:
+      if (verify == VerifyMode::kContent) {
+        return InvalidArgumentError(
+            "--verify content reads the catalog back, and --target null keeps nothing to read");
+      }
+      if (auto s = RefuseIgnored(
+              vm, {"work-dir", "compress", "address", "golive-timeout", "upsert-timeout", "tls"}, with_kind);
+          !s.ok()) {
+        return s;
+      }
+      break;
+    case TargetKind::kEmbedded:
+      if (auto s = RefuseIgnored(vm, {"address", "golive-timeout", "upsert-timeout", "tls"}, with_kind);
+          !s.ok()) {
+        return s;
+      }
+      break;
+    case TargetKind::kRemote:
+      if (auto s =
+              RefuseIgnored(vm, {"work-dir", "compress"}, "with a remote target that is already running");
+          !s.ok()) {
+        return s;
+      }
+      break;
+    case TargetKind::kStartedServer:
+      if (auto s = RefuseIgnored(vm, {"tls"},
+                                 "with the server reindex starts (plaintext, on loopback); a TLS server "
+                                 "goes with --address");
+          !s.ok()) {
+        return s;
+      }
+      break;
+  }
+  if (auto s = CheckRange("upsert-timeout", spec.upsert_timeout_seconds, 1, kDaySeconds); !s.ok()) return s;
+  if (auto s = CheckRange("golive-timeout", spec.golive_timeout_seconds, 0, kWeekSeconds); !s.ok()) return s;
+  auto records = ParseRecordCompression(compression);
+  if (!records.ok()) return records.status();
+  spec.compression = *records;
+  if (auto s = CheckHostPort(spec.address, AddressUse::kDial); !s.ok()) return s.WithContext("--address");
+  return OkStatus();
+}
+
+po::options_description CopyGroup::Options() {
+  po::options_description group("copy");
+  group.add_options()("target-catalog", po::value(&copy.target_catalog),
+                      "catalog to create (default <catalog>_<4 hex>)")(
+      "collections", po::value(&collections), "comma-separated subset of collections")(
+      "max-per-collection", po::value(&copy.max_per_collection)->default_value(0),
+      "cap per collection, 0 = all")(
+      "verify", po::value(&verify)->default_value("counts"),
+      "after goLive: counts | content (counts, then every entity read back and compared by digest; untimed) "
+      "| none (exit 0, said in the report)")("keep-target", po::bool_switch(&copy.keep_target),
+                                             "keep the target catalog when the run fails")(
+      "run", po::value(&copy.run_label)->default_value("run"), "run label");
+  return group;
+}
+
+po::options_description CopyGroup::Hidden() {
+  po::options_description hidden;
+  hidden.add_options()("skip-verify", po::bool_switch(&skip_verify), "older spelling of --verify none");
+  return hidden;
+}
+
+Status CopyGroup::Finish(const po::variables_map& vm) {
+  if (skip_verify) {
+    if (Given(vm, "verify")) return InvalidArgumentError("give --verify or --skip-verify, not both");
+    verify = "none";
+  }
+  if (verify == "none") {
+    copy.verify = VerifyMode::kNone;
+  } else if (verify == "counts") {
+    copy.verify = VerifyMode::kCounts;
+  } else if (verify == "content") {
+    copy.verify = VerifyMode::kContent;
+  } else {
+    return InvalidArgumentError("--verify must be counts, content or none, not '" + verify + "'");
+  }
+  if (auto s = CheckRange("max-per-collection", copy.max_per_collection, 0, INT64_MAX); !s.ok()) return s;
+  if (auto s = CheckName(copy.run_label, "--run"); !s.ok()) return s;
+  if (!copy.target_catalog.empty()) {
+    if (auto s = CheckName(copy.target_catalog, "--target-catalog"); !s.ok()) return s;
+  }
+  copy.collections = collections | ranges::views::split(',') |
+                     ranges::views::filter([](auto&& name) { return !ranges::empty(name); }) |
+                     ranges::to<std::vector<std::string>>();
+  return OkStatus();
+}
+
+po::options_description ReportGroup::Options() {
+  po::options_description group("report");
+  group.add_options()("report-json", po::value(&report.report_json), "write the report as JSON here")(
+      "per-entity-csv", po::value(&report.per_entity_csv), "one CSV row per upsert")(
+      "html", po::value(&report.html),
+      "write the run as one self-contained page (time per collection, latency CDFs, throughput and server "
+      "RSS over time, the fingerprint)")("hold-open-seconds",
+                                         po::value(&report.hold_open_seconds)->default_value(0),
+                                         "stay alive after the report")(
+      "progress-interval", po::value(&report.progress_interval_seconds)->default_value(10, "10"),
+      "seconds between progress lines when stderr is not a terminal (a terminal gets one live line)")(
+      "quiet", po::bool_switch(&report.quiet), "no progress, only the report");
+  return group;
+}
+
+Status ReportGroup::Finish() {
+  if (auto s = CheckRange("hold-open-seconds", report.hold_open_seconds, 0, kDaySeconds); !s.ok()) return s;
+  if (!(report.progress_interval_seconds >= 0.1 && report.progress_interval_seconds <= kDaySeconds)) {
+    return InvalidArgumentError("--progress-interval must be from 0.1 to 86400 seconds, not " +
+                                std::to_string(report.progress_interval_seconds));
+  }
+  return OkStatus();
+}
+
+po::options_description StartedServerGroup::Options() {
+  po::options_description group("started server");
+  group.add_options()("server-binary", po::value(&server.binary),
+                      "the warmup binary whose serve to start (default: this one), e.g. another build")(
+      "server-start-timeout", po::value(&server.start_timeout_seconds)->default_value(60),
+      "seconds the started server may take to be ready")(
+      "server-stop-grace", po::value(&server.stop_grace_seconds)->default_value(10),
+      "seconds the server may take to exit after SIGTERM before it is killed")(
+      "server-command", po::value(&server.command),
+      "start this command instead of a warmup serve (evitaDB's JVM): /bin/sh -c with {port} (picked here), "
+      "{data}, {run}, {gclog}, {xmx} replaced; ready when IsReady/ServerStatus say so (docs/evitadb.md)")(
+      "server-xmx", po::value(&server.xmx), "the server command's {xmx}, e.g. 8g")(
+      "server-args", po::value(&args),
+      "more flags for the started serve, one string split at spaces, e.g. \"--inject-upsert-delay-us 50\" "
+      "(a single flag as --server-args=--compress)");
+  return group;
+}
+
+Status StartedServerGroup::Finish(const po::variables_map& vm, TargetKind kind) {
+  static constexpr std::initializer_list<const char*> kFlags = {"server-binary",     "server-start-timeout",
+                                                                "server-stop-grace", "server-args",
+                                                                "server-command",    "server-xmx"};
+  if (kind == TargetKind::kEmbedded) return RefuseIgnored(vm, kFlags, "with --target embedded");
+  if (kind == TargetKind::kRemote)
+    return RefuseIgnored(vm, kFlags, "with --address: reindex starts no server");
+  if (auto s = CheckRange("server-start-timeout", server.start_timeout_seconds, 1, 3600); !s.ok()) return s;
+  if (auto s = CheckRange("server-stop-grace", server.stop_grace_seconds, 0, 3600); !s.ok()) return s;
+  server.extra_args = SplitAtSpaces(args);
+  if (!server.command.empty()) {
+    return RefuseIgnored(vm, {"server-binary", "server-args", "compress"},
+                         "with --server-command: the command says how its server runs");
+  }
+  return RefuseIgnored(vm, {"server-xmx"}, "without --server-command");
+}
+
+}  // namespace warmup::cli

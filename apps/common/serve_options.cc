@@ -1,0 +1,115 @@
+// warmup serve's flags.
+#include <algorithm>
+
+#include "common/option_parsing.h"
+#include "common/options.h"
+
+namespace warmup::cli {
+
+StatusOr<ServeCommand> ParseServe(const std::vector<std::string>& args) {
+  ServeCommand cmd;
+  std::vector<std::string> faults;
+  std::string compression;
+  po::options_description o("options");
+  o.add_options()("help", "show this help")("data-dir", po::value(&cmd.data_dir)->required(),
+                                            "the engine's data directory")(
+      "listen", po::value(&cmd.listen)->default_value("127.0.0.1:5555"),
+      "host:port; port 0 picks a free one")(
+      "allow-remote-clients", po::bool_switch(&cmd.allow_remote_clients),
+      "let --listen be an address other machines reach (no authentication: anyone can drop catalogs)")(
+      "compress", po::value(&compression)->default_value("none"),
+      (std::string("records (storage.compress): ") + kRecordCompressHelp).c_str())(
+      "reset-data", po::bool_switch(&cmd.reset_data),
+      "clear the data directory first of the catalogs warmup made there (only a marker-owned one)")(
+      "session-idle-seconds", po::value(&cmd.session_idle_seconds)->default_value(cmd.session_idle_seconds),
+      "close sessions idle this long, seconds (evitaDB's closeSessionsAfterSecondsOfInactivity, 60 as it "
+      "ships; 0 = never)")(
+      "orphaned-session-grace-seconds",
+      po::value(&cmd.orphaned_session_grace_seconds)->default_value(cmd.orphaned_session_grace_seconds),
+      "close a session this long after its client's connection is gone (a killed loader); 0 = never")(
+      "upsert-delay-ms", po::value(&cmd.upsert_delay_ms)->default_value(0),
+      "testing aid: wait this long before each upsert")(
+      "golive-delay-ms", po::value(&cmd.golive_delay_ms)->default_value(0),
+      "testing aid: wait this long before each goLive starts")(
+      "inject-upsert-delay-us", po::value(&cmd.inject_upsert_delay_us)->default_value(0),
+      "simulate a slower build: every upsert spends this many more microseconds (busy) inside the "
+      "measured server time, to check that a comparison finds a known change")(
+      "tls-cert", po::value(&cmd.tls.cert_file), "serve gRPC over TLS with this certificate chain (PEM)")(
+      "tls-key", po::value(&cmd.tls.key_file), "... and its private key (PEM)")(
+      "client-ca", po::value(&cmd.tls.client_ca_file),
+      "mTLS: clients must present a certificate this CA (PEM) signed")(
+      "system-listen", po::value(&cmd.system_listen),
+      "host:port of a plain-HTTP endpoint serving /system/server.crt, as evitaDB's system API does")(
+      "ready-fd", po::value(&cmd.ready_fd)->default_value(-1),
+      "once listening, write {\"pid\": P, \"port\": N, \"system_port\": S (0 = none), \"build\": B} to this "
+      "file "
+      "descriptor and close it")(
+      "inject-fault", po::value(&faults)->composing(),
+      "testing aid: METHOD[@N] fails every call of the RPC METHOD after its first N (default 0) with "
+      "UNAVAILABLE; repeatable");
+  std::string profiler_kind;
+  o.add(ProfilerGroup(&profiler_kind, &cmd.profiler, true));
+  auto vm = Parse(args, o, {},
+                  "usage: warmup serve --data-dir DIR [--listen HOST:PORT] [--compress zstd] [--reset-data]",
+                  &cmd.help);
+  if (!vm.ok()) return vm.status();
+  if (!cmd.help.empty()) return cmd;
+  auto records = ParseRecordCompression(compression);
+  if (!records.ok()) return records.status();
+  cmd.compression = *records;
+  if (auto s = FinishProfiler(profiler_kind, &cmd.profiler); !s.ok()) return s;
+  if (auto s = CheckHostPort(cmd.listen, AddressUse::kListen); !s.ok()) return s.WithContext("--listen");
+  if (!IsLoopback(cmd.listen) && !cmd.allow_remote_clients) {
+    return InvalidArgumentError("--listen " + cmd.listen +
+                                " is reachable from other machines, and the server has no authentication; "
+                                "add --allow-remote-clients if that is meant");
+  }
+  for (const std::string& fault : faults) {
+    const size_t at = fault.find('@');
+    ServerOptions::InjectedFault parsed{fault.substr(0, at), 0};
+    if (at != std::string::npos) {
+      const std::string count = fault.substr(at + 1);
+      if (count.empty() || count.find_first_not_of("0123456789") != std::string::npos || count.size() > 12) {
+        return InvalidArgumentError("--inject-fault must look like METHOD or METHOD@N, not '" + fault + "'");
+      }
+      parsed.after_calls = std::stoll(count);
+    }
+    const auto& known = InjectableMethods();
+    if (std::find(known.begin(), known.end(), parsed.method) == known.end()) {
+      std::string list;
+      for (const auto& m : known) list += (list.empty() ? "" : ", ") + m;
+      return InvalidArgumentError("--inject-fault: no RPC '" + parsed.method + "' to fail (known: " + list +
+                                  ")");
+    }
+    cmd.faults.push_back(parsed);
+  }
+  if (auto s = CheckServerTls(cmd.tls); !s.ok()) return s;
+  if (!cmd.system_listen.empty()) {
+    if (cmd.tls.cert_file.empty()) {
+      return InvalidArgumentError("--system-listen serves the server's certificate: it needs --tls-cert");
+    }
+    if (auto s = CheckHostPort(cmd.system_listen, AddressUse::kListen); !s.ok()) {
+      return s.WithContext("--system-listen");
+    }
+    if (!IsLoopback(cmd.system_listen) && !cmd.allow_remote_clients) {
+      return InvalidArgumentError(
+          "--system-listen " + cmd.system_listen +
+          " is reachable from other machines; add --allow-remote-clients if that is meant");
+    }
+  }
+  if (auto s = CheckRange("golive-delay-ms", cmd.golive_delay_ms, 0, 600000); !s.ok()) return s;
+  if (auto s = CheckRange("upsert-delay-ms", cmd.upsert_delay_ms, 0, 60000); !s.ok()) return s;
+  if (auto s = CheckRange("inject-upsert-delay-us", cmd.inject_upsert_delay_us, 0, 1'000'000); !s.ok())
+    return s;
+  if (auto s = CheckRange("session-idle-seconds", cmd.session_idle_seconds, 0, kWeekSeconds); !s.ok()) {
+    return s;
+  }
+  if (auto s =
+          CheckRange("orphaned-session-grace-seconds", cmd.orphaned_session_grace_seconds, 0, kDaySeconds);
+      !s.ok()) {
+    return s;
+  }
+  return cmd;
+}
+
+}  // namespace warmup::cli

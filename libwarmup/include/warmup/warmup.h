@@ -1,0 +1,46 @@
+// Everything the library offers, for a program that would rather not pick
+// headers one by one. Each concept has its own header (listed below); a
+// file that uses one or two includes those instead, and rebuilds less often.
+#ifndef WARMUP_WARMUP_H_
+#define WARMUP_WARMUP_H_
+
+#include "warmup/catalog_admin.h"
+#include "warmup/catalog_source.h"
+#include "warmup/catalog_target.h"
+#include "warmup/compare.h"
+#include "warmup/copy_engine.h"
+#include "warmup/digest.h"
+#include "warmup/engine.h"
+#include "warmup/entity.h"
+#include "warmup/environment.h"
+#include "warmup/gc_log.h"
+#include "warmup/generator.h"
+#include "warmup/grpc_source.h"
+#include "warmup/host_port.h"
+#include "warmup/html_report.h"
+#include "warmup/index_statistics.h"
+#include "warmup/latency_stats.h"
+#include "warmup/names.h"
+#include "warmup/page_cache.h"
+#include "warmup/process_usage.h"
+#include "warmup/readiness_line.h"
+#include "warmup/remote_target.h"
+#include "warmup/report.h"
+#include "warmup/run.h"
+#include "warmup/run_config.h"
+#include "warmup/run_observer.h"
+#include "warmup/run_result.h"
+#include "warmup/schema.h"
+#include "warmup/server.h"
+#include "warmup/server_figures.h"
+#include "warmup/server_process.h"
+#include "warmup/snapshot.h"
+#include "warmup/status.h"
+#include "warmup/storage_info.h"
+#include "warmup/time_series.h"
+#include "warmup/tls.h"
+#include "warmup/value.h"
+#include "warmup/version.h"
+#include "warmup/work_dir.h"
+
+#endif  // WARMUP_WARMUP_H_
