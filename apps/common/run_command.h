@@ -11,11 +11,8 @@
 #include "common/signal_watcher.h"
 #include "warmup/report.h"
 #include "warmup/run.h"
+#include "warmup/run_result.h"
 #include "warmup/status.h"
-
-namespace warmup {
-struct RunResult;  // warmup/run_result.h
-}  // namespace warmup
 
 // The library's spec of the run `cmd` describes: its report files are the
 // run's outputs, and a started server's binary is this one unless named.

@@ -65,6 +65,13 @@ StatusOr<LoadCommand> ParseRun(const std::vector<std::string>& args, RunVerb ver
   }
   if (auto s = report.Finish(); !s.ok()) return s;
   if (auto s = source.Finish(*vm, tls); !s.ok()) return s;
+  if (verb == RunVerb::kProfile && !cmd.source.tls.enabled &&
+      !CheckClientTls(TlsFor(tls, /*enabled=*/false, /*keep_settings=*/true)).ok()) {
+    return InvalidArgumentError(
+        "TLS settings (--ca-cert, --fetch-server-cert, --client-cert, --client-key, --tls-server-name) "
+        "given, "
+        "but warmup-profile connects only to a grpcs:// --source: write grpcs:// there, or leave them out");
+  }
   if (auto s = CheckClientTls(TlsFor(tls, tls.enabled || cmd.source.tls.enabled, /*keep_settings=*/true));
       !s.ok()) {
     return s;

@@ -29,7 +29,9 @@ class SignalWatcher {
   StopRequest& stop();
   // Calls `on_stop` once, on the watcher's thread when the first signal
   // comes, or here and now when it came already: for a process that stops
-  // by a call (serve's Shutdown) rather than by polling stop().
+  // by a call (serve's Shutdown) rather than by polling stop(). A later call
+  // replaces a callback that has not run. Destroying the watcher joins its
+  // thread, so a callback never runs after the watcher is gone.
   void OnStop(std::function<void()> on_stop);
   // The first signal received, 0 when none came.
   int received() const;

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "common/options.h"
@@ -126,7 +127,8 @@ int Serve(const std::vector<std::string>& args) {
     if (auto s = warmup::PrepareWorkDir(cmd->data_dir, in_use); !s.ok()) return fail_before_start(s);
   }
   // SIGTERM and SIGINT shut the server down, also one that comes while it starts.
-  warmup::cli::SignalWatcher signals("serve", /*started_server=*/false, "shutting down");
+  std::optional<warmup::cli::SignalWatcher> signals;
+  signals.emplace("serve", /*started_server=*/false, "shutting down");
 
   // The profiler is checked before the server starts, so that a missing one
   // is an error and not a run without its profile.
@@ -213,8 +215,9 @@ int Serve(const std::vector<std::string>& args) {
     close(cmd->ready_fd);
   }
 
-  signals.OnStop([&] { (*server)->Shutdown(); });
+  signals->OnStop([&] { (*server)->Shutdown(); });
   (*server)->Wait();
+  signals.reset();  // joins the watcher's thread: no shutdown call outlives the server
 
   const warmup::ProcessUsage usage = warmup::UsageOfThisProcess();
   std::printf(

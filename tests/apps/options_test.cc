@@ -678,6 +678,12 @@ TEST_CASE("warmup-profile and serve --profiler: the profiler, its output, and wh
             .message()
             .find("warmup-profile profiles the embedded engine") == 0);
   CHECK(ParseProfile({"--help"})->help.find("usage: warmup-profile") == 0);
+  // Its only connection is a grpcs:// source, so that is the advice (it has no --tls to add).
+  const std::string tls_advice =
+      ParseProfile({"--pristine-dir", "/d", "--ca-cert", "ca.pem"}).status().message();
+  CHECK(tls_advice.find("warmup-profile connects only to a grpcs:// --source") != std::string::npos);
+  CHECK(tls_advice.find("--tls,") == std::string::npos);
+  REQUIRE_OK(ParseProfile({"--source", "grpcs://127.0.0.1:5555/c", "--ca-cert", "ca.pem"}));
   CHECK_FALSE(ParseProfile({"--pristine-dir", "/d", "--profile-golive"}).ok());  // serve's flag only
 
   auto serve =

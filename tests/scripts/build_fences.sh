@@ -14,7 +14,8 @@ trap 'rm -rf "$scratch"' EXIT
 failed=0
 
 # probe FOLDER_FILE LINE: compiles LINE with the flags of FOLDER_FILE (a
-# source under libwarmup/src), syntax only; exit status of the compiler.
+# source under libwarmup/src), syntax only; exit status of the compiler, its
+# output in $scratch/out.
 probe() {
   local file=$src/libwarmup/src/$1
   local command
@@ -45,28 +46,40 @@ PY
   printf '%s\n' "$2" > "$scratch/probe.cc"
   (cd "$build" && eval "$command -fsyntax-only $scratch/probe.cc") > "$scratch/out" 2>&1
 }
-expect() {  # expect compiles|refuses FOLDER_FILE LINE
+expect() {  # expect compiles|refuses FOLDER_FILE HEADER: compiles #include "HEADER" there
   local want=$1 got=refuses
-  probe "$2" "$3" && got=compiles
+  probe "$2" "#include \"$3\"" && got=compiles
   if [ "$got" != "$want" ]; then
-    echo "build_fences: '$3' with the flags of $2 $got, expected it $want"
+    echo "build_fences: #include \"$3\" with the flags of $2 $got, expected it $want"
+    sed -n 1,5p "$scratch/out"
+    failed=1
+  elif [ "$got" = refuses ] && ! grep -qF "$3: No such file" "$scratch/out"; then
+    # refused, but for another reason than the fence: the probe proves nothing
+    echo "build_fences: #include \"$3\" with the flags of $2 failed, but not because it was not found:"
     sed -n 1,5p "$scratch/out"
     failed=1
   fi
 }
 
-# Internal headers: a folder sees itself and what it USES, not what stands above it.
-expect compiles copy/copy_engine.cc '#include "result/environment.h"'
-expect refuses copy/copy_engine.cc '#include "rpc/client.h"'
-expect compiles engine/catalog.cc '#include "codec/value_convert.h"'
-expect refuses engine/catalog.cc '#include "server/evitaql.h"'
-expect compiles result/run_result.cc '#include "result/environment.h"'
-expect refuses result/run_result.cc '#include "engine/collection.h"'
+# Internal headers: a folder sees itself and what it USES, not what stands
+# above it (the headers refused here hold no generated code, so only the
+# folder fence can refuse them).
+expect compiles copy/copy_engine.cc result/environment.h
+expect refuses copy/copy_engine.cc engine/collection.h
+expect refuses copy/copy_engine.cc rpc/grpc_source_client.h
+expect compiles engine/catalog.cc codec/value_convert.h
+expect refuses engine/catalog.cc server/live_connections.h
+expect compiles snapshot/manifest.cc common/names.h
+expect refuses snapshot/manifest.cc rpc/grpc_source_client.h
+expect compiles result/run_result.cc result/environment.h
+expect refuses result/run_result.cc engine/collection.h
 # Generated protocol headers: only the folders that speak protobuf. (gRPC's
 # and protobuf's own headers are in /usr/include, which every file sees.)
-expect compiles codec/value_convert.cc '#include "GrpcEntity.pb.h"'
-expect refuses result/run_result.cc '#include "GrpcEntity.pb.h"'
-expect refuses run/run_load.cc '#include "GrpcEntity.pb.h"'
+expect compiles codec/value_convert.cc GrpcEntity.pb.h
+expect refuses result/run_result.cc GrpcEntity.pb.h
+expect refuses copy/copy_engine.cc GrpcEntity.pb.h
+expect compiles run/run_load.cc warmup/run.h
+expect refuses run/run_load.cc GrpcEntity.pb.h
 
 [ "$failed" -eq 0 ] && echo "build_fences: every folder sees what it uses and no more"
 exit "$failed"
