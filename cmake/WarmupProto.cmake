@@ -16,4 +16,6 @@ function(warmup_add_proto_library target)
                     PLUGIN "protoc-gen-grpc=$<TARGET_FILE:gRPC::grpc_cpp_plugin>"
                     PROTOC_OUT_DIR ${out_dir})
   set_target_properties(${target} PROPERTIES POSITION_INDEPENDENT_CODE ON)
+  separate_arguments(generated_flags UNIX_COMMAND "${WARMUP_GENERATED_CXX_FLAGS}")
+  target_compile_options(${target} PRIVATE ${generated_flags})
 endfunction()
