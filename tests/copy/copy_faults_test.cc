@@ -13,7 +13,7 @@
 
 #include "GrpcEvitaAPI.grpc.pb.h"
 #include "GrpcEvitaSessionAPI.grpc.pb.h"
-#include "codec/entity_convert.h"
+#include "codec/entity_mutations.h"
 #include "codec/pb.h"
 #include "common/snapshot_paths.h"
 #include "common/status_matchers.h"

@@ -7,6 +7,7 @@
 
 #include "GrpcEntityMutation.pb.h"
 #include "codec/entity_convert.h"
+#include "codec/entity_interpreter.h"
 #include "codec/pb.h"
 #include "codec/schema_convert.h"
 #include "warmup/generator.h"

@@ -4,8 +4,10 @@
 
 #include "common/status_matchers.h"
 
-#include "codec/entity_convert.h"
-#include "codec/schema_convert.h"
+#include "codec/entity_interpreter.h"
+#include "codec/entity_mutations.h"
+#include "codec/schema_interpreter.h"
+#include "codec/schema_mutations.h"
 #include "warmup/digest.h"
 
 namespace warmup {

@@ -12,9 +12,9 @@
 #include <mutex>
 #include <thread>
 
-#include "codec/entity_convert.h"
+#include "codec/entity_mutations.h"
 #include "codec/pb.h"
-#include "codec/schema_convert.h"
+#include "codec/schema_mutations.h"
 #include "rpc/client.h"
 #include "rpc/grpc_source_client.h"
 #include "rpc/remote_target_channel.h"
