@@ -100,6 +100,10 @@ class ServeLog : public warmup::ServerObserver {
     if (next_ != nullptr) next_->OnGoLiveEnd(catalog, ok);
     if (ok) std::fprintf(stderr, "Catalog %s is now alive!\n", catalog.c_str());
   }
+  void OnOrphanedSessionClosed(const std::string& description) override {
+    std::printf("warmup serve: closed %s\n", description.c_str());
+    std::fflush(stdout);
+  }
 
  private:
   warmup::ServerObserver* next_;

@@ -463,9 +463,20 @@ std::shared_ptr<::grpc::Channel> OwnChannel(const std::string& address) {
 TEST_CASE(
     "regression: a killed loader's session held its warming-up catalog forever, now the server closes the "
     "sessions of a client whose connection is gone") {
+  // Told from the reaper's thread; read here after the reopening saw it done.
+  class ClosedLog : public ServerObserver {
+   public:
+    void OnOrphanedSessionClosed(const std::string& description) override {
+      std::lock_guard lock(mu);
+      closed.push_back(description);
+    }
+    std::mutex mu;
+    std::vector<std::string> closed;
+  } log;
   testing::TempDir dir;
   ServerOptions options;
   options.orphaned_session_grace_seconds = 1;
+  options.observer = &log;
   auto server = StartServer(dir.path(), options);
   const std::string address = Address(*server);
   auto held = OwnChannel(address);
@@ -495,6 +506,14 @@ TEST_CASE(
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
   CHECK_MESSAGE(reopened.ok(), reopened.error_message());
+  {
+    // The library prints nothing: the closing is an observer event.
+    std::lock_guard lock(log.mu);
+    REQUIRE(log.closed.size() == 1);
+    CHECK(log.closed[0].find("read-write session ") == 0);
+    CHECK(log.closed[0].find(" on catalog orphaned (client ipv") != std::string::npos);
+    CHECK(log.closed[0].ends_with(" disconnected)"));
+  }
   // The connected client's sessions stay, however long it waits.
   auto session_stub = pb::EvitaSessionService::NewStub(held);
   ::grpc::ClientContext context;

@@ -31,6 +31,11 @@ class ServerObserver {
   // goLive of `catalog` is about to start, and has ended (`ok` when ALIVE).
   virtual void OnGoLiveStart(const std::string& catalog) { (void)catalog; }
   virtual void OnGoLiveEnd(const std::string& catalog, bool ok) { (void)catalog, (void)ok; }
+  // A session was closed because its client's connection had been gone for
+  // ServerOptions::orphaned_session_grace_seconds; `description` says which
+  // session, on which catalog, and whose client. Called from the server's
+  // own thread.
+  virtual void OnOrphanedSessionClosed(const std::string& description) { (void)description; }
 };
 
 struct ServerOptions {

@@ -3,18 +3,15 @@
 #include "warmup/server.h"
 
 #include <grpcpp/grpcpp.h>
-#include <grpcpp/support/server_interceptor.h>
 #include <malloc.h>
 
 #include <algorithm>
 #include <cctype>
 #include <chrono>
 #include <condition_variable>
-#include <cstdio>
 #include <iterator>
 #include <map>
 #include <mutex>
-#include <random>
 #include <set>
 #include <string_view>
 #include <thread>
@@ -27,12 +24,17 @@
 #include "codec/error_details.h"
 #include "codec/pb.h"
 #include "codec/schema_convert.h"
-#include "codec/schema_interpreter.h"
 #include "common/names.h"
+#include "server/catalogs.h"
+#include "server/client_versions.h"
 #include "server/evitaql.h"
 #include "server/in_process_channel.h"
 #include "server/live_connections.h"
+#include "server/query_page.h"
+#include "server/refusal.h"
+#include "server/sessions.h"
 #include "server/system_endpoint.h"
+#include "server/testing_aids.h"
 #include "tls/tls_files.h"
 #include "warmup/host_port.h"
 #include "warmup/version.h"
@@ -41,14 +43,8 @@ namespace warmup {
 namespace {
 
 using pb::GrpcCatalogState;
-
-// A refusal of the caller's request, worded as evitaDB's server words it:
-// the exception class it would throw (`domain`, e.g.
-// "CatalogNotFoundException") leads the message, and ToGrpc sends it in the
-// error's details.
-Status Refusal(std::string_view domain, const std::string& message) {
-  return InvalidArgumentError(std::string(domain) + ": " + message);
-}
+using server::Refusal;
+using server::Session;
 
 // The exception class a Refusal's message starts with, or "".
 std::string_view RefusalDomain(std::string_view message) {
@@ -86,217 +82,48 @@ std::string_view RefusalDomain(std::string_view message) {
   }
 }
 
-std::string NewUuid() {
-  static std::mt19937_64 rng(std::random_device{}());
-  char buf[40];
-  const uint64_t a = rng(), b = rng();
-  std::snprintf(buf, sizeof(buf), "%08x-%04x-4%03x-%04x-%012llx", static_cast<unsigned>(a >> 32),
-                static_cast<unsigned>((a >> 16) & 0xFFFF), static_cast<unsigned>(a & 0xFFF),
-                static_cast<unsigned>(0x8000 | ((b >> 48) & 0x3FFF)),
-                static_cast<unsigned long long>(b & 0xFFFFFFFFFFFFull));
-  return buf;
-}
-
-struct Session {
-  std::string catalog;
-  bool read_write = false;
-  std::chrono::steady_clock::time_point last_used = std::chrono::steady_clock::now();
-  // The connection it was last used on (ServerContext::peer()), and since
-  // when that connection has been gone.
-  std::string peer;
-  std::optional<std::chrono::steady_clock::time_point> peer_gone_since;
-};
-
 // What all services share. One mutex serializes every call into the engine:
 // a catalog in WARM_UP has one writer, as in evitaDB.
-class State {
- public:
-  explicit State(std::unique_ptr<Engine> engine) : engine_(std::move(engine)) {}
+struct State {
+  State(std::unique_ptr<Engine> engine, const ServerOptions& options)
+      : catalogs(std::move(engine)),
+        sessions(std::chrono::seconds(options.session_idle_seconds)),
+        aids(options),
+        observer(options.observer) {}
 
   mutable std::mutex mu;
-
-  // Catalogs in transition (GOING_ALIVE), readable without `mu`, which the
-  // transition itself holds for its whole duration.
-  std::optional<GrpcCatalogState> Transition(const std::string& name) {
-    std::lock_guard lock(transitions_mu_);
-    auto it = transitions_.find(name);
-    return it == transitions_.end() ? std::nullopt : std::optional<GrpcCatalogState>(it->second);
-  }
-  void SetTransition(const std::string& name, std::optional<GrpcCatalogState> state) {
-    std::lock_guard lock(transitions_mu_);
-    if (state) {
-      transitions_[name] = *state;
-    } else {
-      transitions_.erase(name);
-    }
-  }
-  int golive_delay_ms = 0;
-  int upsert_delay_ms = 0;
-  int inject_upsert_delay_us = 0;
-  int session_idle_seconds = 0;
-  ServerObserver* observer = nullptr;
-  std::set<std::string> upserted;         // catalogs that had an upsert (observer->OnFirstUpsert)
-  std::map<std::string, int64_t> faults;  // method -> calls that still succeed
-
-  // Counts one call of `method`; UNAVAILABLE once its injected fault is due.
-  Status Call(const std::string& method) {
-    auto it = faults.find(method);
-    if (it == faults.end()) return OkStatus();
-    if (it->second > 0) {
-      --it->second;
-      return OkStatus();
-    }
-    return UnavailableError("injected fault: " + method);
-  }
-
-  bool Exists(const std::string& name) const {
-    return pending_.contains(name) || engine_->GetCatalog(name).ok();
-  }
-
-  std::optional<GrpcCatalogState> StateOf(const std::string& name) const {
-    if (pending_.contains(name)) return pb::WARMING_UP;
-    auto catalog = engine_->GetCatalog(name);
-    if (!catalog.ok()) return std::nullopt;
-    return (*catalog)->state() == CatalogState::kAlive ? pb::ALIVE : pb::WARMING_UP;
-  }
-
-  std::vector<std::string> Names() const {
-    std::vector<std::string> names = engine_->CatalogNames();
-    for (const auto& [name, schema] : pending_) names.push_back(name);
-    std::sort(names.begin(), names.end());
-    return names;
-  }
-
-  Status Define(const std::string& name) {
-    if (Exists(name)) return OkStatus();  // evitaDB reuses an existing catalog
-    // The name is checked now, not at the first upsert that makes the
-    // catalog: a foreign directory in the way is the definition's failure.
-    if (Status s = engine_->CheckNewCatalogName(name); !s.ok()) return s;
-    CatalogSchema schema;
-    schema.name = name;
-    schema.evolution_modes = {CatalogEvolutionMode::kAddingEntityTypes};
-    pending_.emplace(name, std::move(schema));
-    return OkStatus();
-  }
-
-  bool Delete(const std::string& name) {
-    std::erase_if(sessions_, [&](const auto& s) { return s.second.catalog == name; });
-    upserted.erase(name);
-    if (pending_.erase(name) > 0) return true;
-    return engine_->DeleteCatalog(name).ok();
-  }
-
-  // The schema of a catalog, pending or not.
-  StatusOr<const CatalogSchema*> Schema(const std::string& name) const {
-    auto pending = pending_.find(name);
-    if (pending != pending_.end()) return &pending->second;
-    auto catalog = engine_->GetCatalog(name);
-    if (!catalog.ok()) return catalog.status();
-    return &(*catalog)->schema();
-  }
-
-  Status UpdateSchema(const std::string& name,
-                      const std::vector<pb::GrpcLocalCatalogSchemaMutation>& mutations) {
-    auto pending = pending_.find(name);
-    if (pending == pending_.end()) {
-      return UnimplementedError("catalog " + name +
-                                ": schema changes after the first upsert are not supported");
-    }
-    CatalogSchema updated = pending->second;
-    if (Status s = codec::ApplyCatalogSchemaMutations(mutations, &updated); !s.ok()) return s;
-    pending->second = std::move(updated);
-    return OkStatus();
-  }
-
-  // The engine catalog, created from the pending schema at first use.
-  StatusOr<Catalog*> Materialize(const std::string& name) {
-    auto pending = pending_.find(name);
-    if (pending == pending_.end()) return engine_->GetCatalog(name);
-    auto catalog = engine_->CreateCatalog(pending->second);
-    if (!catalog.ok()) return catalog.status();
-    pending_.erase(pending);
-    return catalog;
-  }
+  server::CatalogRegistry catalogs;
+  server::SessionRegistry sessions;
+  server::TestingAids aids;
+  ServerObserver* observer;        // null when none
+  std::set<std::string> upserted;  // catalogs that had an upsert (observer->OnFirstUpsert)
 
   StatusOr<std::string> OpenSession(const std::string& catalog, bool read_write, const std::string& peer) {
-    auto state = StateOf(catalog);
+    auto state = catalogs.StateOf(catalog);
     if (!state) return Refusal("CatalogNotFoundException", "catalog " + catalog + " does not exist");
-    if (*state == pb::WARMING_UP) {
-      for (const auto& [id, s] : sessions_) {
-        if (s.catalog == catalog) {
-          return Refusal(
-              "ConcurrentInitializationException",
-              "catalog " + catalog + " is warming up and session " + id + " is already open on it");
-        }
-      }
-    }
-    std::string id = NewUuid();
-    sessions_[id] = {catalog, read_write, std::chrono::steady_clock::now(), peer, std::nullopt};
-    return id;
+    return sessions.Open(catalog, read_write, *state == pb::WARMING_UP, peer,
+                         std::chrono::steady_clock::now());
   }
 
   // The session named by the call's `sessionid` metadata.
   StatusOr<Session> SessionOf(const ::grpc::ServerContext* context) {
-    std::string id;
-    auto it = context->client_metadata().find("sessionid");
-    if (it != context->client_metadata().end()) id.assign(it->second.data(), it->second.size());
-    auto session = sessions_.find(id);
-    const auto now = std::chrono::steady_clock::now();
-    if (session != sessions_.end() && session_idle_seconds > 0 &&
-        now - session->second.last_used > std::chrono::seconds(session_idle_seconds)) {
-      sessions_.erase(session);  // closed for inactivity, as evitaDB does
-      session = sessions_.end();
-    }
-    if (session == sessions_.end()) {
-      return Status(StatusCode::kUnauthenticated,
-                    "Your session (session id: " + id + ") is either not set or is not active.");
-    }
-    session->second.last_used = now;
-    session->second.peer = context->peer();  // a client may carry its session to a new connection
-    session->second.peer_gone_since.reset();
-    return session->second;
+    return sessions.Use(SessionId(context), context->peer(), std::chrono::steady_clock::now());
   }
 
-  void CloseSession(const ::grpc::ServerContext* context) {
-    auto it = context->client_metadata().find("sessionid");
-    if (it != context->client_metadata().end()) {
-      sessions_.erase(std::string(it->second.data(), it->second.size()));
-    }
-  }
-  bool Terminate(const std::string& id) { return sessions_.erase(id) > 0; }
+  void CloseSession(const ::grpc::ServerContext* context) { sessions.Close(SessionId(context)); }
 
-  // Closes the sessions whose connection has been missing from `live` for
-  // `grace` or longer (a client killed, or gone without closing them), so
-  // that a warming-up catalog is not held by a writer that will never come
-  // back. Returns what was closed, described.
-  std::vector<std::string> CloseOrphans(const std::set<std::string>& live, std::chrono::seconds grace) {
-    const auto now = std::chrono::steady_clock::now();
-    std::vector<std::string> closed;
-    for (auto it = sessions_.begin(); it != sessions_.end();) {
-      Session& session = it->second;
-      if (!server::IsTrackablePeer(session.peer) || live.contains(session.peer)) {
-        session.peer_gone_since.reset();
-      } else if (!session.peer_gone_since) {
-        session.peer_gone_since = now;
-      } else if (now - *session.peer_gone_since >= grace) {
-        closed.push_back(std::string(session.read_write ? "read-write" : "read-only") + " session " +
-                         it->first + " on catalog " + session.catalog + " (client " + session.peer +
-                         " disconnected)");
-        it = sessions_.erase(it);
-        continue;
-      }
-      ++it;
-    }
-    return closed;
+  bool Delete(const std::string& name) {
+    sessions.CloseCatalog(name);
+    upserted.erase(name);
+    return catalogs.Delete(name);
   }
-  int SessionCount() const { return static_cast<int>(sessions_.size()); }
 
  private:
-  std::unique_ptr<Engine> engine_;
-  std::map<std::string, CatalogSchema> pending_;
-  std::map<std::string, Session> sessions_;
-  std::mutex transitions_mu_;
-  std::map<std::string, GrpcCatalogState> transitions_;
+  static std::string SessionId(const ::grpc::ServerContext* context) {
+    auto it = context->client_metadata().find("sessionid");
+    if (it == context->client_metadata().end()) return std::string();
+    return std::string(it->second.data(), it->second.size());
+  }
 };
 
 class EvitaServiceImpl final : public pb::EvitaService::Service {
@@ -311,23 +138,23 @@ class EvitaServiceImpl final : public pb::EvitaService::Service {
   ::grpc::Status GetCatalogNames(::grpc::ServerContext*, const Empty*,
                                  pb::GrpcCatalogNamesResponse* out) override {
     std::lock_guard lock(state_->mu);
-    for (const auto& name : state_->Names()) out->add_catalognames(name);
+    for (const auto& name : state_->catalogs.Names()) out->add_catalognames(name);
     return ::grpc::Status::OK;
   }
   ::grpc::Status GetCatalogState(::grpc::ServerContext*, const pb::GrpcGetCatalogStateRequest* in,
                                  pb::GrpcGetCatalogStateResponse* out) override {
-    if (auto transition = state_->Transition(in->catalogname())) {
+    if (auto transition = state_->catalogs.Transition(in->catalogname())) {
       out->set_catalogstate(*transition);
       return ::grpc::Status::OK;
     }
     std::lock_guard lock(state_->mu);
-    if (auto s = state_->StateOf(in->catalogname())) out->set_catalogstate(*s);
+    if (auto s = state_->catalogs.StateOf(in->catalogname())) out->set_catalogstate(*s);
     return ::grpc::Status::OK;
   }
   ::grpc::Status DefineCatalog(::grpc::ServerContext*, const pb::GrpcDefineCatalogRequest* in,
                                pb::GrpcDefineCatalogResponse* out) override {
     std::lock_guard lock(state_->mu);
-    Status s = state_->Define(in->catalogname());
+    Status s = state_->catalogs.Define(in->catalogname());
     out->set_success(s.ok());
     return ToGrpc(s);
   }
@@ -353,7 +180,7 @@ class EvitaServiceImpl final : public pb::EvitaService::Service {
   ::grpc::Status TerminateSession(::grpc::ServerContext*, const pb::GrpcEvitaSessionTerminationRequest* in,
                                   pb::GrpcEvitaSessionTerminationResponse* out) override {
     std::lock_guard lock(state_->mu);
-    out->set_terminated(state_->Terminate(in->sessionid()));
+    out->set_terminated(state_->sessions.Close(in->sessionid()));
     return ::grpc::Status::OK;
   }
 
@@ -365,8 +192,8 @@ class EvitaServiceImpl final : public pb::EvitaService::Service {
     if (!id.ok()) return ToGrpc(id.status());
     out->set_sessionid(*id);
     out->set_sessiontype(read_write ? pb::READ_WRITE : pb::READ_ONLY);
-    out->set_catalogstate(*state_->StateOf(in.catalogname()));
-    out->set_catalogid(NewUuid());
+    out->set_catalogstate(*state_->catalogs.StateOf(in.catalogname()));
+    out->set_catalogid(server::NewUuid());
     return ::grpc::Status::OK;
   }
   State* state_;
@@ -382,7 +209,7 @@ class EvitaSessionServiceImpl final : public pb::EvitaSessionService::Service {
     std::lock_guard lock(state_->mu);
     auto session = state_->SessionOf(context);
     if (!session.ok()) return ToGrpc(session.status());
-    out->set_state(state_->StateOf(session->catalog).value_or(pb::UNKNOWN_CATALOG_STATE));
+    out->set_state(state_->catalogs.StateOf(session->catalog).value_or(pb::UNKNOWN_CATALOG_STATE));
     return ::grpc::Status::OK;
   }
   ::grpc::Status GetCatalogSchema(::grpc::ServerContext* context, const pb::GrpcGetCatalogSchemaRequest*,
@@ -419,30 +246,24 @@ class EvitaSessionServiceImpl final : public pb::EvitaSessionService::Service {
     if (!session.ok()) return ToGrpc(session.status());
     std::vector<pb::GrpcLocalCatalogSchemaMutation> mutations(in->schemamutations().begin(),
                                                               in->schemamutations().end());
-    if (Status s = state_->UpdateSchema(session->catalog, mutations); !s.ok()) return ToGrpc(s);
+    if (Status s = state_->catalogs.UpdateSchema(session->catalog, mutations); !s.ok()) return ToGrpc(s);
     out->set_version(1);
     return ::grpc::Status::OK;
   }
   ::grpc::Status UpsertEntity(::grpc::ServerContext* context, const pb::GrpcUpsertEntityRequest* in,
                               pb::GrpcUpsertEntityResponse* out) override {
-    if (state_->upsert_delay_ms > 0) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(state_->upsert_delay_ms));
-    }
+    state_->aids.BeforeUpsert();
     const auto start = std::chrono::steady_clock::now();
     std::lock_guard lock(state_->mu);
-    if (Status s = state_->Call("UpsertEntity"); !s.ok()) return ToGrpc(s);
-    if (state_->inject_upsert_delay_us > 0) {
-      const auto until = start + std::chrono::microseconds(state_->inject_upsert_delay_us);
-      while (std::chrono::steady_clock::now() < until) {
-      }
-    }
+    if (Status s = state_->aids.Call("UpsertEntity"); !s.ok()) return ToGrpc(s);
+    state_->aids.SpendSimulatedUpsertTime(start);
     auto session = Writer(context);
     if (!session.ok()) return ToGrpc(session.status());
     if (!in->entitymutation().has_entityupsertmutation()) {
       return ToGrpc(UnimplementedError("only entity upserts are supported"));
     }
     const auto& upsert = in->entitymutation().entityupsertmutation();
-    auto catalog = state_->Materialize(session->catalog);
+    auto catalog = state_->catalogs.Materialize(session->catalog);
     if (!catalog.ok()) return ToGrpc(catalog.status());
     const EntitySchema* schema = (*catalog)->schema().FindEntity(upsert.entitytype());
     if (schema == nullptr) {
@@ -467,10 +288,10 @@ class EvitaSessionServiceImpl final : public pb::EvitaSessionService::Service {
                                          const pb::GrpcEntityCollectionSizeRequest* in,
                                          pb::GrpcEntityCollectionSizeResponse* out) override {
     std::lock_guard lock(state_->mu);
-    if (Status s = state_->Call("GetEntityCollectionSize"); !s.ok()) return ToGrpc(s);
+    if (Status s = state_->aids.Call("GetEntityCollectionSize"); !s.ok()) return ToGrpc(s);
     auto session = state_->SessionOf(context);
     if (!session.ok()) return ToGrpc(session.status());
-    auto catalog = state_->Materialize(session->catalog);
+    auto catalog = state_->catalogs.Materialize(session->catalog);
     if (!catalog.ok()) return ToGrpc(catalog.status());
     auto count = (*catalog)->Count(in->entitytype());
     if (!count.ok()) return ToGrpc(count.status());
@@ -480,14 +301,14 @@ class EvitaSessionServiceImpl final : public pb::EvitaSessionService::Service {
   ::grpc::Status Query(::grpc::ServerContext* context, const pb::GrpcQueryRequest* in,
                        pb::GrpcQueryResponse* out) override {
     std::lock_guard lock(state_->mu);
-    if (Status s = state_->Call("Query"); !s.ok()) return ToGrpc(s);
+    if (Status s = state_->aids.Call("Query"); !s.ok()) return ToGrpc(s);
     auto session = state_->SessionOf(context);
     if (!session.ok()) return ToGrpc(session.status());
     std::vector<pb::GrpcQueryParam> parameters(in->positionalqueryparams().begin(),
                                                in->positionalqueryparams().end());
     auto query = server::ParseEntityQuery(in->query(), parameters);
     if (!query.ok()) return ToGrpc(query.status());
-    auto catalog = state_->Materialize(session->catalog);
+    auto catalog = state_->catalogs.Materialize(session->catalog);
     if (!catalog.ok()) return ToGrpc(catalog.status());
     // The scopes asked for, LIVE alone when none (evitaDB's default): each
     // scope's global index holds its entities; an entity is in one scope.
@@ -509,12 +330,9 @@ class EvitaSessionServiceImpl final : public pb::EvitaSessionService::Service {
     }
     const int64_t total = static_cast<int64_t>(keys.size());
     const int64_t size = query->page_size;
-    const int64_t last_page = size > 0 ? std::max<int64_t>(1, (total + size - 1) / size) : 1;
-    // Like evitaDB, a page beyond the last one answers with the first.
-    const int64_t page = query->page_number > last_page ? 1 : query->page_number;
+    const server::QueryPage page = server::PageOf(total, size, query->page_number);
     auto* chunk = out->mutable_recordpage();
-    const int64_t begin = (page - 1) * size;
-    for (int64_t i = begin; i < std::min(total, begin + size); ++i) {
+    for (int64_t i = page.begin; i < page.end; ++i) {
       const int32_t pk = keys[static_cast<size_t>(i)];
       if (query->fetch) {
         auto entity = (*catalog)->Get(query->collection, pk);
@@ -527,24 +345,24 @@ class EvitaSessionServiceImpl final : public pb::EvitaSessionService::Service {
       }
     }
     chunk->mutable_paginatedlist()->set_pagesize(static_cast<int32_t>(size));
-    chunk->mutable_paginatedlist()->set_pagenumber(static_cast<int32_t>(page));
-    chunk->mutable_paginatedlist()->set_lastpagenumber(static_cast<int32_t>(last_page));
+    chunk->mutable_paginatedlist()->set_pagenumber(static_cast<int32_t>(page.number));
+    chunk->mutable_paginatedlist()->set_lastpagenumber(static_cast<int32_t>(page.last));
     chunk->set_totalrecordcount(static_cast<int32_t>(total));
-    chunk->set_isfirst(page == 1);
-    chunk->set_islast(page == last_page);
-    chunk->set_hasprevious(page > 1);
-    chunk->set_hasnext(page < last_page);
-    chunk->set_issinglepage(last_page == 1);
+    chunk->set_isfirst(page.number == 1);
+    chunk->set_islast(page.number == page.last);
+    chunk->set_hasprevious(page.number > 1);
+    chunk->set_hasnext(page.number < page.last);
+    chunk->set_issinglepage(page.last == 1);
     chunk->set_isempty(total == 0);
     return ::grpc::Status::OK;
   }
   ::grpc::Status GetEntity(::grpc::ServerContext* context, const pb::GrpcEntityRequest* in,
                            pb::GrpcEntityResponse* out) override {
     std::lock_guard lock(state_->mu);
-    if (Status s = state_->Call("GetEntity"); !s.ok()) return ToGrpc(s);
+    if (Status s = state_->aids.Call("GetEntity"); !s.ok()) return ToGrpc(s);
     auto session = state_->SessionOf(context);
     if (!session.ok()) return ToGrpc(session.status());
-    auto catalog = state_->Materialize(session->catalog);
+    auto catalog = state_->catalogs.Materialize(session->catalog);
     if (!catalog.ok()) return ToGrpc(catalog.status());
     auto entity = (*catalog)->Get(in->entitytype(), in->primarykey());
     if (!entity.ok()) return ToGrpc(entity.status());
@@ -583,7 +401,7 @@ class EvitaSessionServiceImpl final : public pb::EvitaSessionService::Service {
   StatusOr<const CatalogSchema*> SchemaOf(const ::grpc::ServerContext* context) {
     auto session = state_->SessionOf(context);
     if (!session.ok()) return session.status();
-    return state_->Schema(session->catalog);
+    return state_->catalogs.Schema(session->catalog);
   }
   StatusOr<Session> Writer(const ::grpc::ServerContext* context) {
     auto session = state_->SessionOf(context);
@@ -593,20 +411,18 @@ class EvitaSessionServiceImpl final : public pb::EvitaSessionService::Service {
     return session;
   }
   Status GoLive(::grpc::ServerContext* context) {
-    if (Status s = state_->Call("GoLiveAndClose"); !s.ok()) return s;
+    if (Status s = state_->aids.Call("GoLiveAndClose"); !s.ok()) return s;
     auto session = Writer(context);
     if (!session.ok()) return session.status();
-    auto catalog = state_->Materialize(session->catalog);
+    auto catalog = state_->catalogs.Materialize(session->catalog);
     if (!catalog.ok()) return catalog.status();
-    state_->SetTransition(session->catalog, pb::GOING_ALIVE);
-    if (state_->golive_delay_ms > 0) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(state_->golive_delay_ms));
-    }
+    state_->catalogs.SetTransition(session->catalog, pb::GOING_ALIVE);
+    state_->aids.BeforeGoLive();
     if (state_->observer != nullptr) state_->observer->OnGoLiveStart(session->catalog);
     Status live = (*catalog)->GoLive();
     if (state_->observer != nullptr) state_->observer->OnGoLiveEnd(session->catalog, live.ok());
     state_->upserted.erase(session->catalog);
-    state_->SetTransition(session->catalog, std::nullopt);
+    state_->catalogs.SetTransition(session->catalog, std::nullopt);
     if (!live.ok()) return live;
     state_->CloseSession(context);
     return OkStatus();
@@ -624,63 +440,13 @@ class ManagementServiceImpl final : public pb::EvitaManagementService::Service {
   }
 };
 
-// Which clientversion each method's calls carry, read off every call's
-// initial metadata before any service sees it.
-class ClientVersionLog {
- public:
-  void Record(const std::string& full_method, std::string version) {
-    const std::string method = full_method.substr(full_method.rfind('/') + 1);
-    std::lock_guard lock(mutex_);
-    versions_[method].insert(std::move(version));
-  }
-  std::map<std::string, std::set<std::string>> Get() const {
-    std::lock_guard lock(mutex_);
-    return versions_;
-  }
-
- private:
-  mutable std::mutex mutex_;
-  std::map<std::string, std::set<std::string>> versions_;
-};
-
-class ClientVersionInterceptor : public ::grpc::experimental::Interceptor {
- public:
-  ClientVersionInterceptor(ClientVersionLog* log, std::string method)
-      : log_(log), method_(std::move(method)) {}
-  void Intercept(::grpc::experimental::InterceptorBatchMethods* methods) override {
-    if (methods->QueryInterceptionHookPoint(
-            ::grpc::experimental::InterceptionHookPoints::POST_RECV_INITIAL_METADATA)) {
-      std::string version;
-      auto* metadata = methods->GetRecvInitialMetadata();
-      if (auto it = metadata->find("clientversion"); it != metadata->end()) {
-        version.assign(it->second.data(), it->second.size());
-      }
-      log_->Record(method_, std::move(version));
-    }
-    methods->Proceed();
-  }
-
- private:
-  ClientVersionLog* log_;
-  std::string method_;
-};
-
-class ClientVersionInterceptorFactory : public ::grpc::experimental::ServerInterceptorFactoryInterface {
- public:
-  explicit ClientVersionInterceptorFactory(ClientVersionLog* log) : log_(log) {}
-  ::grpc::experimental::Interceptor* CreateServerInterceptor(
-      ::grpc::experimental::ServerRpcInfo* info) override {
-    return new ClientVersionInterceptor(log_, info->method());
-  }
-
- private:
-  ClientVersionLog* log_;
-};
-
 class ServerImpl : public Server {
  public:
-  explicit ServerImpl(std::unique_ptr<Engine> engine)
-      : leftovers_(engine->leftovers()), state_(std::move(engine)), evita_(&state_), session_(&state_) {}
+  ServerImpl(std::unique_ptr<Engine> engine, const ServerOptions& options)
+      : leftovers_(engine->leftovers()),
+        state_(std::move(engine), options),
+        evita_(&state_),
+        session_(&state_) {}
 
   Status Listen(const std::string& address, const std::shared_ptr<::grpc::ServerCredentials>& credentials) {
     ::grpc::ServerBuilder builder;
@@ -694,7 +460,7 @@ class ServerImpl : public Server {
     // evitaDB caps a request at 2 MB (api.maxEntitySizeInBytes); larger ones fail with RESOURCE_EXHAUSTED.
     builder.SetMaxReceiveMessageSize(2 * 1024 * 1024);
     std::vector<std::unique_ptr<::grpc::experimental::ServerInterceptorFactoryInterface>> interceptors;
-    interceptors.push_back(std::make_unique<ClientVersionInterceptorFactory>(&client_versions_));
+    interceptors.push_back(std::make_unique<server::ClientVersionInterceptorFactory>(&client_versions_));
     builder.experimental().SetInterceptorCreators(std::move(interceptors));
     server_ = builder.BuildAndStart();
     if (!server_ || port_ == 0) {
@@ -713,7 +479,7 @@ class ServerImpl : public Server {
     return server_->InProcessChannel(args);
   }
   // Every second, closes the sessions whose client has been disconnected
-  // for `grace` (see State::CloseOrphans); stops with Shutdown.
+  // for `grace` (see SessionRegistry::CloseOrphans); stops with Shutdown.
   void StartOrphanReaper(std::chrono::seconds grace) {
     reaper_ = std::thread([this, grace] {
       std::unique_lock wait_lock(reaper_mu_);
@@ -721,20 +487,12 @@ class ServerImpl : public Server {
         auto live = server::LiveClientPeers();
         if (!live.ok()) continue;  // no answer this time: close nothing
         std::lock_guard lock(state_.mu);
-        for (const std::string& closed : state_.CloseOrphans(*live, grace)) {
-          std::printf("warmup serve: closed %s\n", closed.c_str());
-          std::fflush(stdout);
+        for (const std::string& closed :
+             state_.sessions.CloseOrphans(*live, grace, std::chrono::steady_clock::now())) {
+          if (state_.observer != nullptr) state_.observer->OnOrphanedSessionClosed(closed);
         }
       }
     });
-  }
-  void Configure(const ServerOptions& options) {
-    state_.golive_delay_ms = options.golive_delay_ms;
-    state_.upsert_delay_ms = options.upsert_delay_ms;
-    state_.inject_upsert_delay_us = options.inject_upsert_delay_us;
-    state_.session_idle_seconds = options.session_idle_seconds;
-    state_.observer = options.observer;
-    for (const auto& fault : options.faults) state_.faults[fault.method] = fault.after_calls;
   }
   void Shutdown() override {
     std::call_once(shutdown_once_, [this] {
@@ -756,12 +514,12 @@ class ServerImpl : public Server {
   }
   int OpenSessions() const override {
     std::lock_guard lock(state_.mu);
-    return state_.SessionCount();
+    return state_.sessions.Count();
   }
   ~ServerImpl() override { Shutdown(); }
 
  private:
-  ClientVersionLog client_versions_;  // outlives server_, whose interceptors write it
+  server::ClientVersionLog client_versions_;  // outlives server_, whose interceptors write it
   std::vector<std::string> leftovers_;
   State state_;
   EvitaServiceImpl evita_;
@@ -786,24 +544,8 @@ std::shared_ptr<::grpc::Channel> InProcessChannel(Server& server) {
 }
 }  // namespace server
 
-const std::vector<std::string>& InjectableMethods() {
-  static const std::vector<std::string> kMethods = {"UpsertEntity", "GetEntityCollectionSize",
-                                                    "GoLiveAndClose", "Query", "GetEntity"};
-  return kMethods;
-}
-
 StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& options) {
-  for (const auto& fault : options.faults) {
-    const auto& known = InjectableMethods();
-    if (std::find(known.begin(), known.end(), fault.method) == known.end()) {
-      std::string list;
-      for (const auto& m : known) list += (list.empty() ? "" : ", ") + m;
-      return InvalidArgumentError("cannot inject a fault into '" + fault.method + "' (known: " + list + ")");
-    }
-    if (fault.after_calls < 0) {
-      return InvalidArgumentError("an injected fault's call count must not be negative");
-    }
-  }
+  if (Status s = server::CheckFaults(options.faults); !s.ok()) return s;
   if (Status s = CheckHostPort(options.listen, AddressUse::kListen); !s.ok()) return s;
   auto pem = tls::LoadServerPem(options.tls);
   if (!pem.ok()) return pem.status();
@@ -822,8 +564,7 @@ StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& options) {
   }
   auto engine = Engine::Open(options.data_dir, options.engine);
   if (!engine.ok()) return engine.status();
-  auto server = std::make_unique<ServerImpl>(std::move(engine).value());
-  server->Configure(options);
+  auto server = std::make_unique<ServerImpl>(std::move(engine).value(), options);
   if (Status s = server->Listen(options.listen, credentials); !s.ok()) return s;
   if (options.orphaned_session_grace_seconds > 0) {
     server->StartOrphanReaper(std::chrono::seconds(options.orphaned_session_grace_seconds));
