@@ -222,9 +222,8 @@ std::string DropNote(const RunResult& r) {
   return "";
 }
 
-}  // namespace
-
-std::string RenderTextReport(const RunResult& r) {
+// What ran, where, on what: the run, source, target, configuration, storage, command, build and host.
+std::string HeaderSection(const RunResult& r) {
   std::string out;
   const auto& env = r.environment;
   out += "warmup run " + r.run_label + " (started " + r.started_at + ")\n";
@@ -260,7 +259,12 @@ std::string RenderTextReport(const RunResult& r) {
         static_cast<long long>(c.files),
         c.action == "none" ? "" : (" (" + c.action + " on purpose)").c_str());
   }
+  return out;
+}
 
+// Per collection, slowest first: count, wall time, read time and the upsert distribution.
+std::string CollectionSection(const RunResult& r) {
+  std::string out;
   auto by_wall = r.collections | ranges::views::transform([](const CollectionResult& c) { return &c; }) |
                  ranges::to<std::vector<const CollectionResult*>>();
   ranges::stable_sort(by_wall, std::greater<>(), &CollectionResult::wall_seconds);
@@ -279,7 +283,12 @@ std::string RenderTextReport(const RunResult& r) {
                   c->read_seconds, c->upsert.mean_us, c->upsert.median_us, c->upsert.p95_us, c->upsert.p99_us,
                   c->upsert.max_us, share);
   }
+  return out;
+}
 
+// Where the load's wall-clock went, and goLive.
+std::string TimingSection(const RunResult& r) {
+  std::string out;
   const double wall = r.load_wall_seconds;
   const auto pct = [wall](double s) { return wall > 0 ? 100 * s / wall : 0.0; };
   out += "\n";
@@ -319,6 +328,12 @@ std::string RenderTextReport(const RunResult& r) {
       out += "  goLive -> ALIVE      not attempted\n";
       break;
   }
+  return out;
+}
+
+// The loader's and the server process's CPU, memory, data and GC.
+std::string ProcessSection(const RunResult& r) {
+  std::string out;
   out += Format("  loader               user %.2f s, sys %.2f s, peak RSS %.1f MB\n", r.loader.user_seconds,
                 r.loader.system_seconds, static_cast<double>(r.loader.peak_rss_bytes) / 1e6);
   if (const auto& server = r.server_process) {
@@ -360,7 +375,12 @@ std::string RenderTextReport(const RunResult& r) {
     out += Format("                       %s; %zu samples of RSS and CPU\n", server->ended.c_str(),
                   server->samples.size());
   }
+  return out;
+}
 
+// The indexes the target built, by evitaDB's index kinds; empty when not known.
+std::string IndexSection(const RunResult& r) {
+  std::string out;
   if (!r.index_statistics.empty()) {
     // evitaDB's index kinds, so the counts can be set beside its memory-footprint figures.
     out += Format("\n%-24s %8s %8s %9s %9s %9s %9s %13s %9s\n", "indexes at goLive", "total", "GLOBAL",
@@ -380,7 +400,12 @@ std::string RenderTextReport(const RunResult& r) {
                     Grouped(by_kind[4]).c_str(), Grouped(entries).c_str(), static_cast<double>(bytes) / 1e6);
     }
   }
+  return out;
+}
 
+// What the figures do not say, and why the run stopped when it did.
+std::string CaveatSection(const RunResult& r) {
+  std::string out;
   out += "\ncaveats\n";
   for (const std::string& caveat : RunCaveats(r)) out += "  - " + Wrapped(caveat, 96, "    ") + "\n";
   if (!r.abort_error.empty()) {
@@ -391,7 +416,12 @@ std::string RenderTextReport(const RunResult& r) {
                                                                      : "an output could not be written";
     out += "\nABORTED (" + std::string(why) + "): " + r.abort_error + "\n";
   }
+  return out;
+}
 
+// Whether the target holds what the source did, per collection.
+std::string VerificationSection(const RunResult& r) {
+  std::string out;
   out += "\nverification: " + std::string(VerificationName(r.verification));
   const bool checked = r.verification != Verification::kSkipped &&
                        r.verification != Verification::kNotReached &&
@@ -423,12 +453,27 @@ std::string RenderTextReport(const RunResult& r) {
     }
     if (!r.verification_error.empty()) out += "  " + r.verification_error + "\n";
   }
+  return out;
+}
+
+// Notes, an output that failed, and the verdict with its exit status.
+std::string VerdictSection(const RunResult& r) {
+  std::string out;
   for (const std::string& note : r.notes) out += "\nnote: " + note + "\n";
   if (!r.output_error.empty()) out += "\nOUTPUT FAILED: " + r.output_error + "\n";
   const int exit_code = r.ExitCode();
   out += Format("\nverdict: %s (exit %d)%s\n", RunVerdict(r).c_str(), exit_code, DropNote(r).c_str());
   out += "RUN_STATUS=MEASUREMENT-DONE-" + r.run_label + "\n";
   return out;
+}
+
+}  // namespace
+
+// Sections in the order a reader needs them, as benchmark tools print a
+// header before the runs and a summary after.
+std::string RenderTextReport(const RunResult& r) {
+  return HeaderSection(r) + CollectionSection(r) + TimingSection(r) + ProcessSection(r) + IndexSection(r) +
+         CaveatSection(r) + VerificationSection(r) + VerdictSection(r);
 }
 
 }  // namespace warmup
