@@ -137,6 +137,8 @@ class Collection {
   Status ReadStored(const ReadFile& file, uint64_t offset, Entity* entity, std::vector<PartLocation>* parts,
                     std::vector<std::string>* records) const;
   Status AppendRecord(std::string_view payload, bool durable, uint64_t* offset);
+  // Appends the record that tells a replay `pk` was removed.
+  Status AppendRemoval(int32_t pk, bool durable);
 
   Env* env_;
   std::string records_path_;

@@ -1,0 +1,127 @@
+// How a collection's indexes are saved at goLive and read back when a
+// catalog is reopened (the index snapshot, docs/engine.md).
+#include "engine/collection.h"
+#include "engine/index_io.h"
+
+namespace warmup::engine {
+
+void Collection::SaveSnapshot(IndexWriter& out, CollectionIndexStatistics* statistics) const {
+  IndexKindStatistics kinds[kIndexKinds];
+  for (int k = 0; k < kIndexKinds; ++k) kinds[k].kind = static_cast<IndexKind>(k);
+  auto count = [&](IndexKind kind, const EntityIndex& index, uint64_t bytes) {
+    IndexKindStatistics& s = kinds[static_cast<int>(kind)];
+    const IndexCounts c = index.Counts();
+    ++s.indexes;
+    s.entities += static_cast<int64_t>(c.entities);
+    s.entries += static_cast<int64_t>(c.entries);
+    s.bytes += static_cast<int64_t>(bytes);
+  };
+  keys_.Save(out);
+  for (const auto& index : global_) {
+    const uint64_t start = out.written();
+    index.Save(out);
+    if (!index.all().isEmpty()) count(IndexKind::kGlobal, index, out.written() - start);
+  }
+  out.U64(derived_.size());
+  for (const auto& [key, derived] : derived_) {
+    const uint64_t start = out.written();
+    out.U64(static_cast<uint64_t>(key.kind));
+    out.U64(static_cast<uint64_t>(key.scope));
+    out.U64(key.reference);
+    out.I64(key.pk);
+    out.U64(derived.members.size());
+    for (const auto& [pk, n] : derived.members) {
+      out.I64(pk);
+      out.I64(n);
+    }
+    out.U64(derived.postings.size());
+    for (const auto& [posting, n] : derived.postings) {
+      out.Str(posting);
+      out.I64(n);
+    }
+    derived.index.Save(out);
+    count(key.kind, derived.index, out.written() - start);
+  }
+  for (const auto& by_scope : unique_) {
+    out.U64(by_scope.size());
+    for (const auto& [attribute, values] : by_scope) {
+      out.Str(attribute);
+      out.U64(values.size());
+      for (const auto& [value, pk] : values) {
+        out.Str(value);
+        out.I64(pk);
+      }
+    }
+  }
+  for (const Hierarchy& h : hierarchy_) {
+    out.U64(h.parent_of.size());
+    for (const auto& [pk, parent] : h.parent_of) {
+      out.I64(pk);
+      out.I64(parent);
+    }
+  }
+  out.U64(first_price_id_.size());
+  for (const auto& [pk, first] : first_price_id_) {
+    out.I64(pk);
+    out.I64(first);
+  }
+  out.I64(next_price_id_);
+  if (statistics != nullptr) {
+    statistics->entity_type = schema_->name;
+    statistics->kinds.clear();
+    for (const auto& k : kinds) {
+      if (k.indexes > 0) statistics->kinds.push_back(k);
+    }
+  }
+}
+
+void Collection::LoadSnapshot(std::map<int32_t, uint64_t> offsets, IndexReader& in) {
+  offsets_ = std::move(offsets);
+  keys_.Load(in);
+  for (auto& index : global_) index.Load(in);
+  derived_.clear();
+  for (uint64_t n = in.U64(); n > 0 && in.status().ok(); --n) {
+    DerivedKey key{};
+    key.kind = static_cast<IndexKind>(in.U64());
+    key.scope = static_cast<Scope>(in.U64());
+    key.reference = static_cast<uint32_t>(in.U64());
+    key.pk = static_cast<int32_t>(in.I64());
+    DerivedIndex& derived = derived_[key];
+    for (uint64_t k = in.U64(); k > 0 && in.status().ok(); --k) {
+      const auto pk = static_cast<int32_t>(in.I64());
+      derived.members[pk] = static_cast<int32_t>(in.I64());
+    }
+    for (uint64_t k = in.U64(); k > 0 && in.status().ok(); --k) {
+      std::string posting = in.Str();
+      derived.postings[std::move(posting)] = static_cast<int32_t>(in.I64());
+    }
+    derived.index.Load(in);
+  }
+  for (auto& by_scope : unique_) {
+    by_scope.clear();
+    for (uint64_t n = in.U64(); n > 0 && in.status().ok(); --n) {
+      auto& values = by_scope[in.Str()];
+      for (uint64_t k = in.U64(); k > 0 && in.status().ok(); --k) {
+        std::string value = in.Str();
+        values[value] = static_cast<int32_t>(in.I64());
+      }
+    }
+  }
+  for (Hierarchy& h : hierarchy_) {
+    h = Hierarchy();
+    for (uint64_t n = in.U64(); n > 0 && in.status().ok(); --n) {
+      const auto pk = static_cast<int32_t>(in.I64());
+      const auto parent = static_cast<int32_t>(in.I64());
+      h.parent_of[pk] = parent;
+      if (parent != -1) h.children[parent].insert(pk);
+    }
+  }
+  first_price_id_.clear();
+  for (uint64_t n = in.U64(); n > 0 && in.status().ok(); --n) {
+    const auto pk = static_cast<int32_t>(in.I64());
+    first_price_id_[pk] = static_cast<int32_t>(in.I64());
+  }
+  next_price_id_ = static_cast<int32_t>(in.I64());
+}
+
+}  // namespace warmup::engine
