@@ -23,7 +23,7 @@ TEST_CASE("a query's page beyond the last answers with the first, as evitaDB's d
   CheckPage(PageOf(40, 20, 3), 1, 2, 0, 20);  // 40 fill exactly two pages
 }
 
-TEST_CASE("an empty result is one empty page; so is a page size of zero") {
+TEST_CASE("an empty result is one empty page, and so is a page size of zero") {
   CheckPage(PageOf(0, 20, 1), 1, 1, 0, 0);
   CheckPage(PageOf(0, 20, 2), 1, 1, 0, 0);
   CheckPage(PageOf(45, 0, 1), 1, 1, 0, 0);
