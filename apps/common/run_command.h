@@ -11,7 +11,6 @@
 #include "common/signal_watcher.h"
 #include "warmup/report.h"
 #include "warmup/run.h"
-#include "warmup/run_result.h"
 #include "warmup/status.h"
 
 // The library's spec of the run `cmd` describes: its report files are the

@@ -12,10 +12,12 @@
 #include "warmup/catalog_target.h"
 #include "warmup/run_config.h"
 #include "warmup/run_observer.h"
-#include "warmup/run_result.h"  // what RunCopy/RunLoad return: every caller reads it
 #include "warmup/status.h"
 
 namespace warmup {
+
+// What RunCopy and RunLoad return: include warmup/run_result.h to read it.
+struct RunResult;
 
 struct CopyOptions {
   // The catalog to create in the target; empty = "<source catalog>_<4 random hex>".

@@ -21,12 +21,14 @@
 #include "warmup/engine.h"
 #include "warmup/page_cache.h"
 #include "warmup/run_observer.h"
-#include "warmup/run_result.h"  // what RunCopy/RunLoad return: every caller reads it
 #include "warmup/status.h"
 #include "warmup/tls.h"
 #include "warmup/work_dir.h"
 
 namespace warmup {
+
+// What RunCopy and RunLoad return: include warmup/run_result.h to read it.
+struct RunResult;
 
 // Where the copy reads: a snapshot, or a live catalog over evitaDB's protocol.
 struct SourceSpec {
