@@ -6,7 +6,7 @@
 #include <memory>
 #include <string>
 
-#include "warmup/run.h"
+#include "warmup/stop_request.h"
 
 namespace warmup::cli {
 

@@ -11,7 +11,11 @@
 #   - base/ (Status, checksums) includes only base/ and warmup/status.h;
 #   - only run/, the umbrella warmup/warmup.h and what stands above the
 #     library include warmup/run.h;
-#   - the umbrella warmup/warmup.h includes every other public header.
+#   - the umbrella warmup/warmup.h includes every other public header;
+#   - a public header that only declares a type (`struct X;`) does not return
+#     it by value: a caller could not use what it gets without another header
+#     (regression: run.h declared RunResult and returned StatusOr<RunResult>,
+#     and the README's example did not compile against the installed package).
 # usage: layering.sh LIBWARMUP_DIR     checks the tree, lists every violation
 #        layering.sh --self-test DIR   plants violations in a copy, requires each to be found
 set -uo pipefail
@@ -31,6 +35,14 @@ check() {
   while IFS= read -r line; do report "$line (only run/ includes warmup/run.h)"; done < <(
     grep -Hn '#include "warmup/run\.h"' "$lib"/src/*/* "$lib"/include/warmup/*.h 2> /dev/null |
       grep -v '/src/run/' | grep -v '/include/warmup/warmup\.h:')
+  for header in "$lib"/include/warmup/*.h; do
+    local declared
+    for declared in $(sed -n 's/^\(struct\|class\) \([A-Za-z]*\);.*/\2/p' "$header"); do
+      while IFS= read -r line; do
+        report "$line (returns $declared, which this header only declares: include its header)"
+      done < <(grep -Hn "StatusOr<$declared>\|^$declared [A-Za-z]*(" "$header")
+    done
+  done
   for header in "$lib"/include/warmup/*.h; do
     local name=${header##*/}
     [ "$name" = warmup.h ] && continue
@@ -65,7 +77,8 @@ if [ "${1:-}" = --self-test ]; then
   plant src/base/status.cc '#include "model/value.h"'
   plant src/copy/copy_engine.cc '#include "warmup/run.h"'
   plant include/warmup/planted_concept.h '// a public header the umbrella does not include'
-  echo "layering self-test: all 10 planted violations found"
+  plant include/warmup/report.h 'StatusOr<RunResult> PlantedRead();'
+  echo "layering self-test: all 11 planted violations found"
   exit 0
 fi
 check "$1" && echo "layering: every include follows the rules"

@@ -10,6 +10,7 @@
 #include <thread>
 #include <utility>
 
+#include "warmup/copy_engine.h"
 #include "warmup/grpc_source.h"
 #include "warmup/page_cache.h"
 #include "warmup/remote_target.h"
