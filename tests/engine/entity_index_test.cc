@@ -344,5 +344,95 @@ TEST_CASE("decimals are compared at their indexed places, rounded half away from
   CHECK(engine::ScaleDecimal(*BigDecimal::Parse("1e-7"), 4) == 0);
 }
 
+// Regression: every faceted reference's facets were copied into the reduced
+// indexes of filtering-only references and into group indexes; evitaDB gates
+// facets to the global index and to reduced indexes of partitioning
+// references (docs/engine.md). tiny: brand and categories partition,
+// parameterValues (faceted, by value and by group) only filters.
+TEST_CASE("facets stay out of filtering-only reduced and group indexes (evitaDB's facet gate)") {
+  testing::TempDir dir;
+  auto engine = OpenEngine(dir.path());
+  const auto products = OfType(LoadTiny(*engine, 4), "Product");
+  Catalog* catalog = *engine->GetCatalog("tiny");
+  auto faceted = [](const Entity& e, const std::string& reference, int32_t* target, int32_t* group) {
+    for (const Reference& r : e.references) {
+      if (r.name != reference || !r.group) continue;
+      *target = r.referenced.primary_key;
+      *group = r.group->primary_key;
+      return true;
+    }
+    return false;
+  };
+  int gated = 0;
+  for (const Entity& e : products) {
+    int32_t value = 0, parameter = 0;
+    if (e.scope != Scope::kLive || !faceted(e, "parameterValues", &value, &parameter)) continue;
+    const IndexScope by_value{"parameterValues", value};
+    const IndexScope by_parameter{"parameterValues", parameter, Scope::kLive,
+                                  IndexKind::kReferencedGroupEntity};
+    // The entity is in both filtering-only indexes, with none of its facets.
+    const auto in_value = *catalog->Members("Product", by_value);
+    const auto in_parameter = *catalog->Members("Product", by_parameter);
+    REQUIRE(std::count(in_value.begin(), in_value.end(), e.primary_key) == 1);
+    REQUIRE(std::count(in_parameter.begin(), in_parameter.end(), e.primary_key) == 1);
+    for (const IndexScope& filtering : {by_value, by_parameter}) {
+      CHECK(catalog->FacetMembers("Product", "parameterValues", value, filtering)->empty());
+      CHECK(catalog->FacetGroupMembers("Product", "parameterValues", parameter, filtering)->empty());
+      for (const Reference& r : e.references) {
+        if (r.name == "brand" || r.name == "categories") {
+          CHECK(catalog->FacetMembers("Product", r.name, r.referenced.primary_key, filtering)->empty());
+        }
+      }
+    }
+    // The global index and a partitioning reduced index holding it have the facet.
+    auto global = *catalog->FacetMembers("Product", "parameterValues", value);
+    CHECK(std::count(global.begin(), global.end(), e.primary_key) == 1);
+    for (const Reference& r : e.references) {
+      if (r.name != "brand") continue;
+      auto reduced = *catalog->FacetMembers("Product", "parameterValues", value,
+                                            IndexScope{"brand", r.referenced.primary_key});
+      CHECK(std::count(reduced.begin(), reduced.end(), e.primary_key) == 1);
+    }
+    ++gated;
+  }
+  CHECK(gated >= 5);
+}
+
+// Regression: type indexes counted sort postings (attribute and compound) of
+// every reference; evitaDB's ReferencedTypeEntityIndex keeps none, while a
+// reduced index sorts its members by the reference's attributes.
+TEST_CASE("type indexes keep no sort postings, reduced indexes do (evitaDB's ReferencedTypeEntityIndex)") {
+  testing::TempDir dir;
+  auto engine = OpenEngine(dir.path());
+  const auto products = OfType(LoadTiny(*engine, 4), "Product");
+  Catalog* catalog = *engine->GetCatalog("tiny");
+  IndexScope type_index{"categories", 0, Scope::kLive, IndexKind::kReferencedEntityType};
+  type_index.reference_attributes = true;
+  int sorted = 0;
+  for (const Entity& e : products) {
+    if (e.scope != Scope::kLive) continue;
+    for (const Reference& r : e.references) {
+      if (r.name != "categories") continue;
+      IndexScope reduced{"categories", r.referenced.primary_key};
+      reduced.reference_attributes = true;
+      for (const auto& localized : r.attributes.localized) {
+        // Named, not bound: clang before 16 cannot capture a structured binding.
+        const std::string& locale = localized.first;
+        if (!localized.second.contains("label")) continue;
+        CAPTURE(locale);
+        for (const char* attribute : {"label", "byLabel"}) {
+          CAPTURE(attribute);
+          const auto in_reduced =
+              *catalog->SortBy("Product", attribute, locale, OrderDirection::kAsc, reduced);
+          CHECK(std::count(in_reduced.begin(), in_reduced.end(), e.primary_key) == 1);
+          CHECK(catalog->SortBy("Product", attribute, locale, OrderDirection::kAsc, type_index)->empty());
+        }
+        ++sorted;
+      }
+    }
+  }
+  CHECK(sorted >= 3);
+}
+
 }  // namespace
 }  // namespace warmup::engine_test

@@ -13,8 +13,11 @@ namespace warmup::engine {
 namespace {
 
 // Version 2: reflected references moved from the collections' index files
-// to the catalog's own.
-constexpr const char* kFormat = "warmup-catalog 3";
+// to the catalog's own. Version 4: the index snapshots hold no facets in
+// filtering-only reduced indexes and no sort postings in type indexes
+// (evitaDB's facet gate and ReferencedTypeEntityIndex); a reopened version 3
+// catalog would carry them.
+constexpr const char* kFormat = "warmup-catalog 4";
 
 std::string Hex32(uint32_t v) {
   char buf[9];

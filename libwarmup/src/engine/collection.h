@@ -110,7 +110,7 @@ class Collection {
   };
   // What an entity puts into the global index and into the reduced indexes of
   // its partitioning references, and the part of it filtering-only reduced
-  // indexes get (locales and facets).
+  // indexes get (locales).
   struct EntityEntries {
     IndexEntries full;
     IndexEntries filtering;
@@ -127,8 +127,10 @@ class Collection {
   void UpdateMember(const DerivedKey& key, int32_t pk, const IndexEntries& data,
                     const IndexEntries& per_reference, bool add);
   // Adds (removes) the entries of `record` one reference's worth: an entry
-  // enters the index with its first reference and leaves with its last.
-  static void UpdateCounted(DerivedIndex& index, int32_t record, const IndexEntries& entries, bool add);
+  // enters the index with its first reference and leaves with its last;
+  // sort postings only when `sorted`.
+  static void UpdateCounted(DerivedIndex& index, int32_t record, const IndexEntries& entries, bool sorted,
+                            bool add);
   StatusOr<std::optional<Entity>> Replace(const Entity& entity, uint64_t offset, CatalogIndexes* catalog);
   // Reads the entity whose body is at `offset` (and, when asked, where its
   // parts are and their records, to tell which a re-upsert changes).

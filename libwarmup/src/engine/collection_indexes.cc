@@ -48,12 +48,16 @@ Collection::EntityEntries Collection::ComputeEntries(const Entity& e,
                                                      int32_t first_price) {
   EntityEntries out;
   out.full = ComputeEntityEntries(e, references, *schema_, first_price, collation_, keys_);
+  // No facets: evitaDB indexes facets only in the global index and in reduced
+  // indexes of partitioning references (ReferenceIndexMutator's
+  // shouldIndexFacetToTargetIndex; AbstractReducedEntityIndex.addFacet
+  // asserts it).
   out.filtering.locales = out.full.locales;
-  out.filtering.facets = out.full.facets;
   return out;
 }
 
-void Collection::UpdateCounted(DerivedIndex& index, int32_t record, const IndexEntries& entries, bool add) {
+void Collection::UpdateCounted(DerivedIndex& index, int32_t record, const IndexEntries& entries, bool sorted,
+                               bool add) {
   IndexEntries delta;
   // True when this reference is the first to bring the posting (or the last to take it away).
   auto crosses = [&](char type, uint32_t attribute, std::string_view key) {
@@ -75,7 +79,7 @@ void Collection::UpdateCounted(DerivedIndex& index, int32_t record, const IndexE
     if (crosses('r', r.attribute, r.from + '\0' + r.to)) delta.ranges.push_back(r);
   }
   for (const auto& s : entries.sort) {
-    if (crosses('s', s.first, s.second)) delta.sort.push_back(s);
+    if (sorted && crosses('s', s.first, s.second)) delta.sort.push_back(s);
   }
   for (const auto& c : entries.chains) {
     if (crosses('c', c.first, std::to_string(c.second))) delta.chains.push_back(c);
@@ -93,19 +97,24 @@ void Collection::UpdateCounted(DerivedIndex& index, int32_t record, const IndexE
 
 void Collection::UpdateMember(const DerivedKey& key, int32_t pk, const IndexEntries& data,
                               const IndexEntries& per_reference, bool add) {
+  // Type indexes keep no sort postings, attribute or compound: evitaDB's
+  // ReferencedTypeEntityIndex makes those inserts no-ops (one entity may
+  // reference many entities, so one sort position would not do).
+  const bool sorted =
+      key.kind != IndexKind::kReferencedEntityType && key.kind != IndexKind::kReferencedGroupEntityType;
   if (add) {
     DerivedIndex& d = derived_[key];
     if (++d.members[pk] == 1) {
       d.index.AddMember(pk);
       d.index.Add(pk, data);
     }
-    UpdateCounted(d, pk, per_reference, true);
+    UpdateCounted(d, pk, per_reference, sorted, true);
     return;
   }
   auto it = derived_.find(key);
   if (it == derived_.end()) return;
   DerivedIndex& d = it->second;
-  UpdateCounted(d, pk, per_reference, false);
+  UpdateCounted(d, pk, per_reference, sorted, false);
   auto member = d.members.find(pk);
   if (member != d.members.end() && --member->second == 0) {
     d.members.erase(member);
@@ -124,7 +133,7 @@ void Collection::IndexReference(int32_t pk, Scope scope, const Reference& r, con
   const uint32_t reference = keys_.Id(ReferenceKey(r.name));
   const IndexEntries per_reference = ComputeReferenceEntries(r, *rs, scope, collation_, keys_);
   // Partitioning references get a full copy of the entity's indexed data;
-  // filtering ones its locales and facets (evitaDB's indexAllExistingData).
+  // filtering ones its locales (evitaDB's indexAllExistingData).
   const IndexEntries& data =
       type == ReferenceIndexType::kForFilteringAndPartitioning ? entries.full : entries.filtering;
   const IndexEntries none;
@@ -212,7 +221,8 @@ Status Collection::ApplyReflected(int32_t pk, const Reference& r, bool add, Cata
   IndexReference(pk, e.scope, r, entries, add);
   const ReferenceSchema* rs = schema_->FindReference(r.name);
   if (rs == nullptr || !InScope(rs->faceted_in_scopes, e.scope)) return OkStatus();
-  // A faceted reference's facet is in every index holding the entity.
+  // A faceted reference's facet is in the global index and in every
+  // partitioning reduced index holding the entity (the gate of ComputeEntries).
   IndexEntries facet;
   facet.facets.push_back(
       {keys_.Id(ReferenceKey(r.name)), r.group ? r.group->primary_key : 0, r.referenced.primary_key});
@@ -226,7 +236,8 @@ Status Collection::ApplyReflected(int32_t pk, const Reference& r, bool add, Cata
   update(global_[static_cast<int>(e.scope)]);
   for (const Reference& other : references) {
     const ReferenceSchema* os = schema_->FindReference(other.name);
-    if (os == nullptr || os->IndexTypeIn(e.scope) == ReferenceIndexType::kNone) continue;
+    if (os == nullptr || os->IndexTypeIn(e.scope) != ReferenceIndexType::kForFilteringAndPartitioning)
+      continue;
     const uint32_t id = keys_.Id(ReferenceKey(other.name));
     for (const DerivedKey& key :
          {DerivedKey{IndexKind::kReferencedEntity, e.scope, id, other.referenced.primary_key},

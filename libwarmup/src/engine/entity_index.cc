@@ -35,10 +35,10 @@ void EntityIndex::Add(int32_t pk, const IndexEntries& e) {
     index.price_ids.add(static_cast<uint32_t>(p.internal_id));
     index.entity_prices[pk].push_back(p.internal_id);
     index.records[p.internal_id] = {pk, p};
-    if (p.has_validity) {
-      index.validity_by_start.emplace(p.valid_from, p.valid_to, p.internal_id);
-      index.validity_by_end.emplace(p.valid_to, p.valid_from, p.internal_id);
-    }
+    // Every price, one without validity as the whole timeline: evitaDB's
+    // price indexes (AbstractPriceListAndCurrencyPriceIndex) insert each.
+    index.validity_by_start.emplace(p.valid_from, p.valid_to, p.internal_id);
+    index.validity_by_end.emplace(p.valid_to, p.valid_from, p.internal_id);
   }
   for (const FacetEntry& f : e.facets) Slot(facets_, f.reference)[f.group][f.facet].Add(id);
 }
@@ -74,10 +74,8 @@ void EntityIndex::Remove(int32_t pk, const IndexEntries& e) {
         index.entities.remove(id);
       }
     }
-    if (p.has_validity) {
-      index.validity_by_start.erase({p.valid_from, p.valid_to, p.internal_id});
-      index.validity_by_end.erase({p.valid_to, p.valid_from, p.internal_id});
-    }
+    index.validity_by_start.erase({p.valid_from, p.valid_to, p.internal_id});
+    index.validity_by_end.erase({p.valid_to, p.valid_from, p.internal_id});
   }
   for (const FacetEntry& f : e.facets) {
     auto& groups = Slot(facets_, f.reference);
@@ -232,15 +230,11 @@ std::vector<int32_t> EntityIndex::WithLocale(uint32_t locale) const {
 }
 
 Roaring EntityIndex::ValidAt(const PriceIndex& index, int64_t moment) {
-  Roaring valid = index.price_ids;
-  Roaring limited;  // prices with a validity, and of those the ones valid at `moment`
-  Roaring holds;
+  Roaring valid;
   for (const auto& [from, to, id] : index.validity_by_start) {
-    limited.add(static_cast<uint32_t>(id));
-    if (from <= moment && to >= moment) holds.add(static_cast<uint32_t>(id));
+    if (from > moment) break;
+    if (to >= moment) valid.add(static_cast<uint32_t>(id));
   }
-  valid -= limited;
-  valid |= holds;
   return valid;
 }
 

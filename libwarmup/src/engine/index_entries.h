@@ -9,6 +9,7 @@
 #include <absl/container/flat_hash_map.h>
 
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <utility>
@@ -46,7 +47,8 @@ class KeyDictionary {
 
 // One indexed price: what evitaDB's price record holds. Amounts are scaled
 // to the schema's indexed price places; validity bounds are microseconds
-// since the epoch (open ends are the int64 limits).
+// since the epoch (open ends, and a price without validity, the int64
+// limits).
 struct PriceEntry {
   uint32_t key = 0;  // "p:list|currency|handling"
   int32_t internal_id = 0;
@@ -55,8 +57,8 @@ struct PriceEntry {
   int64_t with_tax = 0;
   int64_t without_tax = 0;
   bool has_validity = false;
-  int64_t valid_from = 0;
-  int64_t valid_to = 0;
+  int64_t valid_from = std::numeric_limits<int64_t>::min();
+  int64_t valid_to = std::numeric_limits<int64_t>::max();
 };
 
 struct RangeEntry {
