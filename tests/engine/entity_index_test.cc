@@ -17,7 +17,9 @@
 
 #include "common/status_matchers.h"
 #include "common/temp_dir.h"
+#include "engine/catalog_files.h"
 #include "engine/engine_fixtures.h"
+#include "engine/entity_index.h"
 #include "engine/env.h"
 #include "engine/index_keys.h"
 #include "generator/tiny_profile.h"
@@ -432,6 +434,52 @@ TEST_CASE("type indexes keep no sort postings, reduced indexes do (evitaDB's Ref
     }
   }
   CHECK(sorted >= 3);
+}
+
+// A reduced index refers to the global index's price records, as evitaDB's
+// PriceListAndCurrencyPriceRefIndex does: it keeps price ids, entities and
+// validity (every price, docs/engine.md), and no records or entity -> prices
+// map; its snapshot brings back the same. Postings: per price a reference and
+// two bitmaps (three) and a validity entry (two).
+TEST_CASE("a reduced index keeps price ids, entities and validity, the records left to the global index") {
+  engine::IndexEntries entries;
+  engine::PriceEntry unbounded;
+  unbounded.key = 0;
+  unbounded.internal_id = 11;
+  unbounded.with_tax = 100;
+  engine::PriceEntry bounded = unbounded;
+  bounded.internal_id = 12;
+  bounded.has_validity = true;
+  bounded.valid_from = 1'000;
+  bounded.valid_to = 2'000;
+  entries.prices = {unbounded, bounded};
+
+  auto check = [](const engine::EntityIndex& index, const std::vector<int32_t>& ids) {
+    const engine::EntityIndex::PriceIndex* prices = index.Prices(0);
+    REQUIRE(prices != nullptr);
+    CHECK(prices->records.empty());
+    CHECK(prices->entity_prices.empty());
+    CHECK(engine::ToVector(prices->price_ids) == ids);
+    CHECK(engine::ToVector(prices->entities) == std::vector<int32_t>{7});
+    CHECK(engine::ToVector(engine::EntityIndex::ValidAt(*prices, 1'500)) == ids);
+    CHECK(engine::ToVector(engine::EntityIndex::ValidAt(*prices, 2'500)) == std::vector<int32_t>{11});
+  };
+  engine::EntityIndex reduced(engine::EntityIndex::PriceRecords::kInGlobalIndex);
+  reduced.Add(7, entries);
+  check(reduced, {11, 12});
+  CHECK(reduced.Counts().entries == 2 * 3 + 2 * 2);
+
+  testing::TempDir dir;
+  const std::string path = dir.path() + "/reduced.index";
+  REQUIRE_OK(engine::WriteIndexFile(engine::DefaultEnv(), path,
+                                    [&](engine::IndexWriter& out) { reduced.Save(out); }));
+  engine::EntityIndex loaded(engine::EntityIndex::PriceRecords::kInGlobalIndex);
+  REQUIRE_OK(
+      engine::ReadIndexFile(engine::DefaultEnv(), path, [&](engine::IndexReader& in) { loaded.Load(in); }));
+  check(loaded, {11, 12});
+
+  loaded.Remove(7, entries);
+  CHECK(loaded.Prices(0) == nullptr);
 }
 
 }  // namespace

@@ -325,6 +325,9 @@ StatusOr<std::vector<PriceForSale>> CatalogImpl::PricesForSale(const std::string
   if (*index == nullptr) return std::vector<PriceForSale>{};
   const Collection& c = **Find(entity_type);
   const int places = c.schema().indexed_price_places;
+  IndexScope global_scope;
+  global_scope.scope = scope.scope;
+  const EntityIndex* global = c.Index(global_scope);
   std::vector<PriceListIndexes> lists;
   for (auto handling : {PriceInnerRecordHandling::kNone, PriceInnerRecordHandling::kLowestPrice,
                         PriceInnerRecordHandling::kSum}) {
@@ -333,6 +336,7 @@ StatusOr<std::vector<PriceForSale>> CatalogImpl::PricesForSale(const std::string
     for (const std::string& list : query.price_lists) {
       const auto id = c.KeyId(PriceKey(list, query.currency.code(), handling));
       by_handling.by_priority.push_back(id ? (*index)->Prices(*id) : nullptr);
+      by_handling.records.push_back(id ? global->Prices(*id) : nullptr);
     }
   }
   auto scaled = [&](const std::optional<BigDecimal>& d) {

@@ -104,7 +104,7 @@ class Collection {
   // it: several references can put one entity in one group index, and many
   // entities one referenced entity in a type index.
   struct DerivedIndex {
-    EntityIndex index;
+    EntityIndex index{EntityIndex::PriceRecords::kInGlobalIndex};
     absl::flat_hash_map<int32_t, int32_t> members;       // record pk -> references
     absl::flat_hash_map<std::string, int32_t> postings;  // one entry of one record -> references
   };

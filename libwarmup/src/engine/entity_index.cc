@@ -33,8 +33,10 @@ void EntityIndex::Add(int32_t pk, const IndexEntries& e) {
     PriceIndex& index = Slot(prices_, p.key);
     index.entities.add(id);
     index.price_ids.add(static_cast<uint32_t>(p.internal_id));
-    index.entity_prices[pk].push_back(p.internal_id);
-    index.records[p.internal_id] = {pk, p};
+    if (price_records_ == PriceRecords::kOwn) {
+      index.entity_prices[pk].push_back(p.internal_id);
+      index.records[p.internal_id] = {pk, p};
+    }
     // Every price, one without validity as the whole timeline: evitaDB's
     // price indexes (AbstractPriceListAndCurrencyPriceIndex) insert each.
     index.validity_by_start.emplace(p.valid_from, p.valid_to, p.internal_id);
@@ -67,7 +69,10 @@ void EntityIndex::Remove(int32_t pk, const IndexEntries& e) {
     PriceIndex& index = Slot(prices_, p.key);
     index.price_ids.remove(static_cast<uint32_t>(p.internal_id));
     index.records.erase(p.internal_id);
-    if (auto it = index.entity_prices.find(pk); it != index.entity_prices.end()) {
+    if (price_records_ == PriceRecords::kInGlobalIndex) {
+      // An entity's prices leave a reduced index together, with its data.
+      index.entities.remove(id);
+    } else if (auto it = index.entity_prices.find(pk); it != index.entity_prices.end()) {
       std::erase(it->second, p.internal_id);
       if (it->second.empty()) {
         index.entity_prices.erase(it);
@@ -101,7 +106,8 @@ IndexCounts EntityIndex::Counts() const {
   for (const auto& m : unique_) c.entries += m.size();
   for (const auto& l : locales_) c.entries += l.cardinality();
   for (const auto& p : prices_) {
-    c.entries += p.records.size() * 3 + p.validity_by_start.size() * 2;  // records, two bitmaps; validity
+    // A record (or a reference to one) and two bitmaps; validity.
+    c.entries += p.price_ids.cardinality() * 3 + p.validity_by_start.size() * 2;
   }
   for (const auto& groups : facets_) {
     for (const auto& [group, facets] : groups) {

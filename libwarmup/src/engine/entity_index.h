@@ -32,6 +32,14 @@ struct IndexCounts {
 
 class EntityIndex {
  public:
+  // Where an index's price records live. A global index holds them (evitaDB's
+  // PriceListAndCurrencyPriceSuperIndex: records and each entity's prices); a
+  // reduced index holds only price ids, entities and validity, and reads the
+  // records from the global index of its scope (evitaDB's
+  // PriceListAndCurrencyPriceRefIndex).
+  enum class PriceRecords { kOwn, kInGlobalIndex };
+  explicit EntityIndex(PriceRecords price_records = PriceRecords::kOwn) : price_records_(price_records) {}
+
   // Adds (removes) `entries` for `pk`; membership is separate (AddMember),
   // since several references may put entries for one entity into one index.
   void Add(int32_t pk, const IndexEntries& entries);
@@ -64,7 +72,8 @@ class EntityIndex {
   std::vector<int32_t> FacetMembers(uint32_t reference, int32_t facet) const;
   std::vector<int32_t> FacetGroupMembers(uint32_t reference, int32_t group) const;
   std::vector<int32_t> WithLocale(uint32_t locale) const;
-  // The price structures of one price list, currency and handling.
+  // The price structures of one price list, currency and handling
+  // (`entity_prices` and `records` empty where they are the global index's).
   struct PriceIndex {
     Roaring entities;
     Roaring price_ids;
@@ -74,7 +83,8 @@ class EntityIndex {
     absl::btree_set<std::tuple<int64_t, int64_t, int32_t>> validity_by_end;    // (to, from, internal id)
   };
   const PriceIndex* Prices(uint32_t price_key) const {
-    return price_key < prices_.size() && !prices_[price_key].records.empty() ? &prices_[price_key] : nullptr;
+    return price_key < prices_.size() && !prices_[price_key].price_ids.isEmpty() ? &prices_[price_key]
+                                                                                 : nullptr;
   }
   // Internal ids of the prices in `index` valid at `moment` (with no validity, always).
   static Roaring ValidAt(const PriceIndex& index, int64_t moment);
@@ -107,6 +117,7 @@ class EntityIndex {
   std::vector<PriceIndex> prices_;
   // reference -> group (0 = none) -> facet -> entities
   std::vector<absl::flat_hash_map<int32_t, absl::flat_hash_map<int32_t, PkSet>>> facets_;
+  PriceRecords price_records_;
 };
 
 // Bitmap contents as a sorted vector.

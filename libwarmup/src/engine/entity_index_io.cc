@@ -131,8 +131,19 @@ void EntityIndex::Save(IndexWriter& out) const {
   for (const auto& bitmap : locales_) out.Bitmap(bitmap);
   out.U64(prices_.size());
   for (const auto& index : prices_) {
-    out.U64(index.records.size());
-    for (const auto& [id, record] : index.records) SavePrice(out, record.first, record.second);
+    if (price_records_ == PriceRecords::kOwn) {
+      out.U64(index.records.size());
+      for (const auto& [id, record] : index.records) SavePrice(out, record.first, record.second);
+      continue;
+    }
+    // References: the entities, and per price its id and validity.
+    out.Bitmap(index.entities);
+    out.U64(index.validity_by_start.size());
+    for (const auto& [from, to, id] : index.validity_by_start) {
+      out.I64(id);
+      out.I64(from);
+      out.I64(to);
+    }
   }
   out.U64(facets_.size());
   for (const auto& groups : facets_) {
@@ -145,7 +156,7 @@ void EntityIndex::Save(IndexWriter& out) const {
 }
 
 void EntityIndex::Load(IndexReader& in) {
-  *this = EntityIndex();
+  *this = EntityIndex(price_records_);
   all_ = in.Bitmap();
   LoadSlots(in, &filter_);
   ranges_.resize(in.U64());
@@ -179,6 +190,19 @@ void EntityIndex::Load(IndexReader& in) {
   for (auto& bitmap : locales_) bitmap = in.Bitmap();
   const uint64_t price_keys = in.U64();
   for (uint64_t key = 0; key < price_keys && in.status().ok(); ++key) {
+    if (price_records_ == PriceRecords::kInGlobalIndex) {
+      PriceIndex& index = Slot(prices_, static_cast<uint32_t>(key));
+      index.entities = in.Bitmap();
+      for (uint64_t n = in.U64(); n > 0 && in.status().ok(); --n) {
+        const auto id = static_cast<int32_t>(in.I64());
+        const int64_t from = in.I64();
+        const int64_t to = in.I64();
+        index.price_ids.add(static_cast<uint32_t>(id));
+        index.validity_by_start.emplace(from, to, id);
+        index.validity_by_end.emplace(to, from, id);
+      }
+      continue;
+    }
     for (uint64_t n = in.U64(); n > 0 && in.status().ok(); --n) {
       int32_t pk = 0;
       const PriceEntry p = LoadPrice(in, static_cast<uint32_t>(key), &pk);

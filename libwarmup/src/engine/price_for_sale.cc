@@ -42,8 +42,8 @@ std::vector<PriceForSale> SelectPricesForSale(const std::vector<PriceListIndexes
       // Per inner record (NONE: all as one), the first valid price by list priority.
       absl::btree_map<std::optional<int32_t>, int64_t> chosen;
       for (size_t i = 0; i < handling.by_priority.size(); ++i) {
-        const auto* index = handling.by_priority[i];
-        if (index == nullptr) continue;
+        const auto* index = handling.records[i];
+        if (handling.by_priority[i] == nullptr || index == nullptr) continue;
         auto prices = index->entity_prices.find(pk);
         if (prices == index->entity_prices.end()) continue;
         std::vector<int32_t> ids = prices->second;

@@ -14,10 +14,13 @@
 namespace warmup::engine {
 
 // The price index of each queried price list for one inner-record handling,
-// in priority order (nullptr where the index holds none).
+// in priority order (nullptr where the index holds none), and beside each the
+// one holding its records: itself in a global index, the global index's of
+// the same key for a reduced one.
 struct PriceListIndexes {
   PriceInnerRecordHandling handling = PriceInnerRecordHandling::kNone;
   std::vector<const EntityIndex::PriceIndex*> by_priority;
+  std::vector<const EntityIndex::PriceIndex*> records;
 };
 
 // Entities (ascending) with a price for sale under `query`, amounts scaled at
