@@ -84,12 +84,17 @@ void ReflectedReferences::Apply(const ReflectedChange& change) {
   if (holders->second.empty()) by_target.erase(holders);
 }
 
-std::vector<Reference> ReflectedReferences::For(const std::string& type, int32_t pk) const {
+std::vector<Reference> ReflectedReferences::For(const std::string& type, int32_t pk,
+                                                std::optional<Scope> faceted_in) const {
   std::vector<Reference> out;
   auto schema = schema_->entities.find(type);
   if (schema == schema_->entities.end()) return out;
   for (const auto& [reference_name, rs] : schema->second.references) {
     if (!rs.is_reflected()) continue;
+    if (faceted_in && std::find(rs.faceted_in_scopes.begin(), rs.faceted_in_scopes.end(), *faceted_in) ==
+                          rs.faceted_in_scopes.end()) {
+      continue;
+    }
     auto by_name = links_.find({type, reference_name});
     if (by_name == links_.end()) continue;
     auto holders = by_name->second.find(pk);

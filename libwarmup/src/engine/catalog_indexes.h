@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -47,8 +48,10 @@ class ReflectedReferences {
   std::vector<ReflectedChange> Diff(const Entity* before, const Entity* after) const;
   // Records one change.
   void Apply(const ReflectedChange& change);
-  // The reflected references held for `type`/`pk`, by reference name, then holder.
-  std::vector<Reference> For(const std::string& type, int32_t pk) const;
+  // The reflected references held for `type`/`pk`, by reference name, then
+  // holder; with `faceted_in`, only those of references faceted in that scope.
+  std::vector<Reference> For(const std::string& type, int32_t pk,
+                             std::optional<Scope> faceted_in = std::nullopt) const;
   // Replaces `entity`'s reflected references with the back links held for it
   // (a stored entity never carries them itself: they change with the holders).
   void Attach(Entity* entity) const;

@@ -117,8 +117,10 @@ class Collection {
   };
   EntityEntries ComputeEntries(const Entity& e, const std::vector<Reference>& references,
                                int32_t first_price);
-  // The entity's own references and the reflected ones the catalog holds for it.
-  std::vector<Reference> EffectiveReferences(const Entity& e, const CatalogIndexes& catalog) const;
+  // The entity's own references and the reflected ones the catalog holds for
+  // it; only those faceted in the entity's scope when `faceted_only`.
+  std::vector<Reference> EffectiveReferences(const Entity& e, const CatalogIndexes& catalog,
+                                             bool faceted_only = false) const;
   // Indexes `entity` (or removes it when `add` is false) everywhere.
   void UpdateIndexes(const Entity& entity, bool add, CatalogIndexes* catalog);
   // The indexes derived from one reference of entity `pk`.

@@ -32,14 +32,19 @@ void AppendU32(std::string* out, uint32_t v) {
 
 }  // namespace
 
-std::vector<Reference> Collection::EffectiveReferences(const Entity& e, const CatalogIndexes& catalog) const {
+std::vector<Reference> Collection::EffectiveReferences(const Entity& e, const CatalogIndexes& catalog,
+                                                       bool faceted_only) const {
   std::vector<Reference> out;
   out.reserve(e.references.size());
   for (const Reference& r : e.references) {
     const ReferenceSchema* rs = schema_->FindReference(r.name);
+    if (faceted_only && (rs == nullptr || !InScope(rs->faceted_in_scopes, e.scope))) continue;
     if (rs == nullptr || !rs->is_reflected()) out.push_back(r);
   }
-  for (Reference& r : catalog.reflected.For(e.type, e.primary_key)) out.push_back(std::move(r));
+  for (Reference& r : catalog.reflected.For(e.type, e.primary_key,
+                                            faceted_only ? std::optional<Scope>(e.scope) : std::nullopt)) {
+    out.push_back(std::move(r));
+  }
   return out;
 }
 
@@ -214,13 +219,16 @@ Status Collection::ApplyReflected(int32_t pk, const Reference& r, bool add, Cata
   // evitaDB reads the entity's storage parts to fill the new reduced index.
   Entity e;
   if (Status s = ReadEntity(stored->second, &e); !s.ok()) return s;
-  const std::vector<Reference> references = EffectiveReferences(e, *catalog);
   auto first = first_price_id_.find(pk);
-  const EntityEntries entries =
-      ComputeEntries(e, references, first == first_price_id_.end() ? 0 : first->second);
+  // Only facets come from the references here, so only faceted ones are
+  // gathered: a referenced entity holding many links (a category's products)
+  // would otherwise have every link copied for each new one.
+  const EntityEntries entries = ComputeEntries(e, EffectiveReferences(e, *catalog, /*faceted_only=*/true),
+                                               first == first_price_id_.end() ? 0 : first->second);
   IndexReference(pk, e.scope, r, entries, add);
   const ReferenceSchema* rs = schema_->FindReference(r.name);
   if (rs == nullptr || !InScope(rs->faceted_in_scopes, e.scope)) return OkStatus();
+  const std::vector<Reference> references = EffectiveReferences(e, *catalog);
   // A faceted reference's facet is in the global index and in every
   // partitioning reduced index holding the entity (the gate of ComputeEntries).
   IndexEntries facet;
