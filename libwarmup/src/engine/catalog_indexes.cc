@@ -4,6 +4,7 @@
 
 #include "codec/entity_convert.h"
 #include "codec/serialize.h"
+#include "engine/index_entries.h"
 
 namespace warmup::engine {
 
@@ -91,10 +92,7 @@ std::vector<Reference> ReflectedReferences::For(const std::string& type, int32_t
   if (schema == schema_->entities.end()) return out;
   for (const auto& [reference_name, rs] : schema->second.references) {
     if (!rs.is_reflected()) continue;
-    if (faceted_in && std::find(rs.faceted_in_scopes.begin(), rs.faceted_in_scopes.end(), *faceted_in) ==
-                          rs.faceted_in_scopes.end()) {
-      continue;
-    }
+    if (faceted_in && !InScope(rs.faceted_in_scopes, *faceted_in)) continue;
     auto by_name = links_.find({type, reference_name});
     if (by_name == links_.end()) continue;
     auto holders = by_name->second.find(pk);

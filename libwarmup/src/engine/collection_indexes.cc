@@ -9,10 +9,6 @@
 namespace warmup::engine {
 namespace {
 
-bool InScope(const std::vector<Scope>& scopes, Scope scope) {
-  return std::find(scopes.begin(), scopes.end(), scope) != scopes.end();
-}
-
 // The components a reference indexes in `scope`: the referenced entity unless
 // the schema says otherwise.
 std::vector<ReferenceIndexedComponent> Components(const ReferenceSchema& rs, Scope scope) {
@@ -219,16 +215,19 @@ Status Collection::ApplyReflected(int32_t pk, const Reference& r, bool add, Cata
   // evitaDB reads the entity's storage parts to fill the new reduced index.
   Entity e;
   if (Status s = ReadEntity(stored->second, &e); !s.ok()) return s;
-  auto first = first_price_id_.find(pk);
-  // Only facets come from the references here, so only faceted ones are
-  // gathered: a referenced entity holding many links (a category's products)
-  // would otherwise have every link copied for each new one.
-  const EntityEntries entries = ComputeEntries(e, EffectiveReferences(e, *catalog, /*faceted_only=*/true),
-                                               first == first_price_id_.end() ? 0 : first->second);
-  IndexReference(pk, e.scope, r, entries, add);
   const ReferenceSchema* rs = schema_->FindReference(r.name);
-  if (rs == nullptr || !InScope(rs->faceted_in_scopes, e.scope)) return OkStatus();
-  const std::vector<Reference> references = EffectiveReferences(e, *catalog);
+  const bool faceted = rs != nullptr && InScope(rs->faceted_in_scopes, e.scope);
+  // The entries take only facets from the references, so unless the link is
+  // faceted (and the partitioning indexes holding the entity must be found
+  // below) only faceted ones are gathered: a referenced entity holding many
+  // links (a category's products) would otherwise have every link copied for
+  // each new one.
+  const std::vector<Reference> references = EffectiveReferences(e, *catalog, /*faceted_only=*/!faceted);
+  auto first = first_price_id_.find(pk);
+  const EntityEntries entries =
+      ComputeEntries(e, references, first == first_price_id_.end() ? 0 : first->second);
+  IndexReference(pk, e.scope, r, entries, add);
+  if (!faceted) return OkStatus();
   // A faceted reference's facet is in the global index and in every
   // partitioning reduced index holding the entity (the gate of ComputeEntries).
   IndexEntries facet;

@@ -68,15 +68,17 @@ void EntityIndex::Remove(int32_t pk, const IndexEntries& e) {
   for (const PriceEntry& p : e.prices) {
     PriceIndex& index = Slot(prices_, p.key);
     index.price_ids.remove(static_cast<uint32_t>(p.internal_id));
-    index.records.erase(p.internal_id);
     if (price_records_ == PriceRecords::kInGlobalIndex) {
       // An entity's prices leave a reduced index together, with its data.
       index.entities.remove(id);
-    } else if (auto it = index.entity_prices.find(pk); it != index.entity_prices.end()) {
-      std::erase(it->second, p.internal_id);
-      if (it->second.empty()) {
-        index.entity_prices.erase(it);
-        index.entities.remove(id);
+    } else {
+      index.records.erase(p.internal_id);
+      if (auto it = index.entity_prices.find(pk); it != index.entity_prices.end()) {
+        std::erase(it->second, p.internal_id);
+        if (it->second.empty()) {
+          index.entity_prices.erase(it);
+          index.entities.remove(id);
+        }
       }
     }
     index.validity_by_start.erase({p.valid_from, p.valid_to, p.internal_id});

@@ -9,10 +9,6 @@ namespace {
 constexpr int64_t kMinMicros = std::numeric_limits<int64_t>::min();
 constexpr int64_t kMaxMicros = std::numeric_limits<int64_t>::max();
 
-bool InScope(const std::vector<Scope>& scopes, Scope scope) {
-  return std::find(scopes.begin(), scopes.end(), scope) != scopes.end();
-}
-
 bool UniqueIn(const AttributeSchema& schema, Scope scope, bool* per_locale) {
   for (const auto& s : schema.unique_in_scopes) {
     if (s.scope == scope && s.value != AttributeUniqueness::kNotUnique) {
@@ -146,6 +142,10 @@ void AddCompoundEntries(const std::map<std::string, SortableAttributeCompoundSch
 }
 
 }  // namespace
+
+bool InScope(const std::vector<Scope>& scopes, Scope scope) {
+  return std::find(scopes.begin(), scopes.end(), scope) != scopes.end();
+}
 
 std::string AttributeKey(const std::string& name, const std::string& tag) {
   return tag.empty() ? "a:" + name : "a:" + name + "|" + tag;

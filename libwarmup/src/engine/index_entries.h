@@ -101,6 +101,9 @@ std::string PriceKey(const std::string& price_list, const std::string& currency,
 std::string LocaleKey(const std::string& tag);
 std::string ReferenceKey(const std::string& name);
 
+// Whether `scope` is among `scopes` (a schema's per-scope settings).
+bool InScope(const std::vector<Scope>& scopes, Scope scope);
+
 // Microseconds since the epoch, saturating.
 int64_t EpochMicros(const DateTime& moment);
 
