@@ -130,7 +130,7 @@ open(p, "w").write(s.replace(os.environ["FROM"], os.environ["TO"], 1))' "$file"
       survived=1
     else
       killer=$(sed -n 's/^[[:space:]]*[0-9]* - \(.*\) ([A-Za-z ]*)$/\1/p' "$backup/ctest.log" \
-        | grep -v '^leftovers' | head -n 1)
+        | awk '!/^leftovers/ && !seen { print; seen = 1 }')
       result="killed by ${killer:-a test}"
     fi
     rm -rf "$backup/tmp"

@@ -24,7 +24,7 @@ if [ -n "$profile" ]; then
     cpu) suffix=prof ;;
     heap) suffix=heap
       # The heap profiler lives in tcmalloc, which warmup serve runs on only when preloaded.
-      tcmalloc=$(ls /usr/lib/*/libtcmalloc.so.4 2> /dev/null | head -n 1)
+      tcmalloc=$(ls /usr/lib/*/libtcmalloc.so.4 2> /dev/null | awk 'NR == 1')
       [ -n "$tcmalloc" ] || { echo "PROFILE=heap needs tcmalloc (Debian: libgoogle-perftools-dev)" >&2; exit 1; }
       export LD_PRELOAD=$tcmalloc ;;
     perf) suffix=perf.data ;;

@@ -55,15 +55,10 @@ end_leg() {  # end_leg NAME BUILD_SECONDS
   timings+=("$(printf '%-28s build %4d s, tests %4d s' "$1" "$2" $((SECONDS - leg_started - $2)))")
 }
 # The five slowest entries of a leg, from ctest's console log of it (-O).
-slowest() {
-  local log=$1/ctest-output.log
-  [ -f "$log" ] || return 0
-  sed -n 's/^ *[0-9]*\/[0-9]* Test *#[0-9]*: \(.*[^ .]\) \.*[ *]*[A-Za-z][A-Za-z ]* *\([0-9.]*\) sec$/\2\t\1/p' "$log" |
-    sort -t$'\t' -k1 -rn | head -n 5 | awk -F'\t' '{ printf "    %6.1f s  %s\n", $1, $2 }'
-}
+slowest() { scripts/ctest-slowest.sh "$1/ctest-output.log" 5; }
 report() {
   echo
-  echo "scripts/test.sh timings (ccache: $(ccache -s 2> /dev/null | sed -n 's/^ *Hits: *\([0-9]*\).*/\1 hits/p' | head -n 1)):"
+  echo "scripts/test.sh timings (ccache: $(ccache -s 2> /dev/null | awk '/^ *Hits:/ && !seen { print $2 " hits"; seen = 1 }')):"
   for t in "${timings[@]}"; do echo "  $t"; done
 }
 trap report EXIT

@@ -18,7 +18,7 @@ prefix=$dir/prefix
 cmake --install "$build" --prefix "$prefix" > "$dir/install.log" || { cat "$dir/install.log"; exit 1; }
 [ -f "$prefix/lib/cmake/warmup/warmupConfig.cmake" ] || { echo "no warmupConfig.cmake installed"; exit 1; }
 [ -x "$prefix/bin/warmup" ] || { echo "the CLI was not installed"; exit 1; }
-"$prefix/bin/warmup" --version | grep -q "^warmup " || { echo "installed CLI does not run"; exit 1; }
+"$prefix/bin/warmup" --version | grep "^warmup " > /dev/null || { echo "installed CLI does not run"; exit 1; }
 # The public API is include/warmup and nothing else: no internal or generated header.
 extra=$(find "$prefix/include" -type f ! -path "$prefix/include/warmup/*.h")
 [ -z "$extra" ] || { echo "installed headers outside include/warmup: $extra"; exit 1; }

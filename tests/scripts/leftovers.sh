@@ -13,7 +13,7 @@ case "$mode" in
     ;;
   check)
     status=0
-    left=$(find "$dir" -mindepth 1 -maxdepth 1 2> /dev/null | head -n 20)
+    left=$(find "$dir" -mindepth 1 -maxdepth 1 2> /dev/null | awk 'NR <= 20')
     if [ -n "$left" ]; then
       echo "leftovers: files left in $dir:"
       echo "$left"
@@ -24,7 +24,7 @@ case "$mode" in
       pid=${pid%/environ}
       [ "$pid" = "$$" ] && continue
       # (a process may end, or be another user's, between the glob and the read)
-      if { tr '\0' '\n' < "$environ"; } 2> /dev/null | grep -qxF "TMPDIR=$dir"; then
+      if { tr '\0' '\n' < "$environ"; } 2> /dev/null | grep -xF "TMPDIR=$dir" > /dev/null; then
         echo "leftovers: process $pid is still running: $({ tr '\0' ' ' < "/proc/$pid/cmdline"; } 2> /dev/null)"
         kill -KILL "$pid" 2> /dev/null || true
         status=1
