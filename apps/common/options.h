@@ -164,6 +164,26 @@ struct AbCommand {
   CompareOptions compare;                // --resamples, --force (the bootstrap seed is --seed too)
 };
 
+// `warmup bench`: the write path's table in one sitting (warmup/bench.h).
+struct BenchCommand {
+  std::string help;  // set by --help: print it and exit 0, run nothing
+  // Generated sittings, one per --scales entry, in order (the user's
+  // spelling kept as the label); empty when --pristine-dir names the snapshot.
+  std::vector<std::string> scales;
+  GeneratorOptions generator;            // --profile, --seed (scale set per sitting)
+  std::string pristine_dir;              // --pristine-dir: one sitting on this snapshot instead
+  std::string catalog;                   // --catalog: the snapshot in pristine_dir
+  std::string out_dir = "warmup-bench";  // absent or empty: reports, table, generated datasets, work
+  std::string compression = "zstd";      // the embedded engine's and the started serve's --compress
+  int rtt_calls = 2000;                  // unary round trips timed per sitting
+  int disk_mib = 1024;                   // the disk probe's size; 0 = no probe
+  bool remote = true;                    // --no-remote: no started-server run
+  std::string evitadb_command;           // --evitadb-command: evitaDB's server as reindex --server-command
+  std::string evitadb_xmx;               // its {xmx}
+  bool keep_datasets = false;            // keep the generated snapshots (OUT/datasets)
+  bool require_targets = false;          // exit 3 when a measured target is not met
+};
+
 // Each parser reads the arguments after the command name and touches nothing
 // outside them (no file is looked at). With `--help` the command's `help`
 // holds its usage and options, and nothing else is checked.
@@ -172,6 +192,7 @@ struct AbCommand {
 // commands, is zstd.
 // Errors: kInvalidArgument naming the option that is wrong or missing.
 StatusOr<GenerateCommand> ParseGenerate(const std::vector<std::string>& args);
+StatusOr<BenchCommand> ParseBench(const std::vector<std::string>& args);
 StatusOr<InspectCommand> ParseInspect(const std::vector<std::string>& args);
 StatusOr<UnpackCommand> ParseUnpack(const std::vector<std::string>& args);
 StatusOr<LoadCommand> ParseLoad(const std::vector<std::string>& args);

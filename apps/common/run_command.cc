@@ -15,6 +15,31 @@
 #include "warmup/report.h"
 #include "warmup/run_result.h"
 
+warmup::Status WriteFile(const std::filesystem::path& path, const std::string& text) {
+  std::ofstream out(path, std::ios::trunc);
+  out << text;
+  out.close();
+  if (!out) return warmup::FailedPreconditionError("cannot write " + path.string());
+  return warmup::OkStatus();
+}
+
+warmup::Status PrepareOutDir(const std::filesystem::path& out, const std::string& why) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (fs::exists(out, ec)) {
+    if (!fs::is_directory(out, ec))
+      return warmup::FailedPreconditionError("--out " + out.string() + " is a file");
+    if (!fs::is_empty(out, ec)) {
+      return warmup::FailedPreconditionError("--out " + out.string() + " is not empty; " + why);
+    }
+    return warmup::OkStatus();
+  }
+  if (!fs::create_directories(out, ec)) {
+    return warmup::FailedPreconditionError("--out " + out.string() + ": cannot create it: " + ec.message());
+  }
+  return warmup::OkStatus();
+}
+
 int FailWith(const warmup::Status& status) {
   std::cerr << "warmup: " << status.ToString() << "\n";
   return kExitFailed;

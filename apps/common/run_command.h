@@ -3,6 +3,7 @@
 #ifndef WARMUP_APPS_COMMON_RUN_COMMAND_H_
 #define WARMUP_APPS_COMMON_RUN_COMMAND_H_
 
+#include <filesystem>
 #include <functional>
 #include <iostream>
 #include <optional>
@@ -36,6 +37,13 @@ void WriteRunFiles(
 // WriteRunFiles, then prints the text report, stays alive
 // --hold-open-seconds, and returns the exit status.
 int Finish(const warmup::cli::LoadCommand& cmd, warmup::RunResult result);
+// Writes `text` to `path`, replacing it. Errors: kFailedPrecondition naming it.
+warmup::Status WriteFile(const std::filesystem::path& path, const std::string& text);
+// Makes `out` a directory for a command's reports (ab's, bench's): it must be
+// absent (created) or empty, so that nothing older is ever read as this
+// command's; `why` ends the refusal of a non-empty one.
+warmup::Status PrepareOutDir(const std::filesystem::path& out, const std::string& why);
+
 // Exit statuses of the warmup commands besides a run's own (docs/measurement.md).
 inline constexpr int kExitFailed = 1;
 inline constexpr int kExitUsage = 64;  // EX_USAGE: the command line is wrong

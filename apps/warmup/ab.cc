@@ -56,32 +56,6 @@ double ProductMeanUs(const warmup::RunResult& result) {
   return result.upsert.mean_us;
 }
 
-warmup::Status WriteFile(const fs::path& path, const std::string& text) {
-  std::ofstream out(path, std::ios::trunc);
-  out << text;
-  out.close();
-  if (!out) return warmup::FailedPreconditionError("cannot write " + path.string());
-  return warmup::OkStatus();
-}
-
-// OUT must be absent or empty, so that no older run is ever compared.
-warmup::Status PrepareOutDir(const fs::path& out) {
-  std::error_code ec;
-  if (fs::exists(out, ec)) {
-    if (!fs::is_directory(out, ec))
-      return warmup::FailedPreconditionError("--out " + out.string() + " is a file");
-    if (!fs::is_empty(out, ec)) {
-      return warmup::FailedPreconditionError("--out " + out.string() +
-                                             " is not empty; warmup ab keeps each comparison's runs apart");
-    }
-    return warmup::OkStatus();
-  }
-  if (!fs::create_directories(out, ec)) {
-    return warmup::FailedPreconditionError("--out " + out.string() + ": cannot create it: " + ec.message());
-  }
-  return warmup::OkStatus();
-}
-
 }  // namespace
 
 int Ab(const std::vector<std::string>& args) {
@@ -95,7 +69,8 @@ int Ab(const std::vector<std::string>& args) {
   }
   if (auto s = warmup::CheckOutputFile("--html", cmd->html_out, true); !s.ok()) return FailWith(s);
   const fs::path out = cmd->out_dir;
-  if (auto s = PrepareOutDir(out); !s.ok()) return FailWith(s);
+  if (auto s = PrepareOutDir(out, "warmup ab keeps each comparison's runs apart"); !s.ok())
+    return FailWith(s);
 
   // OUT/work holds each run's work directory, made by ab and removed after
   // the run unless --keep-work, and so is OUT/work itself at the end, when

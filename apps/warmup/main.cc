@@ -24,6 +24,7 @@ int Serve(const std::vector<std::string>& args);    // serve.cc
 int Load(const std::vector<std::string>& args);     // load.cc
 int Reindex(const std::vector<std::string>& args);  // reindex.cc
 int Ab(const std::vector<std::string>& args);       // ab.cc
+int Bench(const std::vector<std::string>& args);    // bench.cc
 
 namespace {
 
@@ -175,6 +176,11 @@ constexpr Command kCommands[] = {
      "interleaved reindex runs of server builds A and B (fresh server each), then compare: --a BIN --b BIN\n"
      "             exit 0 = no regression, 3 = a regression, 4 = inconclusive, 1 = error (docs/comparing.md)",
      Ab},
+    {"bench",
+     "the write path's table in one sitting: null, embedded and started-server runs, round trip, disk\n"
+     "             exit 0 = every run verified, 1 = a run failed, 3 = a target not met with "
+     "--require-targets",
+     Bench},
     {"version", "print the version and the evitaDB protocol this build speaks", Version},
 };
 

@@ -738,6 +738,48 @@ TEST_CASE("flags are never guessed from an abbreviation (regression: ab's --run 
       std::string::npos);
 }
 
+TEST_CASE(
+    "bench: sittings by scale or one snapshot, each flag checked, a generator flag without one refused") {
+  auto defaults = ParseBench({});
+  REQUIRE_OK(defaults);
+  CHECK(defaults->scales == std::vector<std::string>{"0.1"});
+  CHECK(defaults->generator.profile == "senesi");
+  CHECK(defaults->compression == "zstd");
+  CHECK(defaults->remote);
+  CHECK(defaults->out_dir == "warmup-bench");
+  auto scales = ParseBench({"--scales", "0.1,1.0,2", "--profile", "tiny", "--no-remote", "--disk-mib", "0",
+                            "--evitadb-command", "run {port}", "--evitadb-xmx", "8g", "--require-targets"});
+  REQUIRE_OK(scales);
+  CHECK(scales->scales ==
+        std::vector<std::string>{"0.1", "1.0", "2"});  // the user's spelling, for the labels
+  CHECK(scales->generator.profile == "tiny");
+  CHECK_FALSE(scales->remote);
+  CHECK(scales->disk_mib == 0);
+  CHECK(scales->evitadb_command == "run {port}");
+  CHECK(scales->evitadb_xmx == "8g");
+  CHECK(scales->require_targets);
+  auto snapshot = ParseBench({"--pristine-dir", "/d", "--catalog", "c"});
+  REQUIRE_OK(snapshot);
+  CHECK(snapshot->scales.empty());
+  CHECK(snapshot->pristine_dir == "/d");
+  for (const char* bad : {"0.1,,1", "abc", "0", "0.1x", "1,", "-1", "1001", "nan"}) {
+    CAPTURE(bad);
+    auto refused = ParseBench({"--scales", bad});
+    CHECK(refused.status().code() == StatusCode::kInvalidArgument);
+    CHECK(refused.status().message().find("--scales") != std::string::npos);
+  }
+  CHECK(ParseBench({"--scales", "1,1"}).status().message() == "--scales names 1 twice");
+  CHECK(ParseBench({"--pristine-dir", "/d", "--scales", "1"}).status().message().find("--scales") !=
+        std::string::npos);
+  CHECK(ParseBench({"--catalog", "c"}).status().message() ==
+        "--catalog names a snapshot in --pristine-dir; give both");
+  CHECK(ParseBench({"--evitadb-xmx", "8g"}).status().message() ==
+        "--evitadb-xmx fills {xmx} of --evitadb-command; give both");
+  CHECK(ParseBench({"--compress", "lz4"}).status().code() == StatusCode::kInvalidArgument);
+  CHECK(ParseBench({"--rtt-calls", "5"}).status().code() == StatusCode::kInvalidArgument);
+  CHECK(ParseBench({"--profile", "bogus"}).status().code() == StatusCode::kInvalidArgument);
+}
+
 TEST_CASE("ab: its own flags, reindex's after them, and what it sets per run refused") {
   auto ab = ParseAb({"--a",
                      "/a/warmup",

@@ -666,7 +666,7 @@ TEST_CASE(
     });
     auto c = CompareRuns({v7[0], v7[1]}, {v7[2], other}, {}, {});
     CHECK(c.status().code() == StatusCode::kInvalidArgument);
-    CHECK(c.status().message() == other + ": not a run report (schema warmup-run/7, 6 or 5), but " +
+    CHECK(c.status().message() == other + ": not a run report (schema warmup-run/8, 7, 6 or 5), but " +
                                       (schema.empty() ? "no schema" : schema));
     ++refused;
   }

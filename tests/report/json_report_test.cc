@@ -136,6 +136,7 @@ RunResult Example() {
   server.pid = 77;
   server.usage.peak_rss_bytes = 555;
   server.ended = "exited 0";
+  server.stop_seconds = 0.375;
   server.data_dir = "/w";
   server.data_bytes = 4096;
   server.peak_rss_load_bytes = 500;
@@ -149,6 +150,7 @@ RunResult Example() {
   series.collections = {{"Brand", 0, 0.4}};
   series.golive_start_seconds = 0.6;
   r.time_series = series;
+  r.target_data = TargetData{"/w/data", 1000, 3500};
   return r;
 }
 
@@ -189,10 +191,11 @@ TEST_CASE("the JSON report carries every documented figure with its value") {
                                          "loader",
                                          "server_process",
                                          "time_series",
+                                         "target_data",
                                          "copied",
                                          "expected",
                                          "exit_code"});
-  CHECK(j["schema"] == "warmup-run/7");
+  CHECK(j["schema"] == "warmup-run/8");
   CHECK(j["loader_pid"] == 4242);
   CHECK(j["config"] == json{{"command_line", {"warmup", "reindex", "--pristine-dir", "/s"}},
                             {"target_kind", "remote"},
@@ -292,9 +295,9 @@ TEST_CASE("the JSON report carries every documented figure with its value") {
                             {"involuntary_context_switches", 44}});
   const json& server = j["server_process"];
   CHECK(Keys(server) == std::set<std::string>{"binary", "header", "build", "usage_sampled", "gc",
-                                              "gc_unavailable", "pid", "usage", "ended", "data_dir",
-                                              "data_bytes", "peak_rss_load_bytes", "peak_rss_golive_bytes",
-                                              "samples"});
+                                              "gc_unavailable", "pid", "usage", "ended", "stop_seconds",
+                                              "data_dir", "data_bytes", "peak_rss_load_bytes",
+                                              "peak_rss_golive_bytes", "samples"});
   CHECK(server["binary"] == "/opt/warmup");
   CHECK(server["header"] == "warmup serve 0.1.0: pid 77");
   CHECK(server["pid"] == 77);
@@ -307,6 +310,9 @@ TEST_CASE("the JSON report carries every documented figure with its value") {
   CHECK(server["gc_unavailable"] == "");
   CHECK(server["usage"]["peak_rss_bytes"] == 555);
   CHECK(server["ended"] == "exited 0");
+  CHECK(server["stop_seconds"] == 0.375);
+  CHECK(j["target_data"] ==
+        json{{"dir", "/w/data"}, {"bytes_at_golive_start", 1000}, {"bytes_at_golive_end", 3500}});
   CHECK(server["data_dir"] == "/w");
   CHECK(server["data_bytes"] == 4096);
   CHECK(server["peak_rss_load_bytes"] == 500);

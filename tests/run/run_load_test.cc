@@ -88,6 +88,19 @@ TEST_CASE("RunLoad: a source the caller opened is read as it is, with no page ca
   CHECK(result->config.target_kind == "null");
   CHECK(result->config.compression == "n/a");
   CHECK_FALSE(result->source_cache.has_value());
+  CHECK_FALSE(result->target_data.has_value());  // no data directory of warmup's to look into
+}
+
+TEST_CASE("RunLoad: an embedded run measures its work directory when goLive starts and ends") {
+  TempDir dir;
+  auto result = RunLoad(TinyRun(dir, TargetKind::kEmbedded));
+  REQUIRE_MESSAGE(result.ok(), result.status().ToString());
+  CHECK(result->ExitCode() == 0);
+  REQUIRE(result->target_data.has_value());
+  CHECK(result->target_data->dir == dir / "work");
+  CHECK(result->target_data->bytes_at_golive_start > 0);  // the records written during the load
+  CHECK(result->target_data->bytes_at_golive_end >
+        result->target_data->bytes_at_golive_start);  // and the indexes
 }
 
 TEST_CASE(
@@ -151,6 +164,14 @@ TEST_CASE("RunLoad: a started server is run, measured and stopped, its figures a
   CHECK(result->server_process->ended == "exited 0");
   CHECK(result->server_process->data_dir == dir / "work/data");
   CHECK(result->server_process->data_bytes > 0);
+  // It ended by itself after SIGTERM, so within the grace period.
+  CHECK(result->server_process->stop_seconds > 0);
+  CHECK(result->server_process->stop_seconds < spec.server.stop_grace_seconds);
+  // goLive made the catalog durable in the server's data directory.
+  REQUIRE(result->target_data.has_value());
+  CHECK(result->target_data->dir == dir / "work/data");
+  CHECK(result->target_data->bytes_at_golive_end > result->target_data->bytes_at_golive_start);
+  CHECK(result->target_data->bytes_at_golive_end <= result->server_process->data_bytes);
   CHECK(notices.empty());  // nothing went wrong, so nothing to say
   // The work directory lists what warmup made there, so the next run clears it.
   std::ifstream marker(dir / "work/.warmup-workdir");

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "warmup/latency_stats.h"
 #include "warmup/status.h"
 #include "warmup/tls.h"
 
@@ -45,6 +46,14 @@ Status DeleteServerCatalog(const std::string& address, const std::string& name,
 // in plaintext (it will never answer otherwise); kInvalidArgument as
 // ListServerCatalogs.
 Status CheckServerReady(const std::string& address, const ServerAdminOptions& options = {});
+
+// `calls` unary round trips (IsReady, the cheapest call evitaDB's protocol
+// has) to the server at `address`, one after another on one channel, after
+// `warm_up_calls` that are not counted: what one call costs on this path
+// with no work behind it, the floor under every remote upsert.
+// Errors: as CheckServerReady's first call; kInvalidArgument when calls < 1.
+StatusOr<LatencyStats> MeasureRoundTrips(const std::string& address, int calls, int warm_up_calls = 200,
+                                         const ServerAdminOptions& options = {});
 
 }  // namespace warmup
 

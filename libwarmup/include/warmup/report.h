@@ -1,4 +1,4 @@
-// Renders a RunResult: the text report, JSON (schema "warmup-run/7",
+// Renders a RunResult: the text report, JSON (schema "warmup-run/8",
 // documented in docs/measurement.md) and the per-entity CSV's header.
 #ifndef WARMUP_REPORT_H_
 #define WARMUP_REPORT_H_

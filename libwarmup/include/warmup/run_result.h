@@ -71,6 +71,16 @@ enum class TargetDrop {
 };
 const char* TargetDropName(TargetDrop drop);
 
+// The target's data directory as warmup measured it around goLive (sizes of
+// its regular files): what the target held when the load ended and what goLive
+// added. The directory is warmup's to look into only for targets it made:
+// the embedded engine's work directory, a started server's data directory.
+struct TargetData {
+  std::string dir;
+  int64_t bytes_at_golive_start = 0;
+  int64_t bytes_at_golive_end = 0;
+};
+
 struct RunResult {
   std::string run_label;
   std::string source;  // CatalogSource::Describe()
@@ -136,6 +146,8 @@ struct RunResult {
   std::optional<SourceCache> source_cache;
   // When a TimeSeriesRecorder watched the run.
   std::optional<TimeSeries> time_series;
+  // Set for an embedded target and a started server when goLive was attempted.
+  std::optional<TargetData> target_data;
 
   int64_t copied() const;
   int64_t expected() const;

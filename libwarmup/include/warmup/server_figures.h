@@ -34,6 +34,9 @@ struct ServerFigures {
   // switches are not known.
   bool usage_sampled = false;
   std::string ended;  // how it ended, e.g. "exited 0", "killed by SIGKILL after the grace period"
+  // From SIGTERM to its end (to the SIGKILL after the grace period when it
+  // did not end by itself): how long a stop takes.
+  double stop_seconds = 0;
   std::string data_dir;
   int64_t data_bytes = 0;             // the data directory after the run
   int64_t peak_rss_load_bytes = 0;    // highest sample during the load

@@ -4,6 +4,7 @@
 #ifndef WARMUP_WARMUP_H_
 #define WARMUP_WARMUP_H_
 
+#include "warmup/bench.h"
 #include "warmup/catalog_admin.h"
 #include "warmup/catalog_source.h"
 #include "warmup/catalog_target.h"
@@ -11,6 +12,7 @@
 #include "warmup/copy_engine.h"
 #include "warmup/copy_options.h"
 #include "warmup/digest.h"
+#include "warmup/disk_bandwidth.h"
 #include "warmup/engine.h"
 #include "warmup/entity.h"
 #include "warmup/environment.h"

@@ -176,7 +176,8 @@ class ServerProcessImpl : public ServerProcess {
     const pid_t target = launch_.group ? -pid_ : pid_;  // a command: its whole process group
     if (launch_.group) (void)SampleNow();               // its CPU time so far, before it ends
     ::kill(target, SIGTERM);
-    const auto deadline = Clock::now() + grace_;
+    const auto signalled = Clock::now();
+    const auto deadline = signalled + grace_;
     bool reaped = false;
     while (true) {
       if (!reaped) {
@@ -195,6 +196,7 @@ class ServerProcessImpl : public ServerProcess {
       }
       std::this_thread::sleep_for(std::chrono::milliseconds(10));
     }
+    figures_.stop_seconds = std::chrono::duration<double>(Clock::now() - signalled).count();
     if (reader_.joinable()) reader_.join();
     figures_.binary = launch_.binary;
     figures_.header = header();

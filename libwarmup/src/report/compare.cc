@@ -282,10 +282,11 @@ StatusOr<Run> ReadRun(const std::string& file) {
   const json doc = json::parse(in, nullptr, /*allow_exceptions=*/false);
   auto bad = [&](const std::string& why) { return InvalidArgumentError(file + ": " + why); };
   if (doc.is_discarded() || !doc.is_object()) return bad("not JSON");
-  // Versions 6 and 7 only added fields to version 5: all compare.
+  // Versions 6 to 8 only added fields to version 5: all compare.
   const std::string schema = doc.value("schema", "");
-  if (schema != "warmup-run/7" && schema != "warmup-run/6" && schema != "warmup-run/5") {
-    return bad("not a run report (schema warmup-run/7, 6 or 5), but " +
+  if (schema != "warmup-run/8" && schema != "warmup-run/7" && schema != "warmup-run/6" &&
+      schema != "warmup-run/5") {
+    return bad("not a run report (schema warmup-run/8, 7, 6 or 5), but " +
                doc.value("schema", std::string("no schema")));
   }
   try {
@@ -451,7 +452,7 @@ StatusOr<Comparison> CompareRuns(const std::vector<std::string>& a_files,
     for (const Run* r : all) everywhere = everywhere && r->setup.at(field) == value;
     out.setup.push_back(field + ": " + value + (everywhere ? "" : " (in " + first.file + "; runs differ)"));
   }
-  if (first.schema != "warmup-run/7") {
+  if (first.schema == "warmup-run/6" || first.schema == "warmup-run/5") {
     out.warnings.push_back(first.file + " is " + first.schema +
                            ", which recorded no configuration: compression and the copy's settings were not "
                            "checked");

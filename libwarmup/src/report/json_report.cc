@@ -1,4 +1,4 @@
-// RunResult as JSON, schema "warmup-run/7" (docs/measurement.md).
+// RunResult as JSON, schema "warmup-run/8" (docs/measurement.md).
 #include <nlohmann/json.hpp>
 
 #include "warmup/report.h"
@@ -115,6 +115,7 @@ json Server(const std::optional<ServerFigures>& server, bool golive_ran) {
                             : json(nullptr)},
           {"gc_unavailable", server->gc_unavailable},
           {"ended", server->ended},
+          {"stop_seconds", server->stop_seconds},
           {"data_dir", server->data_dir},
           {"data_bytes", server->data_bytes},
           {"peak_rss_load_bytes", server->peak_rss_load_bytes},
@@ -186,7 +187,7 @@ std::string RenderJsonReport(const RunResult& r) {
   }
   const auto& e = r.environment;
   json doc = {
-      {"schema", "warmup-run/7"},
+      {"schema", "warmup-run/8"},
       {"run_label", r.run_label},
       {"started_at", r.started_at},
       {"loader_pid", r.loader_pid},
@@ -241,6 +242,10 @@ std::string RenderJsonReport(const RunResult& r) {
       {"notes", r.notes},
       {"output_error", r.output_error.empty() ? json(nullptr) : json(r.output_error)},
       {"time_series", Series(r.time_series)},
+      {"target_data", r.target_data ? json{{"dir", r.target_data->dir},
+                                           {"bytes_at_golive_start", r.target_data->bytes_at_golive_start},
+                                           {"bytes_at_golive_end", r.target_data->bytes_at_golive_end}}
+                                    : json(nullptr)},
       {"copied", r.copied()},
       {"expected", r.expected()},
       {"exit_code", r.ExitCode()},

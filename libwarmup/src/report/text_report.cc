@@ -328,6 +328,16 @@ std::string TimingSection(const RunResult& r) {
       out += "  goLive -> ALIVE      not attempted\n";
       break;
   }
+  if (r.target_data) {
+    const double growth =
+        static_cast<double>(r.target_data->bytes_at_golive_end - r.target_data->bytes_at_golive_start);
+    out += Format("  target data          %10.1f MB when the load ended, %+.1f MB in goLive",
+                  static_cast<double>(r.target_data->bytes_at_golive_start) / 1e6, growth / 1e6);
+    if (r.golive == GoLiveOutcome::kCompleted && r.golive_seconds > 0 && growth > 0) {
+      out += Format(" (%.1f MB/s)", growth / 1e6 / r.golive_seconds);
+    }
+    out += "\n";
+  }
   return out;
 }
 
@@ -372,8 +382,8 @@ std::string ProcessSection(const RunResult& r) {
     } else if (!server->gc_unavailable.empty()) {
       out += "  server GC            unknown: " + server->gc_unavailable + "\n";
     }
-    out += Format("                       %s; %zu samples of RSS and CPU\n", server->ended.c_str(),
-                  server->samples.size());
+    out += Format("                       %s, %.2f s after SIGTERM; %zu samples of RSS and CPU\n",
+                  server->ended.c_str(), server->stop_seconds, server->samples.size());
   }
   return out;
 }

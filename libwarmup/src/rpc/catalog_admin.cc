@@ -1,5 +1,7 @@
 #include "warmup/catalog_admin.h"
 
+#include <chrono>
+
 #include "rpc/client.h"
 
 namespace warmup {
@@ -79,6 +81,32 @@ Status CheckServerReady(const std::string& address, const ServerAdminOptions& op
                             pb::GrpcReadiness_Name(status.readiness()));
   }
   return OkStatus();
+}
+
+StatusOr<LatencyStats> MeasureRoundTrips(const std::string& address, int calls, int warm_up_calls,
+                                         const ServerAdminOptions& options) {
+  if (calls < 1)
+    return InvalidArgumentError("round trips: calls must be 1 or more, not " + std::to_string(calls));
+  auto connected = rpc::EvitaClient::Connect(address, options.tls, options.call_timeout_seconds);
+  if (!connected.ok()) return connected.status();
+  const rpc::EvitaClient& client = *connected;
+  std::vector<int64_t> samples_ns;
+  samples_ns.reserve(static_cast<size_t>(calls));
+  for (int i = 0; i < warm_up_calls + calls; ++i) {
+    pb::GrpcReadyResponse ready;
+    const auto start = std::chrono::steady_clock::now();
+    if (Status s = client.Call("IsReady on " + address, "",
+                               [&](auto* context) {
+                                 return client.evita().IsReady(context, google::protobuf::Empty(), &ready);
+                               });
+        !s.ok()) {
+      return s;
+    }
+    const auto end = std::chrono::steady_clock::now();
+    if (i >= warm_up_calls)
+      samples_ns.push_back(std::chrono::duration_cast<std::chrono::nanoseconds>(end - start).count());
+  }
+  return ComputeLatencyStats(samples_ns);
 }
 
 }  // namespace warmup

@@ -175,10 +175,29 @@ ServerProcessOptions StartedServerOptions(const RunSpec& spec, const std::string
   return options;
 }
 
+// The size of a target's data directory when goLive starts and ends. Its
+// walk happens before goLive's clock starts and after it stops.
+class DataDirectoryWatch : public RunObserver {
+ public:
+  explicit DataDirectoryWatch(std::string dir) { data_.dir = std::move(dir); }
+  void OnGoLiveStart() override {
+    data_.bytes_at_golive_start = DirectoryBytes(data_.dir);
+    started_ = true;
+  }
+  void OnGoLiveEnd(GoLiveOutcome, double) override { data_.bytes_at_golive_end = DirectoryBytes(data_.dir); }
+  std::optional<TargetData> Figures() const { return started_ ? std::optional(data_) : std::nullopt; }
+
+ private:
+  TargetData data_;
+  bool started_ = false;
+};
+
 // The copy with the time series, the CSV and the caller's hooks, on an open
-// source and target.
+// source and target; `data_dir`: the target's data directory when warmup
+// made it (empty for none).
 StatusOr<RunResult> Copy(const RunSpec& spec, const RunHooks& hooks, CatalogSource& source,
-                         std::unique_ptr<CatalogTarget> target, std::vector<RunObserver*> more_observers) {
+                         std::unique_ptr<CatalogTarget> target, std::vector<RunObserver*> more_observers,
+                         const std::string& data_dir) {
   CopyOptions copy = spec.copy;
   copy.stop = hooks.stop != nullptr ? hooks.stop->flag() : nullptr;
   // A started server is spoken to as a remote one: the report's target kind
@@ -195,6 +214,8 @@ StatusOr<RunResult> Copy(const RunSpec& spec, const RunHooks& hooks, CatalogSour
   copy.observers.insert(copy.observers.end(), more_observers.begin(), more_observers.end());
   TimeSeriesRecorder series;
   copy.observers.push_back(&series);
+  DataDirectoryWatch data(data_dir);
+  if (!data_dir.empty()) copy.observers.push_back(&data);
   std::unique_ptr<RunObserver> csv;
   if (!spec.per_entity_csv.empty()) {
     auto writer = MakePerEntityCsvWriter(spec.per_entity_csv);
@@ -214,6 +235,7 @@ StatusOr<RunResult> Copy(const RunSpec& spec, const RunHooks& hooks, CatalogSour
     return result;
   }
   result->time_series = series.Build();
+  result->target_data = data.Figures();
   return result;
 }
 
@@ -248,7 +270,7 @@ StatusOr<RunResult> RunAgainstStartedServer(const RunSpec& spec, const RunHooks&
     if (!target.ok()) {
       result = target.status();
     } else {
-      result = Copy(spec, hooks, source, std::move(target).value(), {&sampler});
+      result = Copy(spec, hooks, source, std::move(target).value(), {&sampler}, data_dir);
     }
   }
   ServerFigures figures = (*server)->Stop();
@@ -406,7 +428,8 @@ StatusOr<RunResult> RunLoad(const RunSpec& spec, const RunHooks& hooks) {
     }
     auto target = OpenTarget(spec.target);
     if (!target.ok()) return target.status();
-    result = Copy(spec, hooks, source, std::move(target).value(), {});
+    result = Copy(spec, hooks, source, std::move(target).value(), {},
+                  spec.target.kind == TargetKind::kEmbedded ? spec.target.work_dir : std::string());
   }
   if (result.ok()) result->source_cache = source_cache;
   return result;

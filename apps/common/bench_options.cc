@@ -1,0 +1,94 @@
+// warmup bench's flags.
+#include <algorithm>
+#include <cmath>
+
+#include "common/option_parsing.h"
+#include "common/options.h"
+
+namespace warmup::cli {
+
+StatusOr<BenchCommand> ParseBench(const std::vector<std::string>& args) {
+  BenchCommand cmd;
+  std::string scales = "0.1";
+  bool no_remote = false;
+  po::options_description o("options");
+  o.add_options()("help", "show this help")(
+      "scales", po::value(&scales)->default_value(scales),
+      "generated sittings, comma-separated, e.g. 0.1,1.0 (the generator's --scale)")(
+      "profile", po::value(&cmd.generator.profile)->default_value("senesi"),
+      "the generator's profile: senesi | tiny")("seed", po::value(&cmd.generator.seed)->default_value(1),
+                                                "the generator's seed")(
+      "pristine-dir", po::value(&cmd.pristine_dir), "one sitting on this snapshot instead of generated ones")(
+      "catalog", po::value(&cmd.catalog), "the snapshot in --pristine-dir when it holds several")(
+      "out", po::value(&cmd.out_dir)->default_value(cmd.out_dir),
+      "directory for the reports, the table (bench.txt, bench.json) and the generated datasets; absent or "
+      "empty")(
+      "compress", po::value(&cmd.compression)->default_value(cmd.compression),
+      (std::string("records of the embedded engine and the started serve: ") + kRecordCompressHelp).c_str())(
+      "rtt-calls", po::value(&cmd.rtt_calls)->default_value(cmd.rtt_calls),
+      "unary round trips timed per sitting (after 200 not counted)")(
+      "disk-mib", po::value(&cmd.disk_mib)->default_value(cmd.disk_mib),
+      "MiB the disk probe writes in --out (0: no probe, the goLive row is not measured)")(
+      "no-remote", po::bool_switch(&no_remote), "no started-server run (its rows are not measured)")(
+      "evitadb-command", po::value(&cmd.evitadb_command),
+      "evitaDB's server as a reindex --server-command (placeholders {port} {data} {run} {gclog} {xmx})")(
+      "evitadb-xmx", po::value(&cmd.evitadb_xmx), "its heap, for {xmx}")(
+      "keep-datasets", po::bool_switch(&cmd.keep_datasets), "keep the generated snapshots in OUT/datasets")(
+      "require-targets", po::bool_switch(&cmd.require_targets), "exit 3 when a measured target is not met");
+  auto vm =
+      Parse(args, o, {},
+            "usage: warmup bench [--scales 0.1,1.0 | --pristine-dir DIR] [--out DIR] [--compress C]\n"
+            "                    [--evitadb-command CMD --evitadb-xmx X] [--require-targets]\n"
+            "On one snapshot per sitting: a null-target load, an embedded load, a reindex against a\n"
+            "started warmup serve (and evitaDB's server when given), the bare unary round trip and the\n"
+            "disk's write bandwidth, each run a `warmup load`/`reindex` of its own with its report kept;\n"
+            "then the write path's targets as ratios (docs/performance.md).\n"
+            "Exit 0: every run completed and verified; 1: a run failed or could not be made; 3: with\n"
+            "--require-targets, a measured target is not met.",
+            &cmd.help);
+  if (!vm.ok()) return vm.status();
+  if (!cmd.help.empty()) return cmd;
+  cmd.remote = !no_remote;
+  if (Given(*vm, "pristine-dir")) {
+    if (auto s = RefuseIgnored(*vm, {"scales", "profile", "seed", "keep-datasets"}, "with --pristine-dir");
+        !s.ok()) {
+      return s;
+    }
+  } else {
+    if (Given(*vm, "catalog"))
+      return InvalidArgumentError("--catalog names a snapshot in --pristine-dir; give both");
+    const auto profiles = GeneratorProfiles();
+    if (std::find(profiles.begin(), profiles.end(), cmd.generator.profile) == profiles.end()) {
+      return InvalidArgumentError("--profile must be senesi or tiny, not '" + cmd.generator.profile + "'");
+    }
+    size_t start = 0;
+    while (start <= scales.size()) {
+      const size_t comma = std::min(scales.find(',', start), scales.size());
+      const std::string item = scales.substr(start, comma - start);
+      size_t used = 0;
+      double value = std::nan("");
+      try {
+        value = std::stod(item, &used);
+      } catch (const std::exception&) {
+      }
+      if (item.empty() || used != item.size() || !(value > 0 && value <= 1000)) {
+        return InvalidArgumentError("--scales takes numbers above 0 and at most 1000, comma-separated; '" +
+                                    item + "' in '" + scales + "' is not one");
+      }
+      if (std::find(cmd.scales.begin(), cmd.scales.end(), item) != cmd.scales.end()) {
+        return InvalidArgumentError("--scales names " + item + " twice");
+      }
+      cmd.scales.push_back(item);
+      start = comma + 1;
+    }
+  }
+  if (auto records = ParseRecordCompression(cmd.compression); !records.ok()) return records.status();
+  if (auto s = CheckRange("rtt-calls", cmd.rtt_calls, 10, 1'000'000); !s.ok()) return s;
+  if (auto s = CheckRange("disk-mib", cmd.disk_mib, 0, 1 << 20); !s.ok()) return s;
+  if (!cmd.evitadb_xmx.empty() && cmd.evitadb_command.empty()) {
+    return InvalidArgumentError("--evitadb-xmx fills {xmx} of --evitadb-command; give both");
+  }
+  return cmd;
+}
+
+}  // namespace warmup::cli

@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# warmup bench as a user runs it:
+#  - two generated sittings of the tiny catalog: every run a report of its
+#    own, the table's 17 rows in bench.txt and bench.json, the reports read by
+#    warmup compare, and nothing left in OUT but reports and the table;
+#  - a used --out refused with nothing touched, a bad --scales a usage error;
+#  - a server command that never becomes ready: its rows not measured and
+#    saying why, the other rows made, exit 1 and a line that says so;
+#  - ^C during a run: that run stops, no table, exit 1, no work left behind.
+# usage: bench_test.sh WARMUP
+set -euo pipefail
+warmup=$1
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+fail() { echo "bench_test: $*"; exit 1; }
+
+set +e
+out=$("$warmup" bench --profile tiny --scales 1,2 --out "$dir/b" --disk-mib 8 --rtt-calls 50 2>&1)
+rc=$?
+set -e
+[ $rc -eq 0 ] || fail "a bench of tiny exited $rc: $out"
+grep -q "^targets: [0-9]* met, [0-9]* not met, [0-9]* too close to call, [0-9]* not measured$" <<< "$out" ||
+  fail "no count of the targets: $out"
+python3 - "$dir/b" << 'PY' || fail "bench.json is wrong: $out"
+import json, os, sys
+out = sys.argv[1]
+doc = json.load(open(os.path.join(out, "bench.json")))
+assert doc["schema"] == "warmup-bench/1", doc["schema"]
+# 8 rows per sitting and the Product row across them.
+assert len(doc["rows"]) == 17, len(doc["rows"])
+assert {r["outcome"] for r in doc["rows"]} <= {"met", "not met", "too close to call", "not measured"}
+assert [s["label"] for s in doc["sittings"]] == ["1", "2"]
+for s in doc["sittings"]:
+    for kind in ("null", "embedded", "remote"):
+        report = json.load(open(s["runs"][kind]))
+        assert report["exit_code"] == 0, (kind, report["exit_code"])
+        assert os.path.dirname(s["runs"][kind]) == os.path.join(out, "sitting-" + s["label"])
+    assert s["runs"]["evitadb"] is None and s["evitadb_absent"] == "no --evitadb-command"
+    assert s["rtt_p50_us"] > 0
+# Without evitaDB its row alone is not measured, in each sitting.
+unmeasured = [r["figure"] for r in doc["rows"] if r["outcome"] == "not measured"]
+assert unmeasured == ["evitaDB TOTAL / embedded TOTAL"] * 2, unmeasured
+assert doc["disk"]["bytes"] == 8 << 20
+assert sorted(os.listdir(out)) == ["bench.json", "bench.txt", "sitting-1", "sitting-2"], os.listdir(out)
+PY
+# The reports are run reports: compare reads those of two benches (scale 1 against scale 2, so
+# --force; two runs a side decide nothing: exit 4).
+"$warmup" bench --profile tiny --scales 1,2 --out "$dir/b2" --disk-mib 1 --rtt-calls 10 > /dev/null 2>&1 ||
+  fail "a second bench failed"
+set +e
+compared=$("$warmup" compare "$dir/b/sitting-1/embedded.json" "$dir/b2/sitting-1/embedded.json" \
+  --vs "$dir/b/sitting-2/embedded.json" "$dir/b2/sitting-2/embedded.json" --force 2>&1)
+rc=$?
+set -e
+[ $rc -eq 4 ] || fail "compare of two sittings' embedded runs exited $rc, not 4 (inconclusive): $compared"
+
+# A used --out: refused, nothing in it touched.
+before=$(cd "$dir/b" && find . -type f -exec sha256sum {} + | sort)
+set +e
+out=$("$warmup" bench --profile tiny --scales 1 --out "$dir/b" --disk-mib 1 2>&1)
+rc=$?
+set -e
+[ $rc -eq 1 ] && grep -q "is not empty" <<< "$out" || fail "a used --out was not refused ($rc): $out"
+[ "$before" = "$(cd "$dir/b" && find . -type f -exec sha256sum {} + | sort)" ] || fail "a refused bench touched --out"
+set +e
+out=$("$warmup" bench --scales 0.1,x --out "$dir/never" 2>&1)
+rc=$?
+set -e
+[ $rc -eq 64 ] && [ ! -e "$dir/never" ] || fail "a bad --scales was not a usage error ($rc): $out"
+
+# A server command that exits at once: its runs fail, their rows say so, the rest stand.
+set +e
+out=$("$warmup" bench --profile tiny --scales 1 --out "$dir/f" --disk-mib 1 --rtt-calls 10 --no-remote \
+  --evitadb-command "exit 3" 2>&1)
+rc=$?
+set -e
+[ $rc -eq 1 ] || fail "a failed evitaDB run did not fail the bench ($rc): $out"
+grep -q "a run did not complete and verify (exit 1)" <<< "$out" || fail "no line says a run failed: $out"
+python3 - "$dir/f" << 'PY' || fail "the failed run's rows are wrong: $out"
+import json, os, sys
+doc = json.load(open(os.path.join(sys.argv[1], "bench.json")))
+rows = {r["figure"]: r for r in doc["rows"]}
+evitadb = rows["evitaDB TOTAL / embedded TOTAL"]
+assert evitadb["outcome"] == "not measured" and "exited 1 without a report" in evitadb["why"], evitadb
+assert rows["warmup serve peak RSS"]["why"] == "no started warmup serve run (--no-remote)", rows["warmup serve peak RSS"]
+assert rows["embedded peak RSS (the loading process)"]["outcome"] != "not measured"
+assert not os.path.exists(os.path.join(sys.argv[1], "work"))
+PY
+
+# ^C while a run goes on: the run is told, no table is made, the work is gone.
+"$warmup" bench --profile senesi --scales 0.02 --out "$dir/i" --disk-mib 1 --rtt-calls 10 > "$dir/i.out" 2> "$dir/i.err" &
+bench=$!
+for _ in $(seq 1 600); do
+  grep -q "embedded: warmup load" "$dir/i.err" 2> /dev/null && break
+  sleep 0.1
+done
+grep -q "embedded: warmup load" "$dir/i.err" || { kill -KILL $bench; fail "the embedded run never started: $(cat "$dir/i.err")"; }
+kill -INT $bench
+set +e
+wait $bench
+rc=$?
+set -e
+[ $rc -eq 1 ] || fail "an interrupted bench exited $rc: $(cat "$dir/i.err")"
+grep -q "warmup bench: interrupted during sitting 0.02; no table was made" "$dir/i.err" ||
+  fail "the interruption was not reported: $(cat "$dir/i.err")"
+[ ! -e "$dir/i/bench.json" ] && [ ! -e "$dir/i/work" ] && [ ! -e "$dir/i/datasets" ] ||
+  fail "an interrupted bench left a table or its work: $(ls -R "$dir/i")"
+echo "bench_test: passed"
