@@ -15,6 +15,7 @@ packages=(
   clang libclang-rt-14-dev  # the sanitized suites (ASan+UBSan, TSan) and the libFuzzer targets
   pybind11-dev python3-dev python3-pytest  # the Python package (bindings/python) and its tests
   python3-matplotlib  # the plotting example (examples/python)
+  libbenchmark-dev  # the micro-benchmarks of the engine's hot structures (benchmarks/)
   libgoogle-perftools-dev google-perftools linux-perf  # profiler windows (warmup-profile, serve --profiler); google-pprof reads them
   libjs-chart.js  # Chart.js, inlined into the HTML pages at build time
   chromium  # renders the HTML pages in the tests (headless)

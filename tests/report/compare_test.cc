@@ -654,7 +654,7 @@ TEST_CASE(
   CHECK(mixed.status().code() == StatusCode::kInvalidArgument);
   CHECK(mixed.status().message().find("measured different things") != std::string::npos);
   int refused = 0;
-  for (const std::string schema : {"warmup-run/4", "warmup-run/8", "warmup-compare/2", ""}) {
+  for (const std::string schema : {"warmup-run/4", "warmup-run/9", "warmup-compare/2", ""}) {
     CAPTURE(schema);
     const std::string other = WriteRun(dir.path(), "schema" + std::to_string(refused), 10, 500);
     EditRun(other, [&](nlohmann::json& doc) {

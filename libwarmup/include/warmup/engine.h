@@ -201,6 +201,12 @@ class Engine {
   virtual ~Engine() = default;
 
   virtual std::vector<std::string> CatalogNames() const = 0;
+  // Hands every record still buffered in this process to the OS (no fsync:
+  // ALIVE catalogs are durable already, a WARM_UP one is not promised to be
+  // until goLive), as destroying the engine would. For a process that ends
+  // without destroying a large engine, whose freeing takes seconds.
+  // Errors: the first write that failed, naming its file.
+  virtual Status Flush() = 0;
   // Data-directory entries that are not catalogs, with the reason.
   virtual const std::vector<std::string>& leftovers() const = 0;
   // Creates catalog `schema.name` in WARM_UP with `schema`.

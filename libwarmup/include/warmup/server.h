@@ -109,6 +109,12 @@ class Server {
   virtual void Shutdown() = 0;
   // Blocks until Shutdown has been called and has finished.
   virtual void Wait() = 0;
+  // After Wait: hands every record the engine holds buffered to the OS, as
+  // destroying the server would (Engine::Flush), so that a process may end
+  // without destroying it: freeing a large engine takes seconds, and a
+  // supervisor waits for the process to end (warmup serve on SIGTERM).
+  // Errors: Engine::Flush's.
+  virtual Status Flush() = 0;
   // The engine's leftovers (see Engine::leftovers), for the start-up header.
   virtual std::vector<std::string> leftovers() const = 0;
   // Per RPC method (its short name, e.g. "UpsertEntity"), the `clientversion`

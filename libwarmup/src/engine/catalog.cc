@@ -138,6 +138,14 @@ StatusOr<std::vector<int32_t>> CatalogImpl::PrimaryKeys(const std::string& entit
   return keys;
 }
 
+Status CatalogImpl::Flush() {
+  for (auto& [type, collection] : collections_) {
+    if (collection->writer() == nullptr) continue;
+    if (Status s = collection->writer()->Flush(); !s.ok()) return s.WithContext("flushing " + paths_[type]);
+  }
+  return OkStatus();
+}
+
 Status CatalogImpl::GoLive() {
   if (state_ == CatalogState::kAlive) {
     return FailedPreconditionError("catalog " + schema_.name + " is already ALIVE");

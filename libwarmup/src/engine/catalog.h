@@ -31,6 +31,8 @@ class CatalogImpl : public Catalog {
   Status Load();
   // Opens every record file for appending (a new catalog).
   Status OpenForAppend();
+  // Hands every collection's buffered records to the OS (Engine::Flush).
+  Status Flush();
 
   const std::string& name() const override { return schema_.name; }
   CatalogState state() const override { return state_; }

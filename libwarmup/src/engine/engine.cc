@@ -61,6 +61,12 @@ class EngineImpl : public Engine {
     return names;
   }
   const std::vector<std::string>& leftovers() const override { return leftovers_; }
+  Status Flush() override {
+    for (auto& [name, catalog] : catalogs_) {
+      if (Status s = catalog->Flush(); !s.ok()) return s;
+    }
+    return OkStatus();
+  }
 
   Status CheckNewCatalogName(const std::string& name) const override {
     if (!IsSafeName(name)) {

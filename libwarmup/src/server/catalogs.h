@@ -56,6 +56,8 @@ class CatalogRegistry {
   // the transition holds the server's lock.
   std::optional<pb::GrpcCatalogState> Transition(const std::string& name) const;
   void SetTransition(const std::string& name, std::optional<pb::GrpcCatalogState> state);
+  // The engine's buffered records to the OS (Engine::Flush).
+  Status Flush() { return engine_->Flush(); }
 
  private:
   std::unique_ptr<Engine> engine_;

@@ -508,6 +508,10 @@ class ServerImpl : public Server {
   void Wait() override {
     if (server_) server_->Wait();
   }
+  Status Flush() override {
+    std::lock_guard lock(state_.mu);
+    return state_.catalogs.Flush();
+  }
   std::vector<std::string> leftovers() const override { return leftovers_; }
   std::map<std::string, std::set<std::string>> ClientVersions() const override {
     return client_versions_.Get();
