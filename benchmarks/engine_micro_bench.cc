@@ -87,9 +87,13 @@ void BM_RecordAppend(benchmark::State& state) {
   int64_t bytes = 0;
   for (const std::string& p : parts) bytes += static_cast<int64_t>(p.size());
   auto env = warmup::engine::NewMemEnv();
+  if (warmup::Status s = env->CreateDirectories("/records"); !s.ok()) {
+    state.SkipWithError(s.ToString().c_str());
+    return;
+  }
   int round = 0;
   for (auto _ : state) {
-    auto writer = warmup::engine::RecordWriter::Open(env.get(), "/records-" + std::to_string(round++), compression);
+    auto writer = warmup::engine::RecordWriter::Open(env.get(), "/records/" + std::to_string(round++), compression);
     if (!writer.ok()) {
       state.SkipWithError(writer.status().ToString().c_str());
       return;
