@@ -161,10 +161,7 @@ po::options_description CopyGroup::Options() {
       "after goLive: counts | content (counts, then every entity read back and compared by digest; untimed) "
       "| none (exit 0, said in the report)")("keep-target", po::bool_switch(&copy.keep_target),
                                              "keep the target catalog when the run fails")(
-      "run", po::value(&copy.run_label)->default_value("run"), "run label")(
-      "source-on-load-thread", po::bool_switch(&source_on_load_thread),
-      "read the source on the load's thread, each read timed before its upsert (default: read ahead on a "
-      "thread of its own, beside the load)");
+      "run", po::value(&copy.run_label)->default_value("run"), "run label");
   return group;
 }
 
@@ -190,7 +187,6 @@ Status CopyGroup::Finish(const po::variables_map& vm) {
   }
   if (auto s = CheckRange("max-per-collection", copy.max_per_collection, 0, INT64_MAX); !s.ok()) return s;
   if (auto s = CheckName(copy.run_label, "--run"); !s.ok()) return s;
-  copy.prefetch_source = !source_on_load_thread;
   if (!copy.target_catalog.empty()) {
     if (auto s = CheckName(copy.target_catalog, "--target-catalog"); !s.ok()) return s;
   }

@@ -49,8 +49,7 @@ struct CopyGroup {
   CopyOptions& copy;
   std::string collections = {};
   std::string verify = {};
-  bool skip_verify = false;            // the older spelling of --verify none
-  bool source_on_load_thread = false;  // --source-on-load-thread: CopyOptions::prefetch_source off
+  bool skip_verify = false;  // the older spelling of --verify none
 
   po::options_description Options();
   po::options_description Hidden();

@@ -248,36 +248,6 @@ TEST_CASE("a live catalog that gains an entity while read: DATA_LOSS through Run
   CHECK(result->golive == GoLiveOutcome::kNotAttempted);
 }
 
-TEST_CASE(
-    "timings with the source read ahead: the reader's time has the source's floor, the load's parts add up") {
-  // As below, with the reads on the prefetching thread: the load's source
-  // read is now its waiting, and the reader's own time is reported beside it.
-  FaultySource source(Tiny());
-  source.read_delay = 3ms;
-  SlowTarget target;
-  target.upsert_delay = 2ms;
-  CopyOptions options;
-  options.collections = {"Brand", "Category"};
-  options.max_per_collection = 10;
-  auto result = RunCopy(source, target, options);
-  REQUIRE_OK(result);
-  REQUIRE(result->ExitCode() == 0);
-  const RunResult& r = *result;
-  CHECK(r.config.source_prefetch);
-  REQUIRE(r.source_reader_seconds.has_value());
-  CHECK(*r.source_reader_seconds >= 20 * 0.003);  // it read at least the 20 entities copied
-  CHECK(r.upsert.total_seconds >= 20 * 0.002);
-  CHECK(r.loop_overhead_seconds >= 0);
-  CHECK(r.load_wall_seconds >= r.source_read_seconds + r.upsert.total_seconds);
-  CHECK(RenderTextReport(r).find("waiting for the reader, which read for") != std::string::npos);
-  options.prefetch_source = false;
-  SlowTarget another;
-  auto on_thread = RunCopy(source, another, options);
-  REQUIRE_OK(on_thread);
-  CHECK_FALSE(on_thread->config.source_prefetch);
-  CHECK_FALSE(on_thread->source_reader_seconds.has_value());
-}
-
 TEST_CASE("timings: each part is measured, lies inside the wall-clock, and is attributed to its side") {
   // The source sleeps 3 ms per read and the target 2 ms per upsert: each
   // figure has a known floor, and reads and upserts cannot be confused.
@@ -288,7 +258,6 @@ TEST_CASE("timings: each part is measured, lies inside the wall-clock, and is at
   CopyOptions options;
   options.collections = {"Brand", "Category"};
   options.max_per_collection = 10;
-  options.prefetch_source = false;  // each read timed on the load's thread, before its upsert
   testing::TempDir dir;
   auto csv = MakePerEntityCsvWriter(dir / "rows.csv");
   REQUIRE_OK(csv);

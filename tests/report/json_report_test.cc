@@ -69,7 +69,6 @@ RunResult Example() {
   r.config.target_kind = "remote";
   r.config.compression = "zstd";
   r.config.max_per_collection = 20;
-  r.config.source_prefetch = true;
   r.config.collections = {"Brand", "Product"};
   r.config.dataset_provenance = {{"generator.scale", "0.5"}};
   r.config.server_binary = "/opt/warmup";
@@ -112,7 +111,6 @@ RunResult Example() {
                           {IndexKind::kReferencedEntityType, 1, 4, 4, 50}}}};
   r.load_wall_seconds = 7.5;
   r.source_read_seconds = 1.25;
-  r.source_reader_seconds = 1.5;
   r.upsert = Stats(40, 2020, true);
   r.server = Stats(50, 19, false);
   r.loop_overhead_seconds = 0.125;
@@ -180,7 +178,6 @@ TEST_CASE("the JSON report carries every documented figure with its value") {
                                          "caveats",
                                          "load_wall_seconds",
                                          "source_read_seconds",
-                                         "source_reader_seconds",
                                          "upsert",
                                          "server",
                                          "loop_overhead_seconds",
@@ -204,7 +201,6 @@ TEST_CASE("the JSON report carries every documented figure with its value") {
                             {"target_kind", "remote"},
                             {"compression", "zstd"},
                             {"max_per_collection", 20},
-                            {"source_prefetch", true},
                             {"collections", {"Brand", "Product"}},
                             {"dataset_provenance", {{"generator.scale", "0.5"}}},
                             {"server_binary", "/opt/warmup"},
@@ -273,7 +269,6 @@ TEST_CASE("the JSON report carries every documented figure with its value") {
   CheckStats(product["upsert"], r.collections[1].upsert);
   CHECK(j["load_wall_seconds"] == 7.5);
   CHECK(j["source_read_seconds"] == 1.25);
-  CHECK(j["source_reader_seconds"] == 1.5);
   CheckStats(j["upsert"], r.upsert);
   CheckStats(j["server"], *r.server);
   CHECK(j["loop_overhead_seconds"] == 0.125);

@@ -30,12 +30,6 @@ struct CopyOptions {
   // its digest compared with the source's; untimed, after the measurement),
   // or nothing (exit 0, the report says it was declined).
   VerifyMode verify = VerifyMode::kCounts;
-  // Read each collection ahead on a thread of its own, so that the source's
-  // reading and decoding run beside the upserts (on a second core) instead of
-  // before each one. The report's source read is then the time the load
-  // waited for the source, and RunResult::source_reader_seconds the reader's
-  // own time. False: every read on the load's thread, timed as it happens.
-  bool prefetch_source = true;
   // A name for the run, printed in the report and the final RUN_STATUS line.
   std::string run_label = "run";
   // Leave the target catalog in place when the run fails (default: drop it, so

@@ -33,7 +33,6 @@ struct RunConfig {
   // "deflate", or empty when not known (a remote server warmup did not start).
   std::string compression;
   int64_t max_per_collection = 0;        // 0 = all
-  bool source_prefetch = false;          // CopyOptions::prefetch_source
   std::vector<std::string> collections;  // the subset asked for; empty = all
   // What the source says of the dataset (a generated snapshot: the profile,
   // scale and seed; an export: where it came from).

@@ -97,13 +97,7 @@ struct RunResult {
   // The target's indexes at goLive, when it reports them (CatalogTarget::IndexStatistics).
   std::vector<CollectionIndexStatistics> index_statistics;
   double load_wall_seconds = 0;  // first source read to the return of the last upsert
-  // The load's time spent getting entities from the source: every read, or,
-  // when the source was read ahead (CopyOptions::prefetch_source), the time
-  // the load waited for the reader.
   double source_read_seconds = 0;
-  // A source read ahead: the reader thread's own time in the source, beside
-  // the load; nullopt when the source was read on the load's thread.
-  std::optional<double> source_reader_seconds;
   LatencyStats upsert;  // all upserts
   std::optional<LatencyStats> server;
   // The run's first upsert, also in the figures above, said apart: it pays

@@ -13,7 +13,6 @@
 #include <range/v3/view/join.hpp>
 #include <range/v3/view/transform.hpp>
 
-#include "copy/prefetching_stream.h"
 #include "copy/verify_content.h"
 #include "result/environment.h"
 #include "warmup/run_result.h"
@@ -158,12 +157,6 @@ class Load {
     int64_t read_ns = 0;
     const Clock::time_point collection_start = Clock::now();
     auto stream = source_.OpenCollection(c.entity_type);
-    PrefetchingStream* reader = nullptr;
-    if (stream.ok() && options_.prefetch_source) {
-      auto prefetching = std::make_unique<PrefetchingStream>(std::move(stream).value());
-      reader = prefetching.get();
-      stream = std::unique_ptr<EntityStream>(std::move(prefetching));
-    }
     Clock::time_point t = Clock::now();
     read_ns += Nanos(t - collection_start);
     if (!stream.ok()) Abort(AbortReason::kSourceFailed, stream.status().ToString());
@@ -220,7 +213,6 @@ class Load {
       ++sequence_;
     }
     end_ = t;
-    if (reader != nullptr) reader_seconds_ += reader->reader_seconds();
     c.wall_seconds = Seconds(Nanos(t - collection_start));
     c.read_seconds = Seconds(read_ns);
     read_ns_ += read_ns;
@@ -238,7 +230,6 @@ class Load {
   void Summarise() {
     r_.load_wall_seconds = Seconds(Nanos(end_ - start_));
     r_.source_read_seconds = Seconds(read_ns_);
-    if (options_.prefetch_source) r_.source_reader_seconds = reader_seconds_;
     std::vector<int64_t> all_upserts;
     std::vector<int64_t> all_server;
     for (size_t i = 0; i < r_.collections.size(); ++i) {
@@ -257,7 +248,6 @@ class Load {
   const CopyOptions& options_;
   RunResult& r_;
   Entity entity_;
-  double reader_seconds_ = 0;  // the prefetching readers', collection by collection
   Clock::time_point start_;
   Clock::time_point end_;
   int64_t read_ns_ = 0;
@@ -373,7 +363,6 @@ StatusOr<RunResult> RunCopy(CatalogSource& source, CatalogTarget& target, const 
   r.config = options.config;
   if (r.config.target_kind.empty()) r.config.target_kind = target.Kind();
   r.config.max_per_collection = options.max_per_collection;
-  r.config.source_prefetch = options.prefetch_source;
   r.config.collections = options.collections;
   r.config.dataset_provenance = source.Provenance();
   if (std::string bucketed = BucketedHistograms(source.schema()); !bucketed.empty()) {

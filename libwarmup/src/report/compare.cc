@@ -251,9 +251,6 @@ void ReadSetup(const json& doc, Run& run) {
     scale = provenance.contains("generator.scale") ? provenance.at("generator.scale").get<std::string>()
                                                    : "not said by the source";
     run.setup["max per collection"] = std::to_string(config->at("max_per_collection").get<int64_t>());
-    run.setup["source read"] = !config->contains("source_prefetch")        ? kNotRecorded
-                               : config->at("source_prefetch").get<bool>() ? "ahead, on a thread of its own"
-                                                                           : "on the load's thread";
     run.setup["collections"] = config->at("collections").empty() ? "all" : Joined(config->at("collections"));
     std::string server = text("server_command") != kNotRecorded  ? "command " + text("server_command")
                          : text("server_binary") != kNotRecorded ? text("server_binary")
@@ -264,7 +261,6 @@ void ReadSetup(const json& doc, Run& run) {
     run.command_line = Joined(config->at("command_line"));
   } else {
     run.setup["max per collection"] = kNotRecorded;
-    run.setup["source read"] = kNotRecorded;
     run.setup["collections"] = doc.at("collection_subset").get<bool>() ? "a subset" : "all";
   }
   run.setup["dataset scale"] = scale;

@@ -194,8 +194,7 @@ std::string DescribeConfig(const RunResult& r) {
       "target kind " + (c.target_kind.empty() ? std::string("not recorded") : c.target_kind) +
       ", records compressed: " +
       (c.compression.empty() ? std::string("unknown (a server warmup did not start)") : c.compression) +
-      ", verify " + VerifyModeName(r.verify_mode) +
-      (c.source_prefetch ? ", source read ahead" : ", source read on the load's thread");
+      ", verify " + VerifyModeName(r.verify_mode);
   if (c.max_per_collection > 0)
     out += Format(", at most %lld per collection", static_cast<long long>(c.max_per_collection));
   if (!c.collections.empty()) out += ", collections " + JoinWords(c.collections);
@@ -295,15 +294,8 @@ std::string TimingSection(const RunResult& r) {
   out += "\n";
   out += Format("  load wall-clock      %10.3f s   %s entities, %.0f entities/s\n", wall,
                 Grouped(r.copied()).c_str(), wall > 0 ? static_cast<double>(r.copied()) / wall : 0.0);
-  if (r.source_reader_seconds) {
-    out += Format(
-        "  source read          %10.3f s   %5.1f %% of wall waiting for the reader, which read for %.3f s "
-        "beside the load\n",
-        r.source_read_seconds, pct(r.source_read_seconds), *r.source_reader_seconds);
-  } else {
-    out += Format("  source read          %10.3f s   %5.1f %% of wall (reported so it can be subtracted)\n",
-                  r.source_read_seconds, pct(r.source_read_seconds));
-  }
+  out += Format("  source read          %10.3f s   %5.1f %% of wall (reported so it can be subtracted)\n",
+                r.source_read_seconds, pct(r.source_read_seconds));
   out += Format("  upsert (pure)        %10.3f s   %5.1f %% of wall, %s upserts\n", r.upsert.total_seconds,
                 pct(r.upsert.total_seconds), Grouped(r.upsert.count).c_str());
   out += "                       " + Distribution(r.upsert) + "\n";
