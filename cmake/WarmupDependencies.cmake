@@ -4,9 +4,10 @@ find_package(Protobuf REQUIRED)          # CMake's FindProtobuf: Debian ships no
 find_package(gRPC CONFIG REQUIRED)       # needs protobuf-compiler-grpc for its plugin check
 find_package(OpenSSL REQUIRED)           # SHA-256 for entity digests and fingerprints
 find_package(zstd CONFIG REQUIRED)       # zstd::libzstd_shared: snapshot compression
-find_package(ZLIB REQUIRED)              # ZLIB::ZLIB: raw deflate for engine records (evitaDB's codec)
 # libzip's CMake config demands its command-line tools (zipcmp, ...); pkg-config does not.
 find_package(PkgConfig REQUIRED)
+# PkgConfig::LIBDEFLATE: raw deflate for engine records (evitaDB's codec), without a CMake config in Debian.
+pkg_check_modules(LIBDEFLATE REQUIRED IMPORTED_TARGET libdeflate)
 pkg_check_modules(LIBZIP REQUIRED IMPORTED_TARGET libzip)  # PkgConfig::LIBZIP: exports
 find_package(nlohmann_json CONFIG REQUIRED)  # snapshot manifests, JSON reports
 find_package(absl CONFIG REQUIRED)       # absl::flat_hash_map, absl::btree: compact index maps

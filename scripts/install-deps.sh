@@ -9,7 +9,8 @@ packages=(
   libgrpc++-dev libgrpc-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler libabsl-dev
   libboost-dev libboost-program-options-dev
   librange-v3-dev doctest-dev nlohmann-json3-dev
-  libssl-dev libicu-dev libroaring-dev libzstd-dev zlib1g-dev libzip-dev
+  libssl-dev libicu-dev libroaring-dev libzstd-dev libzip-dev
+  libdeflate-dev  # the engine's raw deflate records (--compress deflate), faster than zlib's
   clang-format
   openssl  # the TLS tests make their certificates with it
   clang libclang-rt-14-dev  # the sanitized suites (ASan+UBSan, TSan) and the libFuzzer targets

@@ -1,9 +1,10 @@
 #include "engine/record_file.h"
 
-#include <zlib.h>
+#include <libdeflate.h>
 #include <zstd.h>
 
 #include <cstring>
+#include <memory>
 
 #include "base/crc32c.h"
 
@@ -13,7 +14,10 @@ namespace {
 constexpr size_t kHeader = 9;
 constexpr uint8_t kCompressed = 1;
 constexpr uint8_t kDeflated = 2;
-constexpr int kDeflateLevel = 3;  // evitaDB's Deflater(3, nowrap)
+// evitaDB's Deflater(3, nowrap) writes raw deflate at zlib's level 3;
+// libdeflate's level 3 writes the same format, at a similar ratio, about
+// 1.7 times as fast (benchmarks/engine_micro_bench.cc).
+constexpr int kDeflateLevel = 3;
 
 void PutU32(char* p, uint32_t v) {
   for (int i = 0; i < 4; ++i) p[i] = static_cast<char>(v >> (8 * i));
@@ -29,16 +33,17 @@ Status Inflate(std::string_view body, std::string* payload, const std::string& w
   if (body.size() < 4) return DataLossError(where + ": deflated record too short");
   const uint32_t size = GetU32(body.data());
   payload->resize(size);
-  z_stream z{};
-  if (inflateInit2(&z, -MAX_WBITS) != Z_OK) return InternalError(where + ": inflateInit2 failed");
-  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(body.data() + 4));
-  z.avail_in = static_cast<uInt>(body.size() - 4);
-  z.next_out = reinterpret_cast<Bytef*>(payload->data());
-  z.avail_out = size;
-  const int rc = inflate(&z, Z_FINISH);
-  const bool whole = rc == Z_STREAM_END && z.total_out == size;
-  inflateEnd(&z);
-  if (!whole) return DataLossError(where + ": deflated record does not inflate");
+  // One decompressor per thread: reads may run on several (ReadFile is
+  // thread-safe), and making one costs more than a small record's inflate.
+  thread_local std::unique_ptr<libdeflate_decompressor, void (*)(libdeflate_decompressor*)> decompressor(
+      libdeflate_alloc_decompressor(), &libdeflate_free_decompressor);
+  if (decompressor == nullptr) return InternalError(where + ": no memory for a deflate decompressor");
+  size_t inflated = 0;
+  const libdeflate_result rc = libdeflate_deflate_decompress(
+      decompressor.get(), body.data() + 4, body.size() - 4, payload->data(), size, &inflated);
+  if (rc != LIBDEFLATE_SUCCESS || inflated != size) {
+    return DataLossError(where + ": deflated record does not inflate");
+  }
   return OkStatus();
 }
 
@@ -73,22 +78,16 @@ RecordWriter::RecordWriter(std::unique_ptr<AppendFile> file, RecordCompression c
     : file_(std::move(file)), compression_(compression) {
   if (compression_ == RecordCompression::kZstd) zstd_context_ = ZSTD_createCCtx();
   if (compression_ == RecordCompression::kDeflate) {
-    auto* z = new z_stream{};
-    if (deflateInit2(z, kDeflateLevel, Z_DEFLATED, -MAX_WBITS, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
-      delete z;
-      compression_ = RecordCompression::kNone;  // no memory for zlib: store records as they are
-    } else {
-      deflate_stream_ = z;
-    }
+    deflate_compressor_ = libdeflate_alloc_compressor(kDeflateLevel);
+    // No memory for a compressor: store records as they are.
+    if (deflate_compressor_ == nullptr) compression_ = RecordCompression::kNone;
   }
 }
 
 RecordWriter::~RecordWriter() {
   if (zstd_context_ != nullptr) ZSTD_freeCCtx(static_cast<ZSTD_CCtx*>(zstd_context_));
-  if (deflate_stream_ != nullptr) {
-    auto* z = static_cast<z_stream*>(deflate_stream_);
-    deflateEnd(z);
-    delete z;
+  if (deflate_compressor_ != nullptr) {
+    libdeflate_free_compressor(static_cast<libdeflate_compressor*>(deflate_compressor_));
   }
 }
 
@@ -101,18 +100,15 @@ bool RecordWriter::Compress(std::string_view payload, size_t* size) {
     *size = n;
     return true;
   }
-  auto* z = static_cast<z_stream*>(deflate_stream_);
-  deflateReset(z);
-  compressed_.resize(4 + deflateBound(z, static_cast<uLong>(payload.size())));
+  auto* compressor = static_cast<libdeflate_compressor*>(deflate_compressor_);
+  // Only a record that shrinks is kept compressed: room for one byte less.
+  if (payload.size() <= 5) return false;
+  compressed_.resize(payload.size() - 1);
   PutU32(compressed_.data(), static_cast<uint32_t>(payload.size()));
-  z->next_in = reinterpret_cast<Bytef*>(const_cast<char*>(payload.data()));
-  z->avail_in = static_cast<uInt>(payload.size());
-  z->next_out = reinterpret_cast<Bytef*>(compressed_.data() + 4);
-  z->avail_out = static_cast<uInt>(compressed_.size() - 4);
-  if (deflate(z, Z_FINISH) != Z_STREAM_END) return false;
-  const size_t n = 4 + z->total_out;
-  if (n >= payload.size()) return false;
-  *size = n;
+  const size_t n = libdeflate_deflate_compress(compressor, payload.data(), payload.size(),
+                                               compressed_.data() + 4, compressed_.size() - 4);
+  if (n == 0) return false;  // it did not fit: not smaller
+  *size = 4 + n;
   return true;
 }
 

@@ -40,7 +40,7 @@ class RecordWriter {
   std::unique_ptr<AppendFile> file_;
   RecordCompression compression_;
   void* zstd_context_ = nullptr;
-  void* deflate_stream_ = nullptr;  // z_stream, reset per record
+  void* deflate_compressor_ = nullptr;  // libdeflate_compressor
   std::string frame_;
   std::string compressed_;
 };
