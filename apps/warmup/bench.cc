@@ -137,7 +137,10 @@ int Bench(const std::vector<std::string>& args) {
   if (signals.received() != 0) return interrupted("after the disk probe");
 
   std::vector<std::string> labels = cmd->scales;
-  if (labels.empty()) labels.push_back(fs::path(cmd->pristine_dir).filename().string());
+  if (labels.empty()) {  // the snapshot's directory names its sitting ("DIR/" too)
+    const fs::path dir = fs::path(cmd->pristine_dir).lexically_normal();
+    labels.push_back((dir.has_filename() ? dir : dir.parent_path()).filename().string());
+  }
   bool every_run_stood = true;
   for (const std::string& label : labels) {
     warmup::BenchSitting sitting;

@@ -6,6 +6,7 @@
 #  - a used --out refused with nothing touched, a bad --scales a usage error;
 #  - a server command that never becomes ready: its rows not measured and
 #    saying why, the other rows made, exit 1 and a line that says so;
+#  - a snapshot of one's own (--pristine-dir), without remote run or disk probe;
 #  - ^C during a run: that run stops, no table, exit 1, no work left behind.
 # usage: bench_test.sh WARMUP
 set -euo pipefail
@@ -86,6 +87,25 @@ assert rows["warmup serve peak RSS"]["why"] == "no started warmup serve run (--n
 assert rows["embedded peak RSS (the loading process)"]["outcome"] != "not measured"
 assert not os.path.exists(os.path.join(sys.argv[1], "work"))
 PY
+
+# A snapshot of one's own (named as a directory with a trailing slash), no remote run, no disk probe.
+"$warmup" generate --profile tiny --out "$dir/mine" > /dev/null
+set +e
+out=$("$warmup" bench --pristine-dir "$dir/mine/" --out "$dir/p" --no-remote --disk-mib 0 2>&1)
+rc=$?
+set -e
+[ $rc -eq 0 ] || fail "a bench of --pristine-dir exited $rc: $out"
+python3 - "$dir/p" << 'PY' || fail "the --pristine-dir sitting is wrong: $out"
+import json, os, sys
+doc = json.load(open(os.path.join(sys.argv[1], "bench.json")))
+assert [s["label"] for s in doc["sittings"]] == ["mine"], doc["sittings"]
+assert len(doc["rows"]) == 8, len(doc["rows"])  # one sitting: no row across sittings
+assert doc["disk"] is None and doc["disk_absent"] == "--disk-mib 0"
+rows = {r["figure"]: r for r in doc["rows"]}
+assert rows["embedded goLive write rate / disk's sequential write"]["why"].startswith("the disk was not measured")
+assert os.path.isdir(os.path.join(sys.argv[1], "sitting-mine"))
+PY
+[ -d "$dir/mine/tiny" ] || fail "bench touched the user's snapshot"
 
 # ^C while a run goes on: the run is told, no table is made, the work is gone.
 "$warmup" bench --profile senesi --scales 0.02 --out "$dir/i" --disk-mib 1 --rtt-calls 10 > "$dir/i.out" 2> "$dir/i.err" &
