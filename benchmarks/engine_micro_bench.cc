@@ -93,7 +93,8 @@ void BM_RecordAppend(benchmark::State& state) {
   }
   int round = 0;
   for (auto _ : state) {
-    auto writer = warmup::engine::RecordWriter::Open(env.get(), "/records/" + std::to_string(round++), compression);
+    auto writer =
+        warmup::engine::RecordWriter::Open(env.get(), "/records/" + std::to_string(round++), compression);
     if (!writer.ok()) {
       state.SkipWithError(writer.status().ToString().c_str());
       return;
