@@ -106,7 +106,10 @@ TEST_CASE("bench table: every target held against figures worked out by hand") {
 
 TEST_CASE("bench table: a run that is absent or did not exit 0 leaves its rows not measured, saying why") {
   auto second = RowsOf(BenchTable(Figures()), "1.0");
-  for (const auto& [figure, row] : second) {
+  for (const auto& entry : second) {
+    // (clang before 16 cannot capture a structured binding)
+    const std::string& figure = entry.first;
+    const BenchRow& row = entry.second;
     CAPTURE(figure);
     if (figure == "embedded peak RSS (the loading process)") {
       CHECK(row.outcome != TargetOutcome::kNotMeasured);  // the embedded run stood
