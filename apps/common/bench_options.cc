@@ -57,10 +57,7 @@ StatusOr<BenchCommand> ParseBench(const std::vector<std::string>& args) {
   } else {
     if (Given(*vm, "catalog"))
       return InvalidArgumentError("--catalog names a snapshot in --pristine-dir; give both");
-    const auto profiles = GeneratorProfiles();
-    if (std::find(profiles.begin(), profiles.end(), cmd.generator.profile) == profiles.end()) {
-      return InvalidArgumentError("--profile must be senesi or tiny, not '" + cmd.generator.profile + "'");
-    }
+    if (auto s = CheckGeneratorProfile(cmd.generator.profile); !s.ok()) return s;
     size_t start = 0;
     while (start <= scales.size()) {
       const size_t comma = std::min(scales.find(',', start), scales.size());

@@ -1,5 +1,6 @@
 #include "common/option_parsing.h"
 
+#include <algorithm>
 #include <sstream>
 
 namespace warmup::cli {
@@ -141,6 +142,14 @@ Status ParseSnapshotCompression(const std::string& compression, SnapshotWriteOpt
   }
   write.compression = compression == "zstd" ? SnapshotCompression::kZstd : SnapshotCompression::kNone;
   return OkStatus();
+}
+
+Status CheckGeneratorProfile(const std::string& profile) {
+  const auto profiles = GeneratorProfiles();
+  if (std::find(profiles.begin(), profiles.end(), profile) != profiles.end()) return OkStatus();
+  std::string known;
+  for (const auto& p : profiles) known += (known.empty() ? "" : ", ") + p;
+  return InvalidArgumentError("--profile must be one of " + known + ", not '" + profile + "'");
 }
 
 Status CheckAlpha(double alpha) {

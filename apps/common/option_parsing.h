@@ -54,6 +54,9 @@ std::vector<std::string> SplitAtSpaces(const std::string& text);
 // kInvalidArgument naming `flag` unless `low` <= `value` <= `high`.
 Status CheckRange(const char* flag, int64_t value, int64_t low, int64_t high);
 
+// kInvalidArgument naming the generator's profiles unless `profile` is one (--profile).
+Status CheckGeneratorProfile(const std::string& profile);
+
 // kInvalidArgument unless 0 < `alpha` <= 0.2 (--alpha of compare and ab).
 Status CheckAlpha(double alpha);
 

@@ -3,8 +3,6 @@
 // warmup-profile; serve_options.cc and ab_options.cc the two largest).
 #include "common/options.h"
 
-#include <algorithm>
-
 #include "common/option_parsing.h"
 
 namespace warmup::cli {
@@ -28,13 +26,7 @@ StatusOr<GenerateCommand> ParseGenerate(const std::vector<std::string>& args) {
             &cmd.help);
   if (!vm.ok()) return vm.status();
   if (!cmd.help.empty()) return cmd;
-  if (const auto profiles = GeneratorProfiles();
-      std::find(profiles.begin(), profiles.end(), cmd.generator.profile) == profiles.end()) {
-    std::string known;
-    for (const auto& p : profiles) known += (known.empty() ? "" : ", ") + p;
-    return InvalidArgumentError("--profile must be one of " + known + ", not '" + cmd.generator.profile +
-                                "'");
-  }
+  if (auto s = CheckGeneratorProfile(cmd.generator.profile); !s.ok()) return s;
   if (!(cmd.generator.scale > 0 && cmd.generator.scale <= 1000)) {  // also false for NaN
     return InvalidArgumentError("--scale must be more than 0 and at most 1000, not " +
                                 std::to_string(cmd.generator.scale));

@@ -4,10 +4,10 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdarg>
-#include <cstdio>
-#include <fstream>
 #include <nlohmann/json.hpp>
+
+#include "report/format.h"
+#include "report/json_file.h"
 
 namespace warmup {
 
@@ -19,15 +19,7 @@ constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
 // What one run of each kind resolves, relative to the bound.
 constexpr double kOneRunResolution = 0.10;
 
-std::string Format(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
-std::string Format(const char* fmt, ...) {
-  char buffer[512];
-  va_list args;
-  va_start(args, fmt);
-  std::vsnprintf(buffer, sizeof(buffer), fmt, args);
-  va_end(args);
-  return buffer;
-}
+using report::Format;
 
 // The row for a figure that could not be worked out.
 BenchRow NotMeasured(BenchRow row, std::string why) {
@@ -59,6 +51,18 @@ std::string Unusable(const char* name, const std::optional<BenchRun>& run, const
   return "";
 }
 
+// `row` as the ratio of two runs' TOTALs, or not measured: `why` (a run
+// that cannot be used) or a TOTAL that is missing.
+BenchRow TotalsRatio(BenchRow row, const std::string& why, const std::optional<BenchRun>& top,
+                     const std::optional<BenchRun>& bottom) {
+  if (!why.empty()) return NotMeasured(std::move(row), why);
+  if (!top->total_seconds || !bottom->total_seconds || *bottom->total_seconds <= 0) {
+    return NotMeasured(std::move(row), "a TOTAL is missing (goLive did not complete)");
+  }
+  const double t = *top->total_seconds, b = *bottom->total_seconds;
+  return Measured(std::move(row), t / b, Format("%.2f s / %.2f s", t, b));
+}
+
 // The first of `whys` that is not empty.
 std::string FirstOf(std::initializer_list<std::string> whys) {
   for (const std::string& w : whys) {
@@ -83,15 +87,8 @@ void SittingRows(const BenchSitting& s, const BenchFigures& figures, std::vector
     return r;
   };
 
-  BenchRow total = row("embedded TOTAL / null-target TOTAL", 3, true, "x");
-  if (auto why = FirstOf({embedded_why, null_why}); !why.empty()) {
-    rows.push_back(NotMeasured(total, why));
-  } else if (!s.embedded->total_seconds || !s.null_run->total_seconds || *s.null_run->total_seconds <= 0) {
-    rows.push_back(NotMeasured(total, "a TOTAL is missing (goLive did not complete)"));
-  } else {
-    const double e = *s.embedded->total_seconds, n = *s.null_run->total_seconds;
-    rows.push_back(Measured(total, e / n, Format("%.2f s / %.2f s", e, n)));
-  }
+  rows.push_back(TotalsRatio(row("embedded TOTAL / null-target TOTAL", 3, true, "x"),
+                             FirstOf({embedded_why, null_why}), s.embedded, s.null_run));
 
   BenchRow rss = row("embedded peak RSS (the loading process)", 1.5, true, "GiB");
   if (!embedded_why.empty()) {
@@ -177,15 +174,8 @@ void SittingRows(const BenchSitting& s, const BenchFigures& figures, std::vector
                         *s.remote->total_seconds / *s.embedded->total_seconds)));
   }
 
-  BenchRow evitadb = row("evitaDB TOTAL / embedded TOTAL", 30, false, "x");
-  if (auto why = FirstOf({evitadb_why, embedded_why}); !why.empty()) {
-    rows.push_back(NotMeasured(evitadb, why));
-  } else if (!s.evitadb->total_seconds || !s.embedded->total_seconds || *s.embedded->total_seconds <= 0) {
-    rows.push_back(NotMeasured(evitadb, "a TOTAL is missing (goLive did not complete)"));
-  } else {
-    const double v = *s.evitadb->total_seconds, e = *s.embedded->total_seconds;
-    rows.push_back(Measured(evitadb, v / e, Format("%.2f s / %.2f s", v, e)));
-  }
+  rows.push_back(TotalsRatio(row("evitaDB TOTAL / embedded TOTAL", 30, false, "x"),
+                             FirstOf({evitadb_why, embedded_why}), s.evitadb, s.embedded));
 }
 
 json RunJson(const std::optional<BenchRun>& run) { return run ? json(run->report) : json(nullptr); }
@@ -209,11 +199,10 @@ const char* TargetOutcomeName(TargetOutcome outcome) {
 }
 
 StatusOr<BenchRun> ReadBenchRun(const std::string& report_json) {
-  std::ifstream in(report_json);
-  if (!in) return NotFoundError(report_json + ": cannot be read");
-  const json doc = json::parse(in, nullptr, /*allow_exceptions=*/false);
+  auto read = report::ReadJsonObject(report_json);
+  if (!read.ok()) return read.status();
+  const json& doc = *read;
   auto bad = [&](const std::string& why) { return InvalidArgumentError(report_json + ": " + why); };
-  if (doc.is_discarded() || !doc.is_object()) return bad("not JSON");
   const std::string schema = doc.value("schema", "");
   if (!schema.starts_with("warmup-run/"))
     return bad("not a run report, but " + (schema.empty() ? "no schema" : schema));

@@ -8,13 +8,14 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <numbers>
 #include <numeric>
 #include <random>
 #include <set>
 #include <sstream>
+
+#include "report/json_file.h"
 
 namespace warmup {
 namespace {
@@ -277,11 +278,10 @@ void ReadSetup(const json& doc, Run& run) {
 }
 
 StatusOr<Run> ReadRun(const std::string& file) {
-  std::ifstream in(file);
-  if (!in) return NotFoundError(file + ": cannot be read");
-  const json doc = json::parse(in, nullptr, /*allow_exceptions=*/false);
+  auto read = report::ReadJsonObject(file);
+  if (!read.ok()) return read.status();
+  const json& doc = *read;
   auto bad = [&](const std::string& why) { return InvalidArgumentError(file + ": " + why); };
-  if (doc.is_discarded() || !doc.is_object()) return bad("not JSON");
   // Versions 6 to 8 only added fields to version 5: all compare.
   const std::string schema = doc.value("schema", "");
   if (schema != "warmup-run/8" && schema != "warmup-run/7" && schema != "warmup-run/6" &&

@@ -1,26 +1,18 @@
 #include <algorithm>
-#include <cstdarg>
 #include <cstdio>
 #include <functional>
 #include <range/v3/algorithm/stable_sort.hpp>
 #include <range/v3/range/conversion.hpp>
 #include <range/v3/view/transform.hpp>
 
+#include "report/format.h"
 #include "warmup/report.h"
 #include "warmup/run_result.h"
 
 namespace warmup {
 namespace {
 
-std::string Format(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
-std::string Format(const char* fmt, ...) {
-  char buf[512];
-  va_list args;
-  va_start(args, fmt);
-  std::vsnprintf(buf, sizeof(buf), fmt, args);
-  va_end(args);
-  return buf;
-}
+using report::Format;
 
 // 386369 -> "386,369"
 std::string Grouped(int64_t n) {
