@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <numeric>
 #include <regex>
 #include <set>
@@ -480,6 +481,103 @@ TEST_CASE("a reduced index keeps price ids, entities and validity, the records l
 
   loaded.Remove(7, entries);
   CHECK(loaded.Prices(0) == nullptr);
+}
+
+// Validity as evitaDB's RangeIndex holds it: a point per threshold with the
+// prices starting and ending there. Hand-worked: three prices without
+// validity share the int64 extremes, [1000, 2000] and [2000, 3000] add
+// points 1000, 2000 and 3000, so five points; a price is valid at a moment
+// between its bounds, both included.
+TEST_CASE("price validity is kept as threshold points, shared by prices with the same bounds") {
+  engine::IndexEntries entries;
+  for (int32_t id : {1, 2, 3}) {
+    engine::PriceEntry unbounded;
+    unbounded.internal_id = id;
+    entries.prices.push_back(unbounded);
+  }
+  engine::PriceEntry early;
+  early.internal_id = 4;
+  early.has_validity = true;
+  early.valid_from = 1'000;
+  early.valid_to = 2'000;
+  engine::PriceEntry late = early;
+  late.internal_id = 5;
+  late.valid_from = 2'000;
+  late.valid_to = 3'000;
+  entries.prices.push_back(early);
+  entries.prices.push_back(late);
+
+  engine::EntityIndex index;
+  index.Add(9, entries);
+  const engine::EntityIndex::PriceIndex* prices = index.Prices(0);
+  REQUIRE(prices != nullptr);
+  std::vector<int64_t> thresholds;
+  for (const auto& [threshold, point] : prices->validity) thresholds.push_back(threshold);
+  CHECK(thresholds == std::vector<int64_t>{std::numeric_limits<int64_t>::min(), 1'000, 2'000, 3'000,
+                                           std::numeric_limits<int64_t>::max()});
+  CHECK(prices->validity.at(std::numeric_limits<int64_t>::min()).starts.ToVector() ==
+        std::vector<int32_t>{1, 2, 3});
+  CHECK(prices->validity.at(2'000).starts.ToVector() == std::vector<int32_t>{5});
+  CHECK(prices->validity.at(2'000).ends.ToVector() == std::vector<int32_t>{4});
+
+  auto valid_at = [&](int64_t moment) {
+    return engine::ToVector(engine::EntityIndex::ValidAt(*prices, moment));
+  };
+  CHECK(valid_at(999) == std::vector<int32_t>{1, 2, 3});
+  CHECK(valid_at(1'000) == std::vector<int32_t>{1, 2, 3, 4});
+  CHECK(valid_at(2'000) == std::vector<int32_t>{1, 2, 3, 4, 5});
+  CHECK(valid_at(2'001) == std::vector<int32_t>{1, 2, 3, 5});
+  CHECK(valid_at(3'000) == std::vector<int32_t>{1, 2, 3, 5});
+  CHECK(valid_at(3'001) == std::vector<int32_t>{1, 2, 3});
+  CHECK(valid_at(std::numeric_limits<int64_t>::min()) == std::vector<int32_t>{1, 2, 3});
+  CHECK(valid_at(std::numeric_limits<int64_t>::max()) == std::vector<int32_t>{1, 2, 3});
+  // Postings: per price a record and two bitmaps, and a start and an end
+  // (membership is AddMember's, not made here).
+  CHECK(index.Counts().entries == 5 * 3 + 5 * 2);
+
+  // Removing the price that alone starts at 1000 drops that point; 2000 stays
+  // while the other price still starts there.
+  engine::IndexEntries gone;
+  gone.prices = {early};
+  index.Remove(9, gone);
+  thresholds.clear();
+  for (const auto& [threshold, point] : prices->validity) thresholds.push_back(threshold);
+  CHECK(thresholds == std::vector<int64_t>{std::numeric_limits<int64_t>::min(), 2'000, 3'000,
+                                           std::numeric_limits<int64_t>::max()});
+  CHECK(valid_at(1'500) == std::vector<int32_t>{1, 2, 3});
+}
+
+// The slots of an index are the ids it uses, not a vector as long as the
+// largest: a structure under id 500 alone is one slot, and the snapshot still
+// lays the ids out as 0 .. 500 for the reader.
+TEST_CASE("an index keyed by a large key id alone holds one slot and saves as before") {
+  engine::IdSlots<std::vector<int>> slots;
+  CHECK(slots.Extent() == 0);
+  slots[500].push_back(1);
+  slots[3].push_back(2);
+  CHECK(slots.Extent() == 501);
+  CHECK(std::distance(slots.begin(), slots.end()) == 2);
+  CHECK(slots.Find(4) == nullptr);
+  REQUIRE(slots.Find(3) != nullptr);
+  CHECK(*slots.Find(3) == std::vector<int>{2});
+  CHECK(slots.begin()->first == 3);
+
+  engine::IndexEntries entries;
+  entries.filter = {{500, "key"}};
+  entries.locales = {40};
+  engine::EntityIndex index;
+  index.Add(5, entries);
+  testing::TempDir dir;
+  const std::string path = dir.path() + "/sparse.index";
+  REQUIRE_OK(
+      engine::WriteIndexFile(engine::DefaultEnv(), path, [&](engine::IndexWriter& out) { index.Save(out); }));
+  engine::EntityIndex loaded;
+  REQUIRE_OK(
+      engine::ReadIndexFile(engine::DefaultEnv(), path, [&](engine::IndexReader& in) { loaded.Load(in); }));
+  CHECK(loaded.FilterEquals(500, "key") == std::vector<int32_t>{5});
+  CHECK(loaded.FilterEquals(499, "key").empty());
+  CHECK(loaded.WithLocale(40) == std::vector<int32_t>{5});
+  CHECK(loaded.Counts().entries == index.Counts().entries);
 }
 
 }  // namespace

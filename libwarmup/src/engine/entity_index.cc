@@ -13,24 +13,34 @@ void RemoveFrom(Map& map, const Key& key, uint32_t pk) {
   if (it->second.empty()) map.erase(it);
 }
 
+// Removes price `internal_id` from one side of the validity point at
+// `threshold`, dropping the point when nothing starts or ends there.
+void RemoveFromPoint(absl::btree_map<int64_t, EntityIndex::ValidityPoint>& validity, int64_t threshold,
+                     PkSet EntityIndex::ValidityPoint::*side, int32_t internal_id) {
+  auto it = validity.find(threshold);
+  if (it == validity.end()) return;
+  (it->second.*side).Remove(static_cast<uint32_t>(internal_id));
+  if (it->second.starts.empty() && it->second.ends.empty()) validity.erase(it);
+}
+
 void EntityIndex::Add(int32_t pk, const IndexEntries& e) {
   const auto id = static_cast<uint32_t>(pk);
-  for (const auto& [attribute, key] : e.filter) Slot(filter_, attribute)[key].Add(id);
+  for (const auto& [attribute, key] : e.filter) filter_[attribute][key].Add(id);
   for (const auto& r : e.ranges) {
-    RangeIndex& index = Slot(ranges_, r.attribute);
+    RangeIndex& index = ranges_[r.attribute];
     index.by_start.emplace(r.from, r.to, id);
     index.by_end.emplace(r.to, r.from, id);
   }
-  for (const auto& [attribute, key] : e.sort) Slot(sort_, attribute)[key].Add(id);
+  for (const auto& [attribute, key] : e.sort) sort_[attribute][key].Add(id);
   for (const auto& [attribute, predecessor] : e.chains) {
-    ChainIndex& chain = Slot(chains_, attribute);
+    ChainIndex& chain = chains_[attribute];
     chain.predecessor[pk] = predecessor;
     chain.successors[predecessor].Add(id);
   }
-  for (const auto& [attribute, key] : e.unique) Slot(unique_, attribute)[key] = pk;
-  for (uint32_t locale : e.locales) Slot(locales_, locale).add(id);
+  for (const auto& [attribute, key] : e.unique) unique_[attribute][key] = pk;
+  for (uint32_t locale : e.locales) locales_[locale].add(id);
   for (const PriceEntry& p : e.prices) {
-    PriceIndex& index = Slot(prices_, p.key);
+    PriceIndex& index = prices_[p.key];
     index.entities.add(id);
     index.price_ids.add(static_cast<uint32_t>(p.internal_id));
     if (price_records_ == PriceRecords::kOwn) {
@@ -39,34 +49,34 @@ void EntityIndex::Add(int32_t pk, const IndexEntries& e) {
     }
     // Every price, one without validity as the whole timeline: evitaDB's
     // price indexes (AbstractPriceListAndCurrencyPriceIndex) insert each.
-    index.validity_by_start.emplace(p.valid_from, p.valid_to, p.internal_id);
-    index.validity_by_end.emplace(p.valid_to, p.valid_from, p.internal_id);
+    index.validity[p.valid_from].starts.Add(static_cast<uint32_t>(p.internal_id));
+    index.validity[p.valid_to].ends.Add(static_cast<uint32_t>(p.internal_id));
   }
-  for (const FacetEntry& f : e.facets) Slot(facets_, f.reference)[f.group][f.facet].Add(id);
+  for (const FacetEntry& f : e.facets) facets_[f.reference][f.group][f.facet].Add(id);
 }
 
 void EntityIndex::Remove(int32_t pk, const IndexEntries& e) {
   const auto id = static_cast<uint32_t>(pk);
-  for (const auto& [attribute, key] : e.filter) RemoveFrom(Slot(filter_, attribute), key, id);
+  for (const auto& [attribute, key] : e.filter) RemoveFrom(filter_[attribute], key, id);
   for (const auto& r : e.ranges) {
-    RangeIndex& index = Slot(ranges_, r.attribute);
+    RangeIndex& index = ranges_[r.attribute];
     index.by_start.erase({r.from, r.to, id});
     index.by_end.erase({r.to, r.from, id});
   }
-  for (const auto& [attribute, key] : e.sort) RemoveFrom(Slot(sort_, attribute), key, id);
+  for (const auto& [attribute, key] : e.sort) RemoveFrom(sort_[attribute], key, id);
   for (const auto& [attribute, predecessor] : e.chains) {
-    ChainIndex& chain = Slot(chains_, attribute);
+    ChainIndex& chain = chains_[attribute];
     chain.predecessor.erase(pk);
     RemoveFrom(chain.successors, predecessor, id);
   }
   for (const auto& [attribute, key] : e.unique) {
-    auto& values = Slot(unique_, attribute);
+    auto& values = unique_[attribute];
     auto it = values.find(key);
     if (it != values.end() && it->second == pk) values.erase(it);
   }
-  for (uint32_t locale : e.locales) Slot(locales_, locale).remove(id);
+  for (uint32_t locale : e.locales) locales_[locale].remove(id);
   for (const PriceEntry& p : e.prices) {
-    PriceIndex& index = Slot(prices_, p.key);
+    PriceIndex& index = prices_[p.key];
     index.price_ids.remove(static_cast<uint32_t>(p.internal_id));
     if (price_records_ == PriceRecords::kInGlobalIndex) {
       // An entity's prices leave a reduced index together, with its data.
@@ -81,11 +91,11 @@ void EntityIndex::Remove(int32_t pk, const IndexEntries& e) {
         }
       }
     }
-    index.validity_by_start.erase({p.valid_from, p.valid_to, p.internal_id});
-    index.validity_by_end.erase({p.valid_to, p.valid_from, p.internal_id});
+    RemoveFromPoint(index.validity, p.valid_from, &ValidityPoint::starts, p.internal_id);
+    RemoveFromPoint(index.validity, p.valid_to, &ValidityPoint::ends, p.internal_id);
   }
   for (const FacetEntry& f : e.facets) {
-    auto& groups = Slot(facets_, f.reference);
+    auto& groups = facets_[f.reference];
     auto group = groups.find(f.group);
     if (group == groups.end()) continue;
     RemoveFrom(group->second, f.facet, id);
@@ -97,21 +107,23 @@ IndexCounts EntityIndex::Counts() const {
   IndexCounts c;
   c.entities = all_.cardinality();
   c.entries = c.entities;
-  for (const auto& m : filter_) {
+  for (const auto& [id, m] : filter_) {
     for (const auto& [key, pks] : m) c.entries += pks.size();
   }
-  for (const auto& r : ranges_) c.entries += r.by_start.size() + r.by_end.size();
-  for (const auto& m : sort_) {
+  for (const auto& [id, r] : ranges_) c.entries += r.by_start.size() + r.by_end.size();
+  for (const auto& [id, m] : sort_) {
     for (const auto& [key, pks] : m) c.entries += pks.size();
   }
-  for (const auto& chain : chains_) c.entries += chain.predecessor.size();
-  for (const auto& m : unique_) c.entries += m.size();
-  for (const auto& l : locales_) c.entries += l.cardinality();
-  for (const auto& p : prices_) {
-    // A record (or a reference to one) and two bitmaps; validity.
-    c.entries += p.price_ids.cardinality() * 3 + p.validity_by_start.size() * 2;
+  for (const auto& [id, chain] : chains_) c.entries += chain.predecessor.size();
+  for (const auto& [id, m] : unique_) c.entries += m.size();
+  for (const auto& [id, l] : locales_) c.entries += l.cardinality();
+  for (const auto& [key, p] : prices_) {
+    // A record (or a reference to one) and two bitmaps; validity, a start
+    // and an end per price.
+    c.entries += p.price_ids.cardinality() * 3;
+    for (const auto& [threshold, point] : p.validity) c.entries += point.starts.size() + point.ends.size();
   }
-  for (const auto& groups : facets_) {
+  for (const auto& [id, groups] : facets_) {
     for (const auto& [group, facets] : groups) {
       for (const auto& [facet, pks] : facets) c.entries += pks.size();
     }
@@ -134,8 +146,8 @@ std::vector<int32_t> EntityIndex::FilterRange(uint32_t attribute, const std::opt
                                               bool from_inclusive, const std::optional<std::string>& to,
                                               bool to_inclusive) const {
   Roaring matches;
-  if (attribute < filter_.size()) {
-    const auto& values = filter_[attribute];
+  if (const auto* found = filter_.Find(attribute)) {
+    const auto& values = *found;
     auto it =
         from ? (from_inclusive ? values.lower_bound(*from) : values.upper_bound(*from)) : values.begin();
     for (; it != values.end(); ++it) {
@@ -148,9 +160,9 @@ std::vector<int32_t> EntityIndex::FilterRange(uint32_t attribute, const std::opt
 
 std::vector<int32_t> EntityIndex::RangeContains(uint32_t attribute, const std::string& point) const {
   Roaring matches;
-  if (attribute < ranges_.size()) {
+  if (const RangeIndex* index = ranges_.Find(attribute)) {
     // Every range starting at or before the point, kept when it ends at or after it.
-    for (const auto& [from, to, pk] : ranges_[attribute].by_start) {
+    for (const auto& [from, to, pk] : index->by_start) {
       if (from > point) break;
       if (to >= point) matches.add(pk);
     }
@@ -160,11 +172,12 @@ std::vector<int32_t> EntityIndex::RangeContains(uint32_t attribute, const std::s
 
 std::vector<int32_t> EntityIndex::SortedBy(uint32_t attribute, bool descending) const {
   std::vector<int32_t> out;
-  if (attribute >= sort_.size()) return out;
+  const auto* found = sort_.Find(attribute);
+  if (found == nullptr) return out;
   auto append = [&](const PkSet& pks) {
     pks.ForEach([&](uint32_t v) { out.push_back(static_cast<int32_t>(v)); });
   };
-  const auto& keys = sort_[attribute];
+  const auto& keys = *found;
   if (descending) {
     for (auto it = keys.rbegin(); it != keys.rend(); ++it) append(it->second);
   } else {
@@ -175,8 +188,9 @@ std::vector<int32_t> EntityIndex::SortedBy(uint32_t attribute, bool descending) 
 
 std::vector<int32_t> EntityIndex::ChainOrder(uint32_t attribute) const {
   std::vector<int32_t> out;
-  if (attribute >= chains_.size()) return out;
-  const ChainIndex& chain = chains_[attribute];
+  const ChainIndex* found = chains_.Find(attribute);
+  if (found == nullptr) return out;
+  const ChainIndex& chain = *found;
   absl::flat_hash_map<int32_t, bool> visited;
   // Depth first from `start`; successors of one element in ascending order.
   auto walk = [&](int32_t start) {
@@ -206,15 +220,16 @@ std::vector<int32_t> EntityIndex::ChainOrder(uint32_t attribute) const {
 }
 
 std::optional<int32_t> EntityIndex::UniqueOwner(uint32_t attribute, const std::string& value_key) const {
-  if (attribute >= unique_.size()) return std::nullopt;
-  auto it = unique_[attribute].find(value_key);
-  return it == unique_[attribute].end() ? std::nullopt : std::optional<int32_t>(it->second);
+  const auto* values = unique_.Find(attribute);
+  if (values == nullptr) return std::nullopt;
+  auto it = values->find(value_key);
+  return it == values->end() ? std::nullopt : std::optional<int32_t>(it->second);
 }
 
 std::vector<int32_t> EntityIndex::FacetMembers(uint32_t reference, int32_t facet) const {
   Roaring matches;
-  if (reference < facets_.size()) {
-    for (const auto& [group, facets] : facets_[reference]) {
+  if (const auto* groups = facets_.Find(reference)) {
+    for (const auto& [group, facets] : *groups) {
       auto it = facets.find(facet);
       if (it != facets.end()) it->second.AddTo(&matches);
     }
@@ -224,9 +239,9 @@ std::vector<int32_t> EntityIndex::FacetMembers(uint32_t reference, int32_t facet
 
 std::vector<int32_t> EntityIndex::FacetGroupMembers(uint32_t reference, int32_t group) const {
   Roaring matches;
-  if (reference < facets_.size()) {
-    auto it = facets_[reference].find(group);
-    if (it != facets_[reference].end()) {
+  if (const auto* groups = facets_.Find(reference)) {
+    auto it = groups->find(group);
+    if (it != groups->end()) {
       for (const auto& [facet, pks] : it->second) pks.AddTo(&matches);
     }
   }
@@ -234,16 +249,21 @@ std::vector<int32_t> EntityIndex::FacetGroupMembers(uint32_t reference, int32_t 
 }
 
 std::vector<int32_t> EntityIndex::WithLocale(uint32_t locale) const {
-  return locale < locales_.size() ? ToVector(locales_[locale]) : std::vector<int32_t>{};
+  const Roaring* bitmap = locales_.Find(locale);
+  return bitmap != nullptr ? ToVector(*bitmap) : std::vector<int32_t>{};
 }
 
 Roaring EntityIndex::ValidAt(const PriceIndex& index, int64_t moment) {
-  Roaring valid;
-  for (const auto& [from, to, id] : index.validity_by_start) {
-    if (from > moment) break;
-    if (to >= moment) valid.add(static_cast<uint32_t>(id));
+  // Valid at `moment`: started at or before it, and not ended before it
+  // (evitaDB's RangeIndex answers the same from its points' starts and ends).
+  Roaring started;
+  Roaring ended;
+  for (const auto& [threshold, point] : index.validity) {
+    if (threshold > moment) break;
+    point.starts.AddTo(&started);
+    if (threshold < moment) point.ends.AddTo(&ended);
   }
-  return valid;
+  return started - ended;
 }
 
 }  // namespace warmup::engine

@@ -10,6 +10,7 @@
 #include <absl/container/flat_hash_map.h>
 #include <roaring/roaring.hh>
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -23,6 +24,38 @@
 #include "warmup/schema.h"
 
 namespace warmup::engine {
+
+// An index's structures keyed by the collection's key ids (KeyDictionary):
+// the ids present, in ascending order, each with its structure. A reduced
+// index uses a handful of the hundreds of ids a collection has (a category's
+// products: some attributes, some price lists), and a vector as long as the
+// largest id held hundreds of empty structures per index: 13 % of the
+// engine's heap at senesi 0.1 (docs/performance.md).
+template <typename T>
+class IdSlots {
+ public:
+  // The structure of `id`, made empty if absent.
+  T& operator[](uint32_t id) {
+    auto it =
+        std::lower_bound(slots_.begin(), slots_.end(), id,
+                         [](const std::pair<uint32_t, T>& slot, uint32_t key) { return slot.first < key; });
+    if (it == slots_.end() || it->first != id) it = slots_.emplace(it, id, T());
+    return it->second;
+  }
+  const T* Find(uint32_t id) const {
+    auto it =
+        std::lower_bound(slots_.begin(), slots_.end(), id,
+                         [](const std::pair<uint32_t, T>& slot, uint32_t key) { return slot.first < key; });
+    return it == slots_.end() || it->first != id ? nullptr : &it->second;
+  }
+  // One past the largest id present (0 when none): the snapshot's slot count.
+  uint32_t Extent() const { return slots_.empty() ? 0 : slots_.back().first + 1; }
+  auto begin() const { return slots_.begin(); }
+  auto end() const { return slots_.end(); }
+
+ private:
+  std::vector<std::pair<uint32_t, T>> slots_;
+};
 
 // How much an index holds, for the statistics.
 struct IndexCounts {
@@ -72,29 +105,33 @@ class EntityIndex {
   std::vector<int32_t> FacetMembers(uint32_t reference, int32_t facet) const;
   std::vector<int32_t> FacetGroupMembers(uint32_t reference, int32_t group) const;
   std::vector<int32_t> WithLocale(uint32_t locale) const;
+  // One threshold of a validity index: the internal ids of the prices whose
+  // validity starts there and of those whose validity ends there.
+  struct ValidityPoint {
+    PkSet starts;
+    PkSet ends;
+  };
   // The price structures of one price list, currency and handling
   // (`entity_prices` and `records` empty where they are the global index's).
   struct PriceIndex {
     Roaring entities;
     Roaring price_ids;
-    absl::flat_hash_map<int32_t, std::vector<int32_t>> entity_prices;          // pk -> internal ids
-    absl::btree_map<int32_t, std::pair<int32_t, PriceEntry>> records;          // internal id -> (pk, price)
-    absl::btree_set<std::tuple<int64_t, int64_t, int32_t>> validity_by_start;  // (from, to, internal id)
-    absl::btree_set<std::tuple<int64_t, int64_t, int32_t>> validity_by_end;    // (to, from, internal id)
+    absl::flat_hash_map<int32_t, std::vector<int32_t>> entity_prices;  // pk -> internal ids
+    absl::btree_map<int32_t, std::pair<int32_t, PriceEntry>> records;  // internal id -> (pk, price)
+    // Validity as evitaDB's RangeIndex (io.evitadb.index.range) holds it:
+    // thresholds, each with the prices starting and ending there; a price
+    // without validity starts at the int64 minimum and ends at its maximum,
+    // so most prices share two points.
+    absl::btree_map<int64_t, ValidityPoint> validity;
   };
   const PriceIndex* Prices(uint32_t price_key) const {
-    return price_key < prices_.size() && !prices_[price_key].price_ids.isEmpty() ? &prices_[price_key]
-                                                                                 : nullptr;
+    const PriceIndex* index = prices_.Find(price_key);
+    return index != nullptr && !index->price_ids.isEmpty() ? index : nullptr;
   }
   // Internal ids of the prices in `index` valid at `moment` (with no validity, always).
   static Roaring ValidAt(const PriceIndex& index, int64_t moment);
 
  private:
-  template <typename T>
-  static T& Slot(std::vector<T>& slots, uint32_t id) {
-    if (slots.size() <= id) slots.resize(id + 1);
-    return slots[id];
-  }
   // (from key, to key, pk), and the same by the upper bound.
   using RangeSet = absl::btree_set<std::tuple<std::string, std::string, uint32_t>>;
   struct RangeIndex {
@@ -108,15 +145,15 @@ class EntityIndex {
   };
   // Flat hash maps and B-trees: no allocation per entry, unlike node-based maps.
   Roaring all_;
-  std::vector<absl::btree_map<std::string, PkSet>> filter_;  // ordered: equality, comparisons, between
-  std::vector<RangeIndex> ranges_;
-  std::vector<absl::btree_map<std::string, PkSet>> sort_;
-  std::vector<ChainIndex> chains_;
-  std::vector<absl::flat_hash_map<std::string, int32_t>> unique_;
-  std::vector<Roaring> locales_;
-  std::vector<PriceIndex> prices_;
+  IdSlots<absl::btree_map<std::string, PkSet>> filter_;  // ordered: equality, comparisons, between
+  IdSlots<RangeIndex> ranges_;
+  IdSlots<absl::btree_map<std::string, PkSet>> sort_;
+  IdSlots<ChainIndex> chains_;
+  IdSlots<absl::flat_hash_map<std::string, int32_t>> unique_;
+  IdSlots<Roaring> locales_;
+  IdSlots<PriceIndex> prices_;
   // reference -> group (0 = none) -> facet -> entities
-  std::vector<absl::flat_hash_map<int32_t, absl::flat_hash_map<int32_t, PkSet>>> facets_;
+  IdSlots<absl::flat_hash_map<int32_t, absl::flat_hash_map<int32_t, PkSet>>> facets_;
   PriceRecords price_records_;
 };
 

@@ -50,17 +50,43 @@ void LoadSets(IndexReader& in, Map* map) {
   }
 }
 
-template <typename Map>
-void SaveSlots(IndexWriter& out, const std::vector<Map>& slots) {
-  out.U64(slots.size());
-  for (const auto& map : slots) SaveSets(out, map);
+// Slots are saved as a run of ids 0 .. Extent() - 1, an absent one as an
+// empty structure (the snapshot's layout since version 1), by `save(T)`.
+template <typename T, typename Save>
+void SaveEach(IndexWriter& out, const IdSlots<T>& slots, Save save) {
+  static const T kEmpty;
+  out.U64(slots.Extent());
+  uint32_t next = 0;
+  for (const auto& [id, slot] : slots) {
+    for (; next < id; ++next) save(kEmpty);
+    save(slot);
+    ++next;
+  }
+}
+
+// Reads the run SaveEach wrote with `load(T*)`, which says whether the slot
+// holds anything; empty ones are not kept.
+template <typename T, typename Load>
+void LoadEach(IndexReader& in, IdSlots<T>* slots, Load load) {
+  *slots = IdSlots<T>();
+  const uint64_t n = in.U64();
+  for (uint64_t id = 0; id < n && in.status().ok(); ++id) {
+    T slot;
+    if (load(&slot)) (*slots)[static_cast<uint32_t>(id)] = std::move(slot);
+  }
 }
 
 template <typename Map>
-void LoadSlots(IndexReader& in, std::vector<Map>* slots) {
-  slots->clear();
-  slots->resize(in.U64());
-  for (auto& map : *slots) LoadSets(in, &map);
+void SaveSlots(IndexWriter& out, const IdSlots<Map>& slots) {
+  SaveEach(out, slots, [&](const Map& map) { SaveSets(out, map); });
+}
+
+template <typename Map>
+void LoadSlots(IndexReader& in, IdSlots<Map>* slots) {
+  LoadEach(in, slots, [&](Map* map) {
+    LoadSets(in, map);
+    return !map->empty();
+  });
 }
 
 void SavePrice(IndexWriter& out, int32_t pk, const PriceEntry& p) {
@@ -101,106 +127,112 @@ PriceEntry LoadPrice(IndexReader& in, uint32_t key, int32_t* pk) {
 void EntityIndex::Save(IndexWriter& out) const {
   out.Bitmap(all_);
   SaveSlots(out, filter_);
-  out.U64(ranges_.size());
-  for (const auto& r : ranges_) {
+  SaveEach(out, ranges_, [&](const RangeIndex& r) {
     out.U64(r.by_start.size());
     for (const auto& [from, to, pk] : r.by_start) {
       out.Str(from);
       out.Str(to);
       out.U64(pk);
     }
-  }
+  });
   SaveSlots(out, sort_);
-  out.U64(chains_.size());
-  for (const auto& chain : chains_) {
+  SaveEach(out, chains_, [&](const ChainIndex& chain) {
     out.U64(chain.predecessor.size());
     for (const auto& [pk, predecessor] : chain.predecessor) {
       out.I64(pk);
       out.I64(predecessor);
     }
-  }
-  out.U64(unique_.size());
-  for (const auto& values : unique_) {
+  });
+  SaveEach(out, unique_, [&](const absl::flat_hash_map<std::string, int32_t>& values) {
     out.U64(values.size());
     for (const auto& [key, pk] : values) {
       out.Str(key);
       out.I64(pk);
     }
-  }
-  out.U64(locales_.size());
-  for (const auto& bitmap : locales_) out.Bitmap(bitmap);
-  out.U64(prices_.size());
-  for (const auto& index : prices_) {
+  });
+  SaveEach(out, locales_, [&](const Roaring& bitmap) { out.Bitmap(bitmap); });
+  SaveEach(out, prices_, [&](const PriceIndex& index) {
     if (price_records_ == PriceRecords::kOwn) {
       out.U64(index.records.size());
       for (const auto& [id, record] : index.records) SavePrice(out, record.first, record.second);
-      continue;
+      return;
     }
-    // References: the entities, and per price its id and validity.
+    // References: the entities, and per price its id and validity, in the
+    // order of ids.
     out.Bitmap(index.entities);
-    out.U64(index.validity_by_start.size());
-    for (const auto& [from, to, id] : index.validity_by_start) {
+    absl::btree_map<uint32_t, std::pair<int64_t, int64_t>> validity;
+    for (const auto& [threshold, point] : index.validity) {
+      point.starts.ForEach([&](uint32_t id) { validity[id].first = threshold; });
+      point.ends.ForEach([&](uint32_t id) { validity[id].second = threshold; });
+    }
+    out.U64(validity.size());
+    for (const auto& [id, range] : validity) {
       out.I64(id);
-      out.I64(from);
-      out.I64(to);
+      out.I64(range.first);
+      out.I64(range.second);
     }
-  }
-  out.U64(facets_.size());
-  for (const auto& groups : facets_) {
-    out.U64(groups.size());
-    for (const auto& [group, facets] : groups) {
-      out.I64(group);
-      SaveSets(out, facets);
-    }
-  }
+  });
+  SaveEach(out, facets_,
+           [&](const absl::flat_hash_map<int32_t, absl::flat_hash_map<int32_t, PkSet>>& groups) {
+             out.U64(groups.size());
+             for (const auto& [group, facets] : groups) {
+               out.I64(group);
+               SaveSets(out, facets);
+             }
+           });
 }
 
 void EntityIndex::Load(IndexReader& in) {
   *this = EntityIndex(price_records_);
   all_ = in.Bitmap();
   LoadSlots(in, &filter_);
-  ranges_.resize(in.U64());
-  for (auto& r : ranges_) {
+  LoadEach(in, &ranges_, [&](RangeIndex* r) {
     for (uint64_t n = in.U64(); n > 0 && in.status().ok(); --n) {
       std::string from = in.Str();
       std::string to = in.Str();
       const auto pk = static_cast<uint32_t>(in.U64());
-      r.by_end.emplace(to, from, pk);
-      r.by_start.emplace(std::move(from), std::move(to), pk);
+      r->by_end.emplace(to, from, pk);
+      r->by_start.emplace(std::move(from), std::move(to), pk);
     }
-  }
+    return !r->by_start.empty();
+  });
   LoadSlots(in, &sort_);
-  chains_.resize(in.U64());
-  for (auto& chain : chains_) {
+  LoadEach(in, &chains_, [&](ChainIndex* chain) {
     for (uint64_t n = in.U64(); n > 0 && in.status().ok(); --n) {
       const auto pk = static_cast<int32_t>(in.I64());
       const auto predecessor = static_cast<int32_t>(in.I64());
-      chain.predecessor[pk] = predecessor;
-      chain.successors[predecessor].Add(static_cast<uint32_t>(pk));
+      chain->predecessor[pk] = predecessor;
+      chain->successors[predecessor].Add(static_cast<uint32_t>(pk));
     }
-  }
-  unique_.resize(in.U64());
-  for (auto& values : unique_) {
+    return !chain->predecessor.empty();
+  });
+  LoadEach(in, &unique_, [&](absl::flat_hash_map<std::string, int32_t>* values) {
     for (uint64_t n = in.U64(); n > 0 && in.status().ok(); --n) {
       std::string key = in.Str();
-      values[std::move(key)] = static_cast<int32_t>(in.I64());
+      (*values)[std::move(key)] = static_cast<int32_t>(in.I64());
     }
-  }
-  locales_.resize(in.U64());
-  for (auto& bitmap : locales_) bitmap = in.Bitmap();
+    return !values->empty();
+  });
+  LoadEach(in, &locales_, [&](Roaring* bitmap) {
+    *bitmap = in.Bitmap();
+    return !bitmap->isEmpty();
+  });
+  // Prices are read into this index's own slots: a global index's records
+  // through Add, which rebuilds every structure from them.
   const uint64_t price_keys = in.U64();
   for (uint64_t key = 0; key < price_keys && in.status().ok(); ++key) {
     if (price_records_ == PriceRecords::kInGlobalIndex) {
-      PriceIndex& index = Slot(prices_, static_cast<uint32_t>(key));
+      PriceIndex index;
       index.entities = in.Bitmap();
       for (uint64_t n = in.U64(); n > 0 && in.status().ok(); --n) {
-        const auto id = static_cast<int32_t>(in.I64());
+        const auto id = static_cast<uint32_t>(in.I64());
         const int64_t from = in.I64();
         const int64_t to = in.I64();
-        index.price_ids.add(static_cast<uint32_t>(id));
-        index.validity_by_start.emplace(from, to, id);
-        index.validity_by_end.emplace(to, from, id);
+        index.price_ids.add(id);
+        index.validity[from].starts.Add(id);
+        index.validity[to].ends.Add(id);
       }
+      if (!index.price_ids.isEmpty()) prices_[static_cast<uint32_t>(key)] = std::move(index);
       continue;
     }
     for (uint64_t n = in.U64(); n > 0 && in.status().ok(); --n) {
@@ -211,14 +243,13 @@ void EntityIndex::Load(IndexReader& in) {
       Add(pk, one);
     }
   }
-  prices_.resize(std::max<size_t>(prices_.size(), price_keys));
-  facets_.resize(in.U64());
-  for (auto& groups : facets_) {
+  LoadEach(in, &facets_, [&](absl::flat_hash_map<int32_t, absl::flat_hash_map<int32_t, PkSet>>* groups) {
     for (uint64_t n = in.U64(); n > 0 && in.status().ok(); --n) {
       const auto group = static_cast<int32_t>(in.I64());
-      LoadSets(in, &groups[group]);
+      LoadSets(in, &(*groups)[group]);
     }
-  }
+    return !groups->empty();
+  });
 }
 
 }  // namespace warmup::engine
