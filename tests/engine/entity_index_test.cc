@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <map>
 #include <numeric>
 #include <regex>
 #include <set>
@@ -512,13 +513,22 @@ TEST_CASE("price validity is kept as threshold points, shared by prices with the
   const engine::EntityIndex::PriceIndex* prices = index.Prices(0);
   REQUIRE(prices != nullptr);
   std::vector<int64_t> thresholds;
-  for (const auto& [threshold, point] : prices->validity) thresholds.push_back(threshold);
+  std::map<int64_t, std::pair<std::vector<int32_t>, std::vector<int32_t>>> points;
+  auto read_points = [&] {
+    thresholds.clear();
+    points.clear();
+    prices->validity.ForEach([&](int64_t threshold, const engine::ValidityIndex::Point& point) {
+      thresholds.push_back(threshold);
+      points[threshold] = {point.starts.ToVector(), point.ends.ToVector()};
+    });
+  };
+  read_points();
   CHECK(thresholds == std::vector<int64_t>{std::numeric_limits<int64_t>::min(), 1'000, 2'000, 3'000,
                                            std::numeric_limits<int64_t>::max()});
-  CHECK(prices->validity.at(std::numeric_limits<int64_t>::min()).starts.ToVector() ==
-        std::vector<int32_t>{1, 2, 3});
-  CHECK(prices->validity.at(2'000).starts.ToVector() == std::vector<int32_t>{5});
-  CHECK(prices->validity.at(2'000).ends.ToVector() == std::vector<int32_t>{4});
+  CHECK(points[std::numeric_limits<int64_t>::min()].first == std::vector<int32_t>{1, 2, 3});
+  CHECK(points[std::numeric_limits<int64_t>::max()].second == std::vector<int32_t>{1, 2, 3});
+  CHECK(points[2'000].first == std::vector<int32_t>{5});
+  CHECK(points[2'000].second == std::vector<int32_t>{4});
 
   auto valid_at = [&](int64_t moment) {
     return engine::ToVector(engine::EntityIndex::ValidAt(*prices, moment));
@@ -540,8 +550,7 @@ TEST_CASE("price validity is kept as threshold points, shared by prices with the
   engine::IndexEntries gone;
   gone.prices = {early};
   index.Remove(9, gone);
-  thresholds.clear();
-  for (const auto& [threshold, point] : prices->validity) thresholds.push_back(threshold);
+  read_points();
   CHECK(thresholds == std::vector<int64_t>{std::numeric_limits<int64_t>::min(), 2'000, 3'000,
                                            std::numeric_limits<int64_t>::max()});
   CHECK(valid_at(1'500) == std::vector<int32_t>{1, 2, 3});

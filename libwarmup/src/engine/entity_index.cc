@@ -13,16 +13,6 @@ void RemoveFrom(Map& map, const Key& key, uint32_t pk) {
   if (it->second.empty()) map.erase(it);
 }
 
-// Removes price `internal_id` from one side of the validity point at
-// `threshold`, dropping the point when nothing starts or ends there.
-void RemoveFromPoint(absl::btree_map<int64_t, EntityIndex::ValidityPoint>& validity, int64_t threshold,
-                     PkSet EntityIndex::ValidityPoint::*side, int32_t internal_id) {
-  auto it = validity.find(threshold);
-  if (it == validity.end()) return;
-  (it->second.*side).Remove(static_cast<uint32_t>(internal_id));
-  if (it->second.starts.empty() && it->second.ends.empty()) validity.erase(it);
-}
-
 void EntityIndex::Add(int32_t pk, const IndexEntries& e) {
   const auto id = static_cast<uint32_t>(pk);
   for (const auto& [attribute, key] : e.filter) filter_[attribute][key].Add(id);
@@ -49,8 +39,7 @@ void EntityIndex::Add(int32_t pk, const IndexEntries& e) {
     }
     // Every price, one without validity as the whole timeline: evitaDB's
     // price indexes (AbstractPriceListAndCurrencyPriceIndex) insert each.
-    index.validity[p.valid_from].starts.Add(static_cast<uint32_t>(p.internal_id));
-    index.validity[p.valid_to].ends.Add(static_cast<uint32_t>(p.internal_id));
+    index.validity.Add(p.valid_from, p.valid_to, static_cast<uint32_t>(p.internal_id));
   }
   for (const FacetEntry& f : e.facets) facets_[f.reference][f.group][f.facet].Add(id);
 }
@@ -91,8 +80,7 @@ void EntityIndex::Remove(int32_t pk, const IndexEntries& e) {
         }
       }
     }
-    RemoveFromPoint(index.validity, p.valid_from, &ValidityPoint::starts, p.internal_id);
-    RemoveFromPoint(index.validity, p.valid_to, &ValidityPoint::ends, p.internal_id);
+    index.validity.Remove(p.valid_from, p.valid_to, static_cast<uint32_t>(p.internal_id));
   }
   for (const FacetEntry& f : e.facets) {
     auto& groups = facets_[f.reference];
@@ -120,8 +108,7 @@ IndexCounts EntityIndex::Counts() const {
   for (const auto& [key, p] : prices_) {
     // A record (or a reference to one) and two bitmaps; validity, a start
     // and an end per price.
-    c.entries += p.price_ids.cardinality() * 3;
-    for (const auto& [threshold, point] : p.validity) c.entries += point.starts.size() + point.ends.size();
+    c.entries += p.price_ids.cardinality() * 3 + p.validity.Postings();
   }
   for (const auto& [id, groups] : facets_) {
     for (const auto& [group, facets] : groups) {
@@ -254,16 +241,7 @@ std::vector<int32_t> EntityIndex::WithLocale(uint32_t locale) const {
 }
 
 Roaring EntityIndex::ValidAt(const PriceIndex& index, int64_t moment) {
-  // Valid at `moment`: started at or before it, and not ended before it
-  // (evitaDB's RangeIndex answers the same from its points' starts and ends).
-  Roaring started;
-  Roaring ended;
-  for (const auto& [threshold, point] : index.validity) {
-    if (threshold > moment) break;
-    point.starts.AddTo(&started);
-    if (threshold < moment) point.ends.AddTo(&ended);
-  }
-  return started - ended;
+  return index.validity.ValidAt(moment);
 }
 
 }  // namespace warmup::engine

@@ -20,6 +20,7 @@
 #include "engine/index_entries.h"
 #include "engine/index_keys.h"
 #include "engine/pk_set.h"
+#include "engine/validity_index.h"
 #include "warmup/entity.h"
 #include "warmup/schema.h"
 
@@ -105,12 +106,6 @@ class EntityIndex {
   std::vector<int32_t> FacetMembers(uint32_t reference, int32_t facet) const;
   std::vector<int32_t> FacetGroupMembers(uint32_t reference, int32_t group) const;
   std::vector<int32_t> WithLocale(uint32_t locale) const;
-  // One threshold of a validity index: the internal ids of the prices whose
-  // validity starts there and of those whose validity ends there.
-  struct ValidityPoint {
-    PkSet starts;
-    PkSet ends;
-  };
   // The price structures of one price list, currency and handling
   // (`entity_prices` and `records` empty where they are the global index's).
   struct PriceIndex {
@@ -118,11 +113,7 @@ class EntityIndex {
     Roaring price_ids;
     absl::flat_hash_map<int32_t, std::vector<int32_t>> entity_prices;  // pk -> internal ids
     absl::btree_map<int32_t, std::pair<int32_t, PriceEntry>> records;  // internal id -> (pk, price)
-    // Validity as evitaDB's RangeIndex (io.evitadb.index.range) holds it:
-    // thresholds, each with the prices starting and ending there; a price
-    // without validity starts at the int64 minimum and ends at its maximum,
-    // so most prices share two points.
-    absl::btree_map<int64_t, ValidityPoint> validity;
+    ValidityIndex validity;
   };
   const PriceIndex* Prices(uint32_t price_key) const {
     const PriceIndex* index = prices_.Find(price_key);

@@ -161,10 +161,10 @@ void EntityIndex::Save(IndexWriter& out) const {
     // order of ids.
     out.Bitmap(index.entities);
     absl::btree_map<uint32_t, std::pair<int64_t, int64_t>> validity;
-    for (const auto& [threshold, point] : index.validity) {
+    index.validity.ForEach([&](int64_t threshold, const ValidityIndex::Point& point) {
       point.starts.ForEach([&](uint32_t id) { validity[id].first = threshold; });
       point.ends.ForEach([&](uint32_t id) { validity[id].second = threshold; });
-    }
+    });
     out.U64(validity.size());
     for (const auto& [id, range] : validity) {
       out.I64(id);
@@ -229,8 +229,7 @@ void EntityIndex::Load(IndexReader& in) {
         const int64_t from = in.I64();
         const int64_t to = in.I64();
         index.price_ids.add(id);
-        index.validity[from].starts.Add(id);
-        index.validity[to].ends.Add(id);
+        index.validity.Add(from, to, id);
       }
       if (!index.price_ids.isEmpty()) prices_[static_cast<uint32_t>(key)] = std::move(index);
       continue;
