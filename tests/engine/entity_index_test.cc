@@ -466,7 +466,8 @@ TEST_CASE("a reduced index keeps price ids, entities and validity, the records l
     CHECK(engine::ToVector(engine::EntityIndex::ValidAt(*prices, 1'500)) == ids);
     CHECK(engine::ToVector(engine::EntityIndex::ValidAt(*prices, 2'500)) == std::vector<int32_t>{11});
   };
-  engine::EntityIndex reduced(engine::EntityIndex::PriceRecords::kInGlobalIndex);
+  engine::ValueDictionary values;
+  engine::EntityIndex reduced(&values, engine::EntityIndex::PriceRecords::kInGlobalIndex);
   reduced.Add(7, entries);
   check(reduced, {11, 12});
   CHECK(reduced.Counts().entries == 2 * 3 + 2 * 2);
@@ -475,7 +476,7 @@ TEST_CASE("a reduced index keeps price ids, entities and validity, the records l
   const std::string path = dir.path() + "/reduced.index";
   REQUIRE_OK(engine::WriteIndexFile(engine::DefaultEnv(), path,
                                     [&](engine::IndexWriter& out) { reduced.Save(out); }));
-  engine::EntityIndex loaded(engine::EntityIndex::PriceRecords::kInGlobalIndex);
+  engine::EntityIndex loaded(&values, engine::EntityIndex::PriceRecords::kInGlobalIndex);
   REQUIRE_OK(
       engine::ReadIndexFile(engine::DefaultEnv(), path, [&](engine::IndexReader& in) { loaded.Load(in); }));
   check(loaded, {11, 12});
@@ -508,7 +509,8 @@ TEST_CASE("price validity is kept as threshold points, shared by prices with the
   entries.prices.push_back(early);
   entries.prices.push_back(late);
 
-  engine::EntityIndex index;
+  engine::ValueDictionary values;
+  engine::EntityIndex index(&values);
   index.Add(9, entries);
   const engine::EntityIndex::PriceIndex* prices = index.Prices(0);
   REQUIRE(prices != nullptr);
@@ -574,19 +576,47 @@ TEST_CASE("an index keyed by a large key id alone holds one slot and saves as be
   engine::IndexEntries entries;
   entries.filter = {{500, "key"}};
   entries.locales = {40};
-  engine::EntityIndex index;
+  engine::ValueDictionary values;
+  engine::EntityIndex index(&values);
   index.Add(5, entries);
   testing::TempDir dir;
   const std::string path = dir.path() + "/sparse.index";
   REQUIRE_OK(
       engine::WriteIndexFile(engine::DefaultEnv(), path, [&](engine::IndexWriter& out) { index.Save(out); }));
-  engine::EntityIndex loaded;
+  engine::ValueDictionary other_values;
+  engine::EntityIndex loaded(&other_values);
   REQUIRE_OK(
       engine::ReadIndexFile(engine::DefaultEnv(), path, [&](engine::IndexReader& in) { loaded.Load(in); }));
   CHECK(loaded.FilterEquals(500, "key") == std::vector<int32_t>{5});
   CHECK(loaded.FilterEquals(499, "key").empty());
   CHECK(loaded.WithLocale(40) == std::vector<int32_t>{5});
   CHECK(loaded.Counts().entries == index.Counts().entries);
+}
+
+// Value keys are stored once per collection: two indexes holding the same
+// value share one string, and the maps still order by the keys' bytes, not by
+// where the strings were stored (keys go in descending, come out ascending).
+TEST_CASE("indexes of one collection store each value key once and order by the key") {
+  engine::ValueDictionary values;
+  engine::EntityIndex global(&values);
+  engine::EntityIndex reduced(&values, engine::EntityIndex::PriceRecords::kInGlobalIndex);
+  std::vector<int32_t> expected;
+  for (int32_t pk = 1; pk <= 40; ++pk) {
+    engine::IndexEntries entries;
+    const std::string key = "value-" + std::to_string(100 - pk);  // 99, 98, ... 60
+    entries.filter = {{0, key}};
+    entries.sort = {{1, key}};
+    global.Add(pk, entries);
+    reduced.Add(pk, entries);
+    expected.insert(expected.begin(), pk);
+  }
+  CHECK(values.size() == 40);
+  CHECK(global.SortedBy(1, false) == expected);
+  CHECK(reduced.SortedBy(1, false) == expected);
+  CHECK(reduced.FilterRange(0, std::string("value-61"), true, std::string("value-63"), false) ==
+        std::vector<int32_t>{38, 39});
+  CHECK(global.FilterEquals(0, "value-70") == std::vector<int32_t>{30});
+  CHECK(global.FilterEquals(0, "value-7").empty());
 }
 
 }  // namespace

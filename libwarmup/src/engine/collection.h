@@ -19,6 +19,7 @@
 #include "engine/record_file.h"
 #include "engine/storage_parts.h"
 #include "engine/upsert_validation.h"
+#include "engine/value_dictionary.h"
 #include "warmup/engine.h"
 
 namespace warmup::engine {
@@ -27,6 +28,10 @@ class Collection {
  public:
   Collection(Env* env, std::string records_path, const EntitySchema* schema, RecordCompression compression);
   ~Collection();
+  // Its indexes point into its value dictionary: a collection stays where it
+  // was made.
+  Collection(const Collection&) = delete;
+  Collection& operator=(const Collection&) = delete;
 
   // Restores the state goLive saved: offsets and every index of the collection.
   void LoadSnapshot(std::map<int32_t, uint64_t> offsets, IndexReader& in);
@@ -104,7 +109,9 @@ class Collection {
   // it: several references can put one entity in one group index, and many
   // entities one referenced entity in a type index.
   struct DerivedIndex {
-    EntityIndex index{EntityIndex::PriceRecords::kInGlobalIndex};
+    explicit DerivedIndex(ValueDictionary* values)
+        : index(values, EntityIndex::PriceRecords::kInGlobalIndex) {}
+    EntityIndex index;
     absl::flat_hash_map<int32_t, int32_t> members;       // record pk -> references
     absl::flat_hash_map<std::string, int32_t> postings;  // one entry of one record -> references
   };
@@ -152,7 +159,8 @@ class Collection {
   mutable std::unique_ptr<ReadFile> reader_;
   mutable uint64_t reader_size_ = 0;
   std::map<int32_t, uint64_t> offsets_;
-  EntityIndex global_[2];  // by Scope
+  ValueDictionary values_;  // before the indexes that hold its keys
+  EntityIndex global_[2] = {EntityIndex(&values_), EntityIndex(&values_)};  // by Scope
   absl::flat_hash_map<DerivedKey, DerivedIndex> derived_;
   engine::UniqueValues unique_[2];  // by Scope
   // Hierarchy per scope: every placed entity's parent (-1 = root), and children by parent.

@@ -104,7 +104,7 @@ void Collection::UpdateMember(const DerivedKey& key, int32_t pk, const IndexEntr
   const bool sorted =
       key.kind != IndexKind::kReferencedEntityType && key.kind != IndexKind::kReferencedGroupEntityType;
   if (add) {
-    DerivedIndex& d = derived_[key];
+    DerivedIndex& d = derived_.try_emplace(key, &values_).first->second;
     if (++d.members[pk] == 1) {
       d.index.AddMember(pk);
       d.index.Add(pk, data);

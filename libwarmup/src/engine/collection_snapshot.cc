@@ -86,7 +86,7 @@ void Collection::LoadSnapshot(std::map<int32_t, uint64_t> offsets, IndexReader& 
     key.scope = static_cast<Scope>(in.U64());
     key.reference = static_cast<uint32_t>(in.U64());
     key.pk = static_cast<int32_t>(in.I64());
-    DerivedIndex& derived = derived_[key];
+    DerivedIndex& derived = derived_.try_emplace(key, &values_).first->second;
     for (uint64_t k = in.U64(); k > 0 && in.status().ok(); --k) {
       const auto pk = static_cast<int32_t>(in.I64());
       derived.members[pk] = static_cast<int32_t>(in.I64());

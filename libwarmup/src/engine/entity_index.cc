@@ -13,15 +13,24 @@ void RemoveFrom(Map& map, const Key& key, uint32_t pk) {
   if (it->second.empty()) map.erase(it);
 }
 
+// Adds `pk` under `key` of `map`, storing the key in `values` the first time
+// the map sees it.
+void AddTo(absl::btree_map<ValueDictionary::Key, PkSet, ValueDictionary::Less>& map, ValueDictionary& values,
+           const std::string& key, uint32_t pk) {
+  auto it = map.find(key);
+  if (it == map.end()) it = map.emplace(values.Intern(key), PkSet()).first;
+  it->second.Add(pk);
+}
+
 void EntityIndex::Add(int32_t pk, const IndexEntries& e) {
   const auto id = static_cast<uint32_t>(pk);
-  for (const auto& [attribute, key] : e.filter) filter_[attribute][key].Add(id);
+  for (const auto& [attribute, key] : e.filter) AddTo(filter_[attribute], *values_, key, id);
   for (const auto& r : e.ranges) {
     RangeIndex& index = ranges_[r.attribute];
     index.by_start.emplace(r.from, r.to, id);
     index.by_end.emplace(r.to, r.from, id);
   }
-  for (const auto& [attribute, key] : e.sort) sort_[attribute][key].Add(id);
+  for (const auto& [attribute, key] : e.sort) AddTo(sort_[attribute], *values_, key, id);
   for (const auto& [attribute, predecessor] : e.chains) {
     ChainIndex& chain = chains_[attribute];
     chain.predecessor[pk] = predecessor;
@@ -138,7 +147,7 @@ std::vector<int32_t> EntityIndex::FilterRange(uint32_t attribute, const std::opt
     auto it =
         from ? (from_inclusive ? values.lower_bound(*from) : values.upper_bound(*from)) : values.begin();
     for (; it != values.end(); ++it) {
-      if (to && (it->first > *to || (!to_inclusive && it->first == *to))) break;
+      if (to && (*it->first > *to || (!to_inclusive && *it->first == *to))) break;
       it->second.AddTo(&matches);
     }
   }

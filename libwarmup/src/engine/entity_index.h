@@ -21,6 +21,7 @@
 #include "engine/index_keys.h"
 #include "engine/pk_set.h"
 #include "engine/validity_index.h"
+#include "engine/value_dictionary.h"
 #include "warmup/entity.h"
 #include "warmup/schema.h"
 
@@ -72,7 +73,10 @@ class EntityIndex {
   // records from the global index of its scope (evitaDB's
   // PriceListAndCurrencyPriceRefIndex).
   enum class PriceRecords { kOwn, kInGlobalIndex };
-  explicit EntityIndex(PriceRecords price_records = PriceRecords::kOwn) : price_records_(price_records) {}
+  // `values` stores the filter and sort keys; it is the collection's and
+  // outlives the index.
+  explicit EntityIndex(ValueDictionary* values, PriceRecords price_records = PriceRecords::kOwn)
+      : values_(values), price_records_(price_records) {}
 
   // Adds (removes) `entries` for `pk`; membership is separate (AddMember),
   // since several references may put entries for one entity into one index.
@@ -136,15 +140,18 @@ class EntityIndex {
   };
   // Flat hash maps and B-trees: no allocation per entry, unlike node-based maps.
   Roaring all_;
-  IdSlots<absl::btree_map<std::string, PkSet>> filter_;  // ordered: equality, comparisons, between
+  // Value key -> entities, in the keys' order (equality, comparisons, between).
+  using ValueSets = absl::btree_map<ValueDictionary::Key, PkSet, ValueDictionary::Less>;
+  IdSlots<ValueSets> filter_;
   IdSlots<RangeIndex> ranges_;
-  IdSlots<absl::btree_map<std::string, PkSet>> sort_;
+  IdSlots<ValueSets> sort_;
   IdSlots<ChainIndex> chains_;
   IdSlots<absl::flat_hash_map<std::string, int32_t>> unique_;
   IdSlots<Roaring> locales_;
   IdSlots<PriceIndex> prices_;
   // reference -> group (0 = none) -> facet -> entities
   IdSlots<absl::flat_hash_map<int32_t, absl::flat_hash_map<int32_t, PkSet>>> facets_;
+  ValueDictionary* values_;
   PriceRecords price_records_;
 };
 

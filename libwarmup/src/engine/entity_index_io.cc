@@ -25,8 +25,8 @@ template <typename Map>
 void SaveSets(IndexWriter& out, const Map& map) {
   out.U64(map.size());
   for (const auto& [key, pks] : map) {
-    if constexpr (std::is_same_v<std::decay_t<decltype(key)>, std::string>) {
-      out.Str(key);
+    if constexpr (std::is_same_v<std::decay_t<decltype(key)>, ValueDictionary::Key>) {
+      out.Str(*key);
     } else {
       out.I64(key);
     }
@@ -34,19 +34,20 @@ void SaveSets(IndexWriter& out, const Map& map) {
   }
 }
 
+// Reads what SaveSets wrote; string keys are stored in `values`.
 template <typename Map>
-void LoadSets(IndexReader& in, Map* map) {
+void LoadSets(IndexReader& in, Map* map, ValueDictionary* values = nullptr) {
   map->clear();
   const uint64_t n = in.U64();
   for (uint64_t i = 0; i < n && in.status().ok(); ++i) {
     using Key = typename Map::key_type;
     Key key;
-    if constexpr (std::is_same_v<Key, std::string>) {
-      key = in.Str();
+    if constexpr (std::is_same_v<Key, ValueDictionary::Key>) {
+      key = values->Intern(in.Str());
     } else {
       key = static_cast<Key>(in.I64());
     }
-    map->emplace(std::move(key), in.Pks());
+    map->emplace(key, in.Pks());
   }
 }
 
@@ -82,9 +83,9 @@ void SaveSlots(IndexWriter& out, const IdSlots<Map>& slots) {
 }
 
 template <typename Map>
-void LoadSlots(IndexReader& in, IdSlots<Map>* slots) {
+void LoadSlots(IndexReader& in, IdSlots<Map>* slots, ValueDictionary* values) {
   LoadEach(in, slots, [&](Map* map) {
-    LoadSets(in, map);
+    LoadSets(in, map, values);
     return !map->empty();
   });
 }
@@ -183,9 +184,9 @@ void EntityIndex::Save(IndexWriter& out) const {
 }
 
 void EntityIndex::Load(IndexReader& in) {
-  *this = EntityIndex(price_records_);
+  *this = EntityIndex(values_, price_records_);
   all_ = in.Bitmap();
-  LoadSlots(in, &filter_);
+  LoadSlots(in, &filter_, values_);
   LoadEach(in, &ranges_, [&](RangeIndex* r) {
     for (uint64_t n = in.U64(); n > 0 && in.status().ok(); --n) {
       std::string from = in.Str();
@@ -196,7 +197,7 @@ void EntityIndex::Load(IndexReader& in) {
     }
     return !r->by_start.empty();
   });
-  LoadSlots(in, &sort_);
+  LoadSlots(in, &sort_, values_);
   LoadEach(in, &chains_, [&](ChainIndex* chain) {
     for (uint64_t n = in.U64(); n > 0 && in.status().ok(); --n) {
       const auto pk = static_cast<int32_t>(in.I64());
