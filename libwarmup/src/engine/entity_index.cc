@@ -1,6 +1,7 @@
 #include "engine/entity_index.h"
 
 #include <algorithm>
+#include <limits>
 
 namespace warmup::engine {
 
@@ -36,21 +37,27 @@ void EntityIndex::Add(int32_t pk, const IndexEntries& e) {
     chain.predecessor[pk] = predecessor;
     chain.successors[predecessor].Add(id);
   }
-  for (const auto& [attribute, key] : e.unique) unique_[attribute][key] = pk;
+  for (const auto& [attribute, key] : e.unique) unique_[attribute][values_->Intern(key)] = pk;
   for (uint32_t locale : e.locales) locales_[locale].add(id);
   for (const PriceEntry& p : e.prices) {
     PriceIndex& index = prices_[p.key];
-    index.entities.add(id);
-    index.price_ids.add(static_cast<uint32_t>(p.internal_id));
+    index.entities.Add(id);
+    index.price_ids.Add(static_cast<uint32_t>(p.internal_id));
     if (price_records_ == PriceRecords::kOwn) {
       index.entity_prices[pk].push_back(p.internal_id);
-      index.records[p.internal_id] = {pk, p};
+      index.records[p.internal_id] = PriceRecord{.pk = pk,
+                                                 .price_id = p.price_id,
+                                                 .inner_record_id = p.inner_record_id.value_or(0),
+                                                 .has_inner_record = p.inner_record_id.has_value(),
+                                                 .has_validity = p.has_validity,
+                                                 .with_tax = p.with_tax,
+                                                 .without_tax = p.without_tax};
     }
     // Every price, one without validity as the whole timeline: evitaDB's
     // price indexes (AbstractPriceListAndCurrencyPriceIndex) insert each.
     index.validity.Add(p.valid_from, p.valid_to, static_cast<uint32_t>(p.internal_id));
   }
-  for (const FacetEntry& f : e.facets) facets_[f.reference][f.group][f.facet].Add(id);
+  for (const FacetEntry& f : e.facets) facets_[f.reference][{f.group, f.facet}].Add(id);
 }
 
 void EntityIndex::Remove(int32_t pk, const IndexEntries& e) {
@@ -68,36 +75,31 @@ void EntityIndex::Remove(int32_t pk, const IndexEntries& e) {
     RemoveFrom(chain.successors, predecessor, id);
   }
   for (const auto& [attribute, key] : e.unique) {
-    auto& values = unique_[attribute];
-    auto it = values.find(key);
-    if (it != values.end() && it->second == pk) values.erase(it);
+    auto& owners = unique_[attribute];
+    auto it = owners.find(values_->Find(key));
+    if (it != owners.end() && it->second == pk) owners.erase(it);
   }
   for (uint32_t locale : e.locales) locales_[locale].remove(id);
   for (const PriceEntry& p : e.prices) {
     PriceIndex& index = prices_[p.key];
-    index.price_ids.remove(static_cast<uint32_t>(p.internal_id));
+    index.price_ids.Remove(static_cast<uint32_t>(p.internal_id));
     if (price_records_ == PriceRecords::kInGlobalIndex) {
       // An entity's prices leave a reduced index together, with its data.
-      index.entities.remove(id);
+      index.entities.Remove(id);
     } else {
       index.records.erase(p.internal_id);
       if (auto it = index.entity_prices.find(pk); it != index.entity_prices.end()) {
-        std::erase(it->second, p.internal_id);
+        auto& ids = it->second;
+        ids.erase(std::remove(ids.begin(), ids.end(), p.internal_id), ids.end());
         if (it->second.empty()) {
           index.entity_prices.erase(it);
-          index.entities.remove(id);
+          index.entities.Remove(id);
         }
       }
     }
     index.validity.Remove(p.valid_from, p.valid_to, static_cast<uint32_t>(p.internal_id));
   }
-  for (const FacetEntry& f : e.facets) {
-    auto& groups = facets_[f.reference];
-    auto group = groups.find(f.group);
-    if (group == groups.end()) continue;
-    RemoveFrom(group->second, f.facet, id);
-    if (group->second.empty()) groups.erase(group);
-  }
+  for (const FacetEntry& f : e.facets) RemoveFrom(facets_[f.reference], std::pair(f.group, f.facet), id);
 }
 
 IndexCounts EntityIndex::Counts() const {
@@ -117,12 +119,10 @@ IndexCounts EntityIndex::Counts() const {
   for (const auto& [key, p] : prices_) {
     // A record (or a reference to one) and two bitmaps; validity, a start
     // and an end per price.
-    c.entries += p.price_ids.cardinality() * 3 + p.validity.Postings();
+    c.entries += p.price_ids.size() * 3 + p.validity.Postings();
   }
-  for (const auto& [id, groups] : facets_) {
-    for (const auto& [group, facets] : groups) {
-      for (const auto& [facet, pks] : facets) c.entries += pks.size();
-    }
+  for (const auto& [id, facets] : facets_) {
+    for (const auto& [facet, pks] : facets) c.entries += pks.size();
   }
   return c;
 }
@@ -216,18 +216,18 @@ std::vector<int32_t> EntityIndex::ChainOrder(uint32_t attribute) const {
 }
 
 std::optional<int32_t> EntityIndex::UniqueOwner(uint32_t attribute, const std::string& value_key) const {
-  const auto* values = unique_.Find(attribute);
-  if (values == nullptr) return std::nullopt;
-  auto it = values->find(value_key);
-  return it == values->end() ? std::nullopt : std::optional<int32_t>(it->second);
+  const UniqueOwners* owners = unique_.Find(attribute);
+  const ValueDictionary::Key key = values_->Find(value_key);
+  if (owners == nullptr || key == nullptr) return std::nullopt;
+  auto it = owners->find(key);
+  return it == owners->end() ? std::nullopt : std::optional<int32_t>(it->second);
 }
 
 std::vector<int32_t> EntityIndex::FacetMembers(uint32_t reference, int32_t facet) const {
   Roaring matches;
-  if (const auto* groups = facets_.Find(reference)) {
-    for (const auto& [group, facets] : *groups) {
-      auto it = facets.find(facet);
-      if (it != facets.end()) it->second.AddTo(&matches);
+  if (const FacetSets* facets = facets_.Find(reference)) {
+    for (const auto& [key, pks] : *facets) {
+      if (key.second == facet) pks.AddTo(&matches);
     }
   }
   return ToVector(matches);
@@ -235,10 +235,10 @@ std::vector<int32_t> EntityIndex::FacetMembers(uint32_t reference, int32_t facet
 
 std::vector<int32_t> EntityIndex::FacetGroupMembers(uint32_t reference, int32_t group) const {
   Roaring matches;
-  if (const auto* groups = facets_.Find(reference)) {
-    auto it = groups->find(group);
-    if (it != groups->end()) {
-      for (const auto& [facet, pks] : it->second) pks.AddTo(&matches);
+  if (const FacetSets* facets = facets_.Find(reference)) {
+    for (auto it = facets->lower_bound({group, std::numeric_limits<int32_t>::min()});
+         it != facets->end() && it->first.first == group; ++it) {
+      it->second.AddTo(&matches);
     }
   }
   return ToVector(matches);

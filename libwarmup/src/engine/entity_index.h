@@ -8,6 +8,7 @@
 #include <absl/container/btree_map.h>
 #include <absl/container/btree_set.h>
 #include <absl/container/flat_hash_map.h>
+#include <absl/container/inlined_vector.h>
 #include <roaring/roaring.hh>
 
 #include <algorithm>
@@ -110,18 +111,35 @@ class EntityIndex {
   std::vector<int32_t> FacetMembers(uint32_t reference, int32_t facet) const;
   std::vector<int32_t> FacetGroupMembers(uint32_t reference, int32_t group) const;
   std::vector<int32_t> WithLocale(uint32_t locale) const;
+  // One price as a global index keeps it (evitaDB's PriceRecord and its
+  // inner-record variant): the key is the index's, the validity in its
+  // validity index.
+  struct PriceRecord {
+    int32_t pk = 0;
+    int32_t price_id = 0;
+    int32_t inner_record_id = 0;
+    bool has_inner_record = false;
+    bool has_validity = false;  // as upserted, for the snapshot
+    int64_t with_tax = 0;
+    int64_t without_tax = 0;
+    std::optional<int32_t> inner_record() const {
+      return has_inner_record ? std::optional<int32_t>(inner_record_id) : std::nullopt;
+    }
+  };
   // The price structures of one price list, currency and handling
   // (`entity_prices` and `records` empty where they are the global index's).
   struct PriceIndex {
-    Roaring entities;
-    Roaring price_ids;
-    absl::flat_hash_map<int32_t, std::vector<int32_t>> entity_prices;  // pk -> internal ids
-    absl::btree_map<int32_t, std::pair<int32_t, PriceEntry>> records;  // internal id -> (pk, price)
+    PkSet entities;
+    PkSet price_ids;
+    // pk -> internal ids; an entity seldom has more than two prices in one
+    // list, currency and handling, so those stay inline.
+    absl::flat_hash_map<int32_t, absl::InlinedVector<int32_t, 2>> entity_prices;
+    absl::btree_map<int32_t, PriceRecord> records;  // by internal id
     ValidityIndex validity;
   };
   const PriceIndex* Prices(uint32_t price_key) const {
     const PriceIndex* index = prices_.Find(price_key);
-    return index != nullptr && !index->price_ids.isEmpty() ? index : nullptr;
+    return index != nullptr && !index->price_ids.empty() ? index : nullptr;
   }
   // Internal ids of the prices in `index` valid at `moment` (with no validity, always).
   static Roaring ValidAt(const PriceIndex& index, int64_t moment);
@@ -146,11 +164,16 @@ class EntityIndex {
   IdSlots<RangeIndex> ranges_;
   IdSlots<ValueSets> sort_;
   IdSlots<ChainIndex> chains_;
-  IdSlots<absl::flat_hash_map<std::string, int32_t>> unique_;
+  // Stored value key -> its owner; a stored key is equal to no other, so the
+  // map hashes addresses.
+  using UniqueOwners = absl::flat_hash_map<ValueDictionary::Key, int32_t>;
+  IdSlots<UniqueOwners> unique_;
   IdSlots<Roaring> locales_;
   IdSlots<PriceIndex> prices_;
-  // reference -> group (0 = none) -> facet -> entities
-  IdSlots<absl::flat_hash_map<int32_t, absl::flat_hash_map<int32_t, PkSet>>> facets_;
+  // reference -> (group (0 = none), facet) -> entities: one ordered map per
+  // reference, since a reduced index holds few facets of each.
+  using FacetSets = absl::btree_map<std::pair<int32_t, int32_t>, PkSet>;
+  IdSlots<FacetSets> facets_;
   ValueDictionary* values_;
   PriceRecords price_records_;
 };

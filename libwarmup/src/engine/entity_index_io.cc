@@ -90,19 +90,42 @@ void LoadSlots(IndexReader& in, IdSlots<Map>* slots, ValueDictionary* values) {
   });
 }
 
-void SavePrice(IndexWriter& out, int32_t pk, const PriceEntry& p) {
-  out.I64(pk);
-  out.I64(p.internal_id);
+void SavePrice(IndexWriter& out, int32_t internal_id, const EntityIndex::PriceRecord& p,
+               std::pair<int64_t, int64_t> validity) {
+  out.I64(p.pk);
+  out.I64(internal_id);
   out.I64(p.price_id);
-  out.I64(p.inner_record_id ? *p.inner_record_id : 0);
-  out.U64(p.inner_record_id ? 1 : 0);
+  out.I64(p.inner_record_id);
+  out.U64(p.has_inner_record ? 1 : 0);
   out.I64(p.with_tax);
   out.I64(p.without_tax);
   out.U64(p.has_validity ? 1 : 0);
   if (p.has_validity) {
-    out.I64(p.valid_from);
-    out.I64(p.valid_to);
+    out.I64(validity.first);
+    out.I64(validity.second);
   }
+}
+
+// Each price's (from, to), by internal id, from the points that hold them.
+absl::btree_map<uint32_t, std::pair<int64_t, int64_t>> ValidityById(const ValidityIndex& index) {
+  absl::btree_map<uint32_t, std::pair<int64_t, int64_t>> by_id;
+  index.ForEach([&](int64_t threshold, const ValidityIndex::Point& point) {
+    point.starts.ForEach([&](uint32_t id) { by_id[id].first = threshold; });
+    point.ends.ForEach([&](uint32_t id) { by_id[id].second = threshold; });
+  });
+  return by_id;
+}
+
+// A posting set as the snapshot's bitmap, and back.
+Roaring ToBitmap(const PkSet& set) {
+  Roaring bitmap;
+  set.AddTo(&bitmap);
+  return bitmap;
+}
+PkSet ToPkSet(const Roaring& bitmap) {
+  PkSet set;
+  for (uint32_t v : bitmap) set.Add(v);
+  return set;
 }
 
 PriceEntry LoadPrice(IndexReader& in, uint32_t key, int32_t* pk) {
@@ -144,28 +167,26 @@ void EntityIndex::Save(IndexWriter& out) const {
       out.I64(predecessor);
     }
   });
-  SaveEach(out, unique_, [&](const absl::flat_hash_map<std::string, int32_t>& values) {
-    out.U64(values.size());
-    for (const auto& [key, pk] : values) {
-      out.Str(key);
+  SaveEach(out, unique_, [&](const UniqueOwners& owners) {
+    out.U64(owners.size());
+    for (const auto& [key, pk] : owners) {
+      out.Str(*key);
       out.I64(pk);
     }
   });
   SaveEach(out, locales_, [&](const Roaring& bitmap) { out.Bitmap(bitmap); });
   SaveEach(out, prices_, [&](const PriceIndex& index) {
+    const auto validity = ValidityById(index.validity);
     if (price_records_ == PriceRecords::kOwn) {
       out.U64(index.records.size());
-      for (const auto& [id, record] : index.records) SavePrice(out, record.first, record.second);
+      for (const auto& [id, record] : index.records) {
+        SavePrice(out, id, record, validity.at(static_cast<uint32_t>(id)));
+      }
       return;
     }
     // References: the entities, and per price its id and validity, in the
     // order of ids.
-    out.Bitmap(index.entities);
-    absl::btree_map<uint32_t, std::pair<int64_t, int64_t>> validity;
-    index.validity.ForEach([&](int64_t threshold, const ValidityIndex::Point& point) {
-      point.starts.ForEach([&](uint32_t id) { validity[id].first = threshold; });
-      point.ends.ForEach([&](uint32_t id) { validity[id].second = threshold; });
-    });
+    out.Bitmap(ToBitmap(index.entities));
     out.U64(validity.size());
     for (const auto& [id, range] : validity) {
       out.I64(id);
@@ -173,14 +194,26 @@ void EntityIndex::Save(IndexWriter& out) const {
       out.I64(range.second);
     }
   });
-  SaveEach(out, facets_,
-           [&](const absl::flat_hash_map<int32_t, absl::flat_hash_map<int32_t, PkSet>>& groups) {
-             out.U64(groups.size());
-             for (const auto& [group, facets] : groups) {
-               out.I64(group);
-               SaveSets(out, facets);
-             }
-           });
+  // Per reference: its groups, each with its facets and their entities.
+  SaveEach(out, facets_, [&](const FacetSets& facets) {
+    uint64_t groups = 0;
+    for (auto it = facets.begin(); it != facets.end(); ++it) {
+      if (it == facets.begin() || std::prev(it)->first.first != it->first.first) ++groups;
+    }
+    out.U64(groups);
+    for (auto it = facets.begin(); it != facets.end();) {
+      const int32_t group = it->first.first;
+      auto end = it;
+      uint64_t n = 0;
+      for (; end != facets.end() && end->first.first == group; ++end) ++n;
+      out.I64(group);
+      out.U64(n);
+      for (; it != end; ++it) {
+        out.I64(it->first.second);
+        out.Pks(it->second);
+      }
+    }
+  });
 }
 
 void EntityIndex::Load(IndexReader& in) {
@@ -207,12 +240,12 @@ void EntityIndex::Load(IndexReader& in) {
     }
     return !chain->predecessor.empty();
   });
-  LoadEach(in, &unique_, [&](absl::flat_hash_map<std::string, int32_t>* values) {
+  LoadEach(in, &unique_, [&](UniqueOwners* owners) {
     for (uint64_t n = in.U64(); n > 0 && in.status().ok(); --n) {
-      std::string key = in.Str();
-      (*values)[std::move(key)] = static_cast<int32_t>(in.I64());
+      const ValueDictionary::Key key = values_->Intern(in.Str());
+      (*owners)[key] = static_cast<int32_t>(in.I64());
     }
-    return !values->empty();
+    return !owners->empty();
   });
   LoadEach(in, &locales_, [&](Roaring* bitmap) {
     *bitmap = in.Bitmap();
@@ -224,15 +257,15 @@ void EntityIndex::Load(IndexReader& in) {
   for (uint64_t key = 0; key < price_keys && in.status().ok(); ++key) {
     if (price_records_ == PriceRecords::kInGlobalIndex) {
       PriceIndex index;
-      index.entities = in.Bitmap();
+      index.entities = ToPkSet(in.Bitmap());
       for (uint64_t n = in.U64(); n > 0 && in.status().ok(); --n) {
         const auto id = static_cast<uint32_t>(in.I64());
         const int64_t from = in.I64();
         const int64_t to = in.I64();
-        index.price_ids.add(id);
+        index.price_ids.Add(id);
         index.validity.Add(from, to, id);
       }
-      if (!index.price_ids.isEmpty()) prices_[static_cast<uint32_t>(key)] = std::move(index);
+      if (!index.price_ids.empty()) prices_[static_cast<uint32_t>(key)] = std::move(index);
       continue;
     }
     for (uint64_t n = in.U64(); n > 0 && in.status().ok(); --n) {
@@ -243,12 +276,15 @@ void EntityIndex::Load(IndexReader& in) {
       Add(pk, one);
     }
   }
-  LoadEach(in, &facets_, [&](absl::flat_hash_map<int32_t, absl::flat_hash_map<int32_t, PkSet>>* groups) {
-    for (uint64_t n = in.U64(); n > 0 && in.status().ok(); --n) {
+  LoadEach(in, &facets_, [&](FacetSets* facets) {
+    for (uint64_t groups = in.U64(); groups > 0 && in.status().ok(); --groups) {
       const auto group = static_cast<int32_t>(in.I64());
-      LoadSets(in, &(*groups)[group]);
+      for (uint64_t n = in.U64(); n > 0 && in.status().ok(); --n) {
+        const auto facet = static_cast<int32_t>(in.I64());
+        (*facets)[{group, facet}] = in.Pks();
+      }
     }
-    return !groups->empty();
+    return !facets->empty();
   });
 }
 

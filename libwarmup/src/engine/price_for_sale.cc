@@ -22,7 +22,9 @@ std::vector<PriceForSale> SelectPricesForSale(const std::vector<PriceListIndexes
                                               const PriceQuery& query, std::optional<int64_t> from,
                                               std::optional<int64_t> to, int places) {
   auto in_range = [&](int64_t amount) { return (!from || amount >= *from) && (!to || amount <= *to); };
-  auto amount_of = [&](const PriceEntry& p) { return query.with_tax ? p.with_tax : p.without_tax; };
+  auto amount_of = [&](const EntityIndex::PriceRecord& p) {
+    return query.with_tax ? p.with_tax : p.without_tax;
+  };
   std::map<int32_t, int64_t> selected;
   for (const PriceListIndexes& handling : lists) {
     // Valid prices of each list, then every entity any list prices.
@@ -33,9 +35,12 @@ std::vector<PriceForSale> SelectPricesForSale(const std::vector<PriceListIndexes
         valid.emplace_back();
         continue;
       }
-      valid.push_back(query.valid_at ? EntityIndex::ValidAt(*index, EpochMicros(*query.valid_at))
-                                     : index->price_ids);
-      entities |= index->entities;
+      if (query.valid_at) {
+        valid.push_back(EntityIndex::ValidAt(*index, EpochMicros(*query.valid_at)));
+      } else {
+        index->price_ids.AddTo(&valid.emplace_back());
+      }
+      index->entities.AddTo(&entities);
     }
     for (uint32_t entity : entities) {
       const auto pk = static_cast<int32_t>(entity);
@@ -46,13 +51,13 @@ std::vector<PriceForSale> SelectPricesForSale(const std::vector<PriceListIndexes
         if (handling.by_priority[i] == nullptr || index == nullptr) continue;
         auto prices = index->entity_prices.find(pk);
         if (prices == index->entity_prices.end()) continue;
-        std::vector<int32_t> ids = prices->second;
+        std::vector<int32_t> ids(prices->second.begin(), prices->second.end());
         std::sort(ids.begin(), ids.end());  // the entity's price order
         for (int32_t id : ids) {
           if (!valid[i].contains(static_cast<uint32_t>(id))) continue;
-          const PriceEntry& p = index->records.at(id).second;
+          const EntityIndex::PriceRecord& p = index->records.at(id);
           const std::optional<int32_t> group =
-              handling.handling == PriceInnerRecordHandling::kNone ? std::nullopt : p.inner_record_id;
+              handling.handling == PriceInnerRecordHandling::kNone ? std::nullopt : p.inner_record();
           chosen.try_emplace(group, amount_of(p));
         }
       }

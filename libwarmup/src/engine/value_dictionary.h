@@ -21,6 +21,11 @@ class ValueDictionary {
   using Key = const std::string*;
 
   Key Intern(const std::string& key) { return &*values_.insert(key).first; }
+  // The stored key equal to `key`, or null when none is.
+  Key Find(const std::string& key) const {
+    auto it = values_.find(key);
+    return it == values_.end() ? nullptr : &*it;
+  }
   size_t size() const { return values_.size(); }
 
   // Orders stored keys by their bytes, and compares them with plain strings
