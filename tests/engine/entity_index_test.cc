@@ -593,18 +593,19 @@ TEST_CASE("an index keyed by a large key id alone holds one slot and saves as be
   CHECK(loaded.Counts().entries == index.Counts().entries);
 }
 
-// Value keys are stored once per collection: two indexes holding the same
-// value share one string, and the maps still order by the keys' bytes, not by
-// where the strings were stored (keys go in descending, come out ascending).
-TEST_CASE("indexes of one collection store each value key once and order by the key") {
+// Long value keys are stored once per collection: two indexes holding the
+// same long value share one string, short ones are held inline, and the maps
+// order by the keys' bytes either way (keys go in descending, come out
+// ascending).
+TEST_CASE("indexes of one collection store each long value key once and order by the key") {
   engine::ValueDictionary values;
   engine::EntityIndex global(&values);
   engine::EntityIndex reduced(&values, engine::EntityIndex::PriceRecords::kInGlobalIndex);
   std::vector<int32_t> expected;
   for (int32_t pk = 1; pk <= 40; ++pk) {
     engine::IndexEntries entries;
-    const std::string key = "value-" + std::to_string(100 - pk);  // 99, 98, ... 60
-    entries.filter = {{0, key}};
+    const std::string key = "a-long-value-key-" + std::to_string(100 - pk);  // ...99, ...98, ... ...60
+    entries.filter = {{0, key}, {2, std::to_string(100 - pk)}};
     entries.sort = {{1, key}};
     global.Add(pk, entries);
     reduced.Add(pk, entries);
@@ -613,10 +614,50 @@ TEST_CASE("indexes of one collection store each value key once and order by the 
   CHECK(values.size() == 40);
   CHECK(global.SortedBy(1, false) == expected);
   CHECK(reduced.SortedBy(1, false) == expected);
-  CHECK(reduced.FilterRange(0, std::string("value-61"), true, std::string("value-63"), false) ==
+  CHECK(reduced.FilterRange(0, std::string("a-long-value-key-61"), true, std::string("a-long-value-key-63"),
+                            false) == std::vector<int32_t>{38, 39});
+  CHECK(reduced.FilterRange(2, std::string("61"), true, std::string("63"), false) ==
         std::vector<int32_t>{38, 39});
-  CHECK(global.FilterEquals(0, "value-70") == std::vector<int32_t>{30});
-  CHECK(global.FilterEquals(0, "value-7").empty());
+  CHECK(global.FilterEquals(0, "a-long-value-key-70") == std::vector<int32_t>{30});
+  CHECK(global.FilterEquals(0, "a-long-value-key-7").empty());
+}
+
+// A value key orders, equals and hashes as the string it holds: checked
+// against std::string's own order on keys around the inline limit (15
+// bytes) and the 7-byte prefix a longer key keeps, with zero and 0xFF bytes.
+TEST_CASE("value keys order and compare as their strings, inline or stored") {
+  std::vector<std::string> keys = {"", std::string(1, '\0'), "a", std::string("a\0", 2), "ab"};
+  const std::string alphabet = std::string("a\0\xff", 3);
+  for (size_t length : {6U, 7U, 8U, 14U, 15U, 16U, 17U, 30U}) {
+    for (char last : alphabet) {
+      keys.push_back(std::string(length - 1, 'a') + last);
+      keys.push_back(std::string(length - 1, '\xff') + last);
+    }
+  }
+  engine::ValueDictionary values;
+  std::vector<engine::HeldKey> held;
+  for (const std::string& key : keys) held.push_back(values.Intern(key));
+  auto sign = [](int v) { return (v > 0) - (v < 0); };
+  int checked = 0;
+  for (size_t i = 0; i < keys.size(); ++i) {
+    CHECK(held[i].view() == keys[i]);
+    for (size_t j = 0; j < keys.size(); ++j) {
+      const int expected = sign(keys[i].compare(keys[j]));
+      CHECK(sign(Compare(held[i], held[j])) == expected);
+      CHECK(sign(Compare(held[i], keys[j])) == expected);
+      CHECK((held[i] == held[j]) == (keys[i] == keys[j]));
+      if (keys[i] == keys[j])
+        CHECK(absl::Hash<engine::HeldKey>()(held[i]) == absl::Hash<engine::HeldKey>()(held[j]));
+      ++checked;
+    }
+  }
+  CHECK(checked == static_cast<int>(keys.size() * keys.size()));
+  engine::HeldKey found;
+  CHECK(values.Find(std::string(40, 'b'), &found) == false);  // never stored
+  REQUIRE(values.Find(std::string(16, 'a') + '\0', &found));
+  CHECK(found.view() == std::string(16, 'a') + '\0');
+  REQUIRE(values.Find("short", &found));  // short keys need no storing
+  CHECK(found.view() == "short");
 }
 
 // A global index's prices: the record keeps the price's own fields, its

@@ -16,7 +16,7 @@ void RemoveFrom(Map& map, const Key& key, uint32_t pk) {
 
 // Adds `pk` under `key` of `map`, storing the key in `values` the first time
 // the map sees it.
-void AddTo(absl::btree_map<ValueDictionary::Key, PkSet, ValueDictionary::Less>& map, ValueDictionary& values,
+void AddTo(absl::btree_map<HeldKey, PkSet, HeldKey::Less>& map, ValueDictionary& values,
            const std::string& key, uint32_t pk) {
   auto it = map.find(key);
   if (it == map.end()) it = map.emplace(values.Intern(key), PkSet()).first;
@@ -76,7 +76,9 @@ void EntityIndex::Remove(int32_t pk, const IndexEntries& e) {
   }
   for (const auto& [attribute, key] : e.unique) {
     auto& owners = unique_[attribute];
-    auto it = owners.find(values_->Find(key));
+    HeldKey held;
+    if (!values_->Find(key, &held)) continue;
+    auto it = owners.find(held);
     if (it != owners.end() && it->second == pk) owners.erase(it);
   }
   for (uint32_t locale : e.locales) locales_[locale].remove(id);
@@ -147,7 +149,10 @@ std::vector<int32_t> EntityIndex::FilterRange(uint32_t attribute, const std::opt
     auto it =
         from ? (from_inclusive ? values.lower_bound(*from) : values.upper_bound(*from)) : values.begin();
     for (; it != values.end(); ++it) {
-      if (to && (*it->first > *to || (!to_inclusive && *it->first == *to))) break;
+      if (to) {
+        const int order = Compare(it->first, *to);
+        if (order > 0 || (!to_inclusive && order == 0)) break;
+      }
       it->second.AddTo(&matches);
     }
   }
@@ -217,8 +222,8 @@ std::vector<int32_t> EntityIndex::ChainOrder(uint32_t attribute) const {
 
 std::optional<int32_t> EntityIndex::UniqueOwner(uint32_t attribute, const std::string& value_key) const {
   const UniqueOwners* owners = unique_.Find(attribute);
-  const ValueDictionary::Key key = values_->Find(value_key);
-  if (owners == nullptr || key == nullptr) return std::nullopt;
+  HeldKey key;
+  if (owners == nullptr || !values_->Find(value_key, &key)) return std::nullopt;
   auto it = owners->find(key);
   return it == owners->end() ? std::nullopt : std::optional<int32_t>(it->second);
 }

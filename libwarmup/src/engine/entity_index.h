@@ -159,14 +159,13 @@ class EntityIndex {
   // Flat hash maps and B-trees: no allocation per entry, unlike node-based maps.
   Roaring all_;
   // Value key -> entities, in the keys' order (equality, comparisons, between).
-  using ValueSets = absl::btree_map<ValueDictionary::Key, PkSet, ValueDictionary::Less>;
+  using ValueSets = absl::btree_map<HeldKey, PkSet, HeldKey::Less>;
   IdSlots<ValueSets> filter_;
   IdSlots<RangeIndex> ranges_;
   IdSlots<ValueSets> sort_;
   IdSlots<ChainIndex> chains_;
-  // Stored value key -> its owner; a stored key is equal to no other, so the
-  // map hashes addresses.
-  using UniqueOwners = absl::flat_hash_map<ValueDictionary::Key, int32_t>;
+  // Value key -> its owner.
+  using UniqueOwners = absl::flat_hash_map<HeldKey, int32_t>;
   IdSlots<UniqueOwners> unique_;
   IdSlots<Roaring> locales_;
   IdSlots<PriceIndex> prices_;

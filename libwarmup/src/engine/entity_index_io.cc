@@ -25,8 +25,8 @@ template <typename Map>
 void SaveSets(IndexWriter& out, const Map& map) {
   out.U64(map.size());
   for (const auto& [key, pks] : map) {
-    if constexpr (std::is_same_v<std::decay_t<decltype(key)>, ValueDictionary::Key>) {
-      out.Str(*key);
+    if constexpr (std::is_same_v<std::decay_t<decltype(key)>, HeldKey>) {
+      out.Str(key.view());
     } else {
       out.I64(key);
     }
@@ -42,7 +42,7 @@ void LoadSets(IndexReader& in, Map* map, ValueDictionary* values = nullptr) {
   for (uint64_t i = 0; i < n && in.status().ok(); ++i) {
     using Key = typename Map::key_type;
     Key key;
-    if constexpr (std::is_same_v<Key, ValueDictionary::Key>) {
+    if constexpr (std::is_same_v<Key, HeldKey>) {
       key = values->Intern(in.Str());
     } else {
       key = static_cast<Key>(in.I64());
@@ -170,7 +170,7 @@ void EntityIndex::Save(IndexWriter& out) const {
   SaveEach(out, unique_, [&](const UniqueOwners& owners) {
     out.U64(owners.size());
     for (const auto& [key, pk] : owners) {
-      out.Str(*key);
+      out.Str(key.view());
       out.I64(pk);
     }
   });
@@ -242,7 +242,7 @@ void EntityIndex::Load(IndexReader& in) {
   });
   LoadEach(in, &unique_, [&](UniqueOwners* owners) {
     for (uint64_t n = in.U64(); n > 0 && in.status().ok(); --n) {
-      const ValueDictionary::Key key = values_->Intern(in.Str());
+      const HeldKey key = values_->Intern(in.Str());
       (*owners)[key] = static_cast<int32_t>(in.I64());
     }
     return !owners->empty();
