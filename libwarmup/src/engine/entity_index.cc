@@ -38,7 +38,7 @@ void EntityIndex::Add(int32_t pk, const IndexEntries& e) {
     chain.successors[predecessor].Add(id);
   }
   for (const auto& [attribute, key] : e.unique) unique_[attribute][values_->Intern(key)] = pk;
-  for (uint32_t locale : e.locales) locales_[locale].add(id);
+  for (uint32_t locale : e.locales) locales_[locale].Add(id);
   for (const PriceEntry& p : e.prices) {
     PriceIndex& index = prices_[p.key];
     index.entities.Add(id);
@@ -81,7 +81,7 @@ void EntityIndex::Remove(int32_t pk, const IndexEntries& e) {
     auto it = owners.find(held);
     if (it != owners.end() && it->second == pk) owners.erase(it);
   }
-  for (uint32_t locale : e.locales) locales_[locale].remove(id);
+  for (uint32_t locale : e.locales) locales_[locale].Remove(id);
   for (const PriceEntry& p : e.prices) {
     PriceIndex& index = prices_[p.key];
     index.price_ids.Remove(static_cast<uint32_t>(p.internal_id));
@@ -117,7 +117,7 @@ IndexCounts EntityIndex::Counts() const {
   }
   for (const auto& [id, chain] : chains_) c.entries += chain.predecessor.size();
   for (const auto& [id, m] : unique_) c.entries += m.size();
-  for (const auto& [id, l] : locales_) c.entries += l.cardinality();
+  for (const auto& [id, l] : locales_) c.entries += l.size();
   for (const auto& [key, p] : prices_) {
     // A record (or a reference to one) and two bitmaps; validity, a start
     // and an end per price.
@@ -250,8 +250,8 @@ std::vector<int32_t> EntityIndex::FacetGroupMembers(uint32_t reference, int32_t 
 }
 
 std::vector<int32_t> EntityIndex::WithLocale(uint32_t locale) const {
-  const Roaring* bitmap = locales_.Find(locale);
-  return bitmap != nullptr ? ToVector(*bitmap) : std::vector<int32_t>{};
+  const PkSet* entities = locales_.Find(locale);
+  return entities != nullptr ? entities->ToVector() : std::vector<int32_t>{};
 }
 
 Roaring EntityIndex::ValidAt(const PriceIndex& index, int64_t moment) {

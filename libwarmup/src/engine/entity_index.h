@@ -167,7 +167,7 @@ class EntityIndex {
   // Value key -> its owner.
   using UniqueOwners = absl::flat_hash_map<HeldKey, int32_t>;
   IdSlots<UniqueOwners> unique_;
-  IdSlots<Roaring> locales_;
+  IdSlots<PkSet> locales_;  // locale -> entities
   IdSlots<PriceIndex> prices_;
   // reference -> (group (0 = none), facet) -> entities: one ordered map per
   // reference, since a reduced index holds few facets of each.

@@ -1,6 +1,10 @@
 // How an entity index and its key dictionary are saved at goLive and read
 // back when a catalog is reopened (the index snapshot, docs/engine.md).
 #include "engine/entity_index.h"
+
+#include <algorithm>
+#include <vector>
+
 #include "engine/index_io.h"
 
 namespace warmup::engine {
@@ -90,8 +94,15 @@ void LoadSlots(IndexReader& in, IdSlots<Map>* slots, ValueDictionary* values) {
   });
 }
 
+// A price's validity, for the snapshot.
+struct PriceValidity {
+  uint32_t id = 0;
+  int64_t from = 0;
+  int64_t to = 0;
+};
+
 void SavePrice(IndexWriter& out, int32_t internal_id, const EntityIndex::PriceRecord& p,
-               std::pair<int64_t, int64_t> validity) {
+               const PriceValidity& validity) {
   out.I64(p.pk);
   out.I64(internal_id);
   out.I64(p.price_id);
@@ -101,17 +112,26 @@ void SavePrice(IndexWriter& out, int32_t internal_id, const EntityIndex::PriceRe
   out.I64(p.without_tax);
   out.U64(p.has_validity ? 1 : 0);
   if (p.has_validity) {
-    out.I64(validity.first);
-    out.I64(validity.second);
+    out.I64(validity.from);
+    out.I64(validity.to);
   }
 }
 
-// Each price's (from, to), by internal id, from the points that hold them.
-absl::btree_map<uint32_t, std::pair<int64_t, int64_t>> ValidityById(const ValidityIndex& index) {
-  absl::btree_map<uint32_t, std::pair<int64_t, int64_t>> by_id;
+// Each price's validity in ascending internal id, from the points that hold
+// it: one vector sorted, not a tree per price index.
+std::vector<PriceValidity> ValidityById(const ValidityIndex& index) {
+  std::vector<PriceValidity> by_id;
   index.ForEach([&](int64_t threshold, const ValidityIndex::Point& point) {
-    point.starts.ForEach([&](uint32_t id) { by_id[id].first = threshold; });
-    point.ends.ForEach([&](uint32_t id) { by_id[id].second = threshold; });
+    point.starts.ForEach([&](uint32_t id) { by_id.push_back({id, threshold, 0}); });
+  });
+  std::sort(by_id.begin(), by_id.end(),
+            [](const PriceValidity& a, const PriceValidity& b) { return a.id < b.id; });
+  index.ForEach([&](int64_t threshold, const ValidityIndex::Point& point) {
+    point.ends.ForEach([&](uint32_t id) {
+      auto it = std::lower_bound(by_id.begin(), by_id.end(), id,
+                                 [](const PriceValidity& v, uint32_t key) { return v.id < key; });
+      if (it != by_id.end() && it->id == id) it->to = threshold;
+    });
   });
   return by_id;
 }
@@ -174,13 +194,17 @@ void EntityIndex::Save(IndexWriter& out) const {
       out.I64(pk);
     }
   });
-  SaveEach(out, locales_, [&](const Roaring& bitmap) { out.Bitmap(bitmap); });
+  SaveEach(out, locales_, [&](const PkSet& entities) { out.Bitmap(ToBitmap(entities)); });
   SaveEach(out, prices_, [&](const PriceIndex& index) {
     const auto validity = ValidityById(index.validity);
     if (price_records_ == PriceRecords::kOwn) {
+      // Records and validities are both in ascending internal id, and every
+      // record has a validity.
       out.U64(index.records.size());
+      auto v = validity.begin();
       for (const auto& [id, record] : index.records) {
-        SavePrice(out, id, record, validity.at(static_cast<uint32_t>(id)));
+        while (v->id < static_cast<uint32_t>(id)) ++v;
+        SavePrice(out, id, record, *v);
       }
       return;
     }
@@ -188,10 +212,10 @@ void EntityIndex::Save(IndexWriter& out) const {
     // order of ids.
     out.Bitmap(ToBitmap(index.entities));
     out.U64(validity.size());
-    for (const auto& [id, range] : validity) {
-      out.I64(id);
-      out.I64(range.first);
-      out.I64(range.second);
+    for (const PriceValidity& v : validity) {
+      out.I64(v.id);
+      out.I64(v.from);
+      out.I64(v.to);
     }
   });
   // Per reference: its groups, each with its facets and their entities.
@@ -247,9 +271,9 @@ void EntityIndex::Load(IndexReader& in) {
     }
     return !owners->empty();
   });
-  LoadEach(in, &locales_, [&](Roaring* bitmap) {
-    *bitmap = in.Bitmap();
-    return !bitmap->isEmpty();
+  LoadEach(in, &locales_, [&](PkSet* entities) {
+    *entities = ToPkSet(in.Bitmap());
+    return !entities->empty();
   });
   // Prices are read into this index's own slots: a global index's records
   // through Add, which rebuilds every structure from them.
