@@ -33,6 +33,20 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// `index` saved as goLive saves it and read back into an index of the same
+// kind over `values`.
+engine::EntityIndex SavedAndLoaded(const engine::EntityIndex& index, engine::ValueDictionary* values,
+                                   engine::EntityIndex::PriceRecords records) {
+  testing::TempDir dir;
+  const std::string path = dir.path() + "/saved.index";
+  REQUIRE_OK(
+      engine::WriteIndexFile(engine::DefaultEnv(), path, [&](engine::IndexWriter& out) { index.Save(out); }));
+  engine::EntityIndex loaded(values, records);
+  REQUIRE_OK(
+      engine::ReadIndexFile(engine::DefaultEnv(), path, [&](engine::IndexReader& in) { loaded.Load(in); }));
+  return loaded;
+}
+
 TEST_CASE("index reads match a brute-force scan, globally and within reduced indexes") {
   for (uint64_t seed : {1u, 2u, 3u}) {
     CAPTURE(seed);
@@ -472,13 +486,8 @@ TEST_CASE("a reduced index keeps price ids, entities and validity, the records l
   check(reduced, {11, 12});
   CHECK(reduced.Counts().entries == 2 * 3 + 2 * 2);
 
-  testing::TempDir dir;
-  const std::string path = dir.path() + "/reduced.index";
-  REQUIRE_OK(engine::WriteIndexFile(engine::DefaultEnv(), path,
-                                    [&](engine::IndexWriter& out) { reduced.Save(out); }));
-  engine::EntityIndex loaded(&values, engine::EntityIndex::PriceRecords::kInGlobalIndex);
-  REQUIRE_OK(
-      engine::ReadIndexFile(engine::DefaultEnv(), path, [&](engine::IndexReader& in) { loaded.Load(in); }));
+  engine::EntityIndex loaded =
+      SavedAndLoaded(reduced, &values, engine::EntityIndex::PriceRecords::kInGlobalIndex);
   check(loaded, {11, 12});
 
   loaded.Remove(7, entries);
@@ -579,14 +588,9 @@ TEST_CASE("an index keyed by a large key id alone holds one slot and saves as be
   engine::ValueDictionary values;
   engine::EntityIndex index(&values);
   index.Add(5, entries);
-  testing::TempDir dir;
-  const std::string path = dir.path() + "/sparse.index";
-  REQUIRE_OK(
-      engine::WriteIndexFile(engine::DefaultEnv(), path, [&](engine::IndexWriter& out) { index.Save(out); }));
   engine::ValueDictionary other_values;
-  engine::EntityIndex loaded(&other_values);
-  REQUIRE_OK(
-      engine::ReadIndexFile(engine::DefaultEnv(), path, [&](engine::IndexReader& in) { loaded.Load(in); }));
+  const engine::EntityIndex loaded =
+      SavedAndLoaded(index, &other_values, engine::EntityIndex::PriceRecords::kOwn);
   CHECK(loaded.FilterEquals(500, "key") == std::vector<int32_t>{5});
   CHECK(loaded.FilterEquals(499, "key").empty());
   CHECK(loaded.WithLocale(40) == std::vector<int32_t>{5});
@@ -742,13 +746,7 @@ TEST_CASE("facets are read by facet across groups and by group, and survive a sn
     CHECK(read.Counts().entries == 4);
   };
   check(index);
-  testing::TempDir dir;
-  const std::string path = dir.path() + "/facets.index";
-  REQUIRE_OK(
-      engine::WriteIndexFile(engine::DefaultEnv(), path, [&](engine::IndexWriter& out) { index.Save(out); }));
-  engine::EntityIndex loaded(&values);
-  REQUIRE_OK(
-      engine::ReadIndexFile(engine::DefaultEnv(), path, [&](engine::IndexReader& in) { loaded.Load(in); }));
+  engine::EntityIndex loaded = SavedAndLoaded(index, &values, engine::EntityIndex::PriceRecords::kOwn);
   check(loaded);
   engine::IndexEntries gone;
   gone.facets = {{.reference = 4, .group = 2, .facet = 5}};
