@@ -64,13 +64,39 @@ else
   echo "profile_test: perf record cannot run here; --profiler perf left untested"
 fi
 
-# A missing profiler is an error before anything runs, naming what to do.
-set +e
-msg=$("$warmup" serve --data-dir "$dir/s0" --listen 127.0.0.1:0 --profiler heap --profile-out "$dir/x" 2>&1)
-status=$?
-set -e
-[ "$status" -eq 1 ] && grep -q "LD_PRELOAD=libtcmalloc" <<< "$msg" || fail "serve --profiler heap without tcmalloc: $msg"
-[ ! -e "$dir/s0" ] || fail "serve --profiler heap started anyway"
+# warmup serve --profiler heap: a CLI linked with tcmalloc (the default) profiles the heap of a
+# remote load; one without it refuses before anything runs, naming what to do.
+libraries=$(ldd "$warmup")
+if grep -q "libtcmalloc" <<< "$libraries"; then
+  "$warmup" serve --data-dir "$dir/s0" --listen 127.0.0.1:0 --profiler heap --profile-out "$dir/serve-heap" \
+    > "$dir/heap-server.log" 2>&1 &
+  server_pid=$!
+  port=
+  for _ in $(seq 300); do
+    port=$(sed -n 's/.*listening on port \([0-9]*\).*/\1/p' "$dir/heap-server.log")
+    [ -n "$port" ] && break
+    sleep 0.1
+  done
+  [ -n "$port" ] || fail "the heap-profiled server did not start: $(cat "$dir/heap-server.log")"
+  "$warmup" load --pristine-dir "$dir/pristine" --target remote --address "127.0.0.1:$port" > "$dir/heap-load.out" ||
+    fail "the remote load under the heap profiler failed: $(tail -n 5 "$dir/heap-load.out")"
+  kill -TERM "$server_pid"
+  wait "$server_pid" || true
+  server_pid=
+  ls "$dir"/serve-heap.*.heap > /dev/null 2>&1 || fail "serve --profiler heap wrote no heap profile: $(cat "$dir/heap-server.log")"
+  # The report names the allocator the run had.
+  "$warmup" load --pristine-dir "$dir/pristine" --target null --quiet --report-json "$dir/null.json" > /dev/null ||
+    fail "the null load failed"
+  grep -q '"build_details": "[^"]*, malloc: tcmalloc"' "$dir/null.json" ||
+    fail "the report does not name tcmalloc: $(grep build_details "$dir/null.json")"
+else
+  set +e
+  msg=$("$warmup" serve --data-dir "$dir/s0" --listen 127.0.0.1:0 --profiler heap --profile-out "$dir/x" 2>&1)
+  status=$?
+  set -e
+  [ "$status" -eq 1 ] && grep -q "LD_PRELOAD=libtcmalloc" <<< "$msg" || fail "serve --profiler heap without tcmalloc: $msg"
+  [ ! -e "$dir/s0" ] || fail "serve --profiler heap started anyway"
+fi
 
 # warmup serve --profiler cpu --profile-golive under a remote load.
 "$warmup" serve --data-dir "$dir/server" --listen 127.0.0.1:0 --profiler cpu --profile-out "$dir/serve.prof" \

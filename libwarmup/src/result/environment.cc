@@ -1,5 +1,6 @@
 #include "result/environment.h"
 
+#include <dlfcn.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
@@ -18,6 +19,14 @@
 
 namespace warmup::report {
 namespace {
+
+// The allocator this process runs on: tcmalloc when linked or preloaded
+// (its entry points are then visible), else the C library's or a
+// sanitizer's. Loads allocate much of their time, so it is part of what a
+// build is.
+std::string AllocatorName() {
+  return ::dlsym(RTLD_DEFAULT, "tc_malloc") != nullptr ? "tcmalloc" : "the C library's (or a sanitizer's)";
+}
 
 std::string FirstLine(const std::string& path) {
   std::ifstream in(path);
@@ -50,7 +59,7 @@ Environment CollectEnvironment() {
   struct utsname uts {};
   if (::uname(&uts) == 0) env.kernel = uts.release;
   env.build = Version();
-  env.build_details = DescribeBuild().Summary();
+  env.build_details = DescribeBuild().Summary() + ", malloc: " + AllocatorName();
   env.at_start = SampleHostLoad();
   return env;
 }
