@@ -32,7 +32,8 @@ struct Environment {
   std::string cpu_limit;           // cgroup cpu.max ("max 100000" = none; "200000 100000" = 2 CPUs)
   std::string kernel;
   std::string build;          // warmup version and commit (Version())
-  std::string build_details;  // BuildInfo::Summary() (commit, compiler, build type, flags), then ", malloc: " and the allocator
+  std::string build_details;  // BuildInfo::Summary() (commit, compiler, build type, flags), then ", malloc: "
+                              // and the allocator
   HostLoad at_start, at_end;  // around the run (load, goLive and the check)
   // The share of CPU time stolen by the hypervisor between start and end;
   // nullopt when unknown.
