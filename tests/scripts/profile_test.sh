@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The profiler windows, as a user runs them: warmup-profile with each
-# profiler on a small senesi load, then warmup serve --profiler cpu under a
-# remote load. Checks that each writes its output, that the CPU profile's
+# profiler on a small senesi load, then warmup serve --profiler heap (when
+# the CLI has tcmalloc) and --profiler cpu under a remote load. Checks that each writes its output, that the CPU profile's
 # heaviest frames are the engine's upsert path and not the source reader,
 # that the serve window holds the upserts and not goLive (and the goLive
 # window goLive), and the allocation figures in the report and the JSON.
@@ -17,6 +17,26 @@ cleanup() {
 }
 trap cleanup EXIT
 fail() { echo "profile_test: $*"; exit 1; }
+
+# Starts warmup serve on a free port with the arguments after LOG and LOAD_OUT (its output to LOG),
+# publishes the snapshot into it with a remote load (output to LOAD_OUT), and stops it with SIGTERM.
+serve_one_load() {
+  local log=$1 load_out=$2 port=
+  shift 2
+  "$warmup" serve --listen 127.0.0.1:0 "$@" > "$log" 2>&1 &
+  server_pid=$!
+  for _ in $(seq 300); do
+    port=$(sed -n 's/.*listening on port \([0-9]*\).*/\1/p' "$log")
+    [ -n "$port" ] && break
+    sleep 0.1
+  done
+  [ -n "$port" ] || fail "the server ($*) did not start: $(cat "$log")"
+  "$warmup" load --pristine-dir "$dir/pristine" --target remote --address "127.0.0.1:$port" > "$load_out" ||
+    fail "the remote load into the server ($*) failed: $(tail -n 5 "$load_out")"
+  kill -TERM "$server_pid"
+  wait "$server_pid" || true
+  server_pid=
+}
 
 "$warmup" generate --profile senesi --scale 0.01 --out "$dir/pristine" > /dev/null
 
@@ -68,21 +88,8 @@ fi
 # remote load; one without it refuses before anything runs, naming what to do.
 libraries=$(ldd "$warmup")
 if grep -q "libtcmalloc" <<< "$libraries"; then
-  "$warmup" serve --data-dir "$dir/s0" --listen 127.0.0.1:0 --profiler heap --profile-out "$dir/serve-heap" \
-    > "$dir/heap-server.log" 2>&1 &
-  server_pid=$!
-  port=
-  for _ in $(seq 300); do
-    port=$(sed -n 's/.*listening on port \([0-9]*\).*/\1/p' "$dir/heap-server.log")
-    [ -n "$port" ] && break
-    sleep 0.1
-  done
-  [ -n "$port" ] || fail "the heap-profiled server did not start: $(cat "$dir/heap-server.log")"
-  "$warmup" load --pristine-dir "$dir/pristine" --target remote --address "127.0.0.1:$port" > "$dir/heap-load.out" ||
-    fail "the remote load under the heap profiler failed: $(tail -n 5 "$dir/heap-load.out")"
-  kill -TERM "$server_pid"
-  wait "$server_pid" || true
-  server_pid=
+  serve_one_load "$dir/heap-server.log" "$dir/heap-load.out" --data-dir "$dir/s0" --profiler heap \
+    --profile-out "$dir/serve-heap"
   ls "$dir"/serve-heap.*.heap > /dev/null 2>&1 || fail "serve --profiler heap wrote no heap profile: $(cat "$dir/heap-server.log")"
   # The report names the allocator the run had.
   "$warmup" load --pristine-dir "$dir/pristine" --target null --quiet --report-json "$dir/null.json" > /dev/null ||
@@ -99,21 +106,8 @@ else
 fi
 
 # warmup serve --profiler cpu --profile-golive under a remote load.
-"$warmup" serve --data-dir "$dir/server" --listen 127.0.0.1:0 --profiler cpu --profile-out "$dir/serve.prof" \
-  --profile-golive > "$dir/server.log" 2>&1 &
-server_pid=$!
-port=
-for _ in $(seq 300); do
-  port=$(sed -n 's/.*listening on port \([0-9]*\).*/\1/p' "$dir/server.log")
-  [ -n "$port" ] && break
-  sleep 0.1
-done
-[ -n "$port" ] || fail "the server did not start: $(cat "$dir/server.log")"
-"$warmup" load --pristine-dir "$dir/pristine" --target remote --address "127.0.0.1:$port" > "$dir/load.out" ||
-  fail "the remote load failed: $(tail -n 5 "$dir/load.out")"
-kill -TERM "$server_pid"
-wait "$server_pid" || true
-server_pid=
+serve_one_load "$dir/server.log" "$dir/load.out" --data-dir "$dir/server" --profiler cpu \
+  --profile-out "$dir/serve.prof" --profile-golive
 grep -q "cpu window opened at the first upsert of" "$dir/server.log" || fail "no window opened: $(cat "$dir/server.log")"
 [ "$(grep -c "window closed; wrote" "$dir/server.log")" -eq 2 ] || fail "two windows must close: $(cat "$dir/server.log")"
 load_frames=$(google-pprof --text "$warmup" "$dir/serve.prof" 2> /dev/null)

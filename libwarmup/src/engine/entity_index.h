@@ -39,16 +39,12 @@ class IdSlots {
  public:
   // The structure of `id`, made empty if absent.
   T& operator[](uint32_t id) {
-    auto it =
-        std::lower_bound(slots_.begin(), slots_.end(), id,
-                         [](const std::pair<uint32_t, T>& slot, uint32_t key) { return slot.first < key; });
+    auto it = LowerBound(slots_, id);
     if (it == slots_.end() || it->first != id) it = slots_.emplace(it, id, T());
     return it->second;
   }
   const T* Find(uint32_t id) const {
-    auto it =
-        std::lower_bound(slots_.begin(), slots_.end(), id,
-                         [](const std::pair<uint32_t, T>& slot, uint32_t key) { return slot.first < key; });
+    auto it = LowerBound(slots_, id);
     return it == slots_.end() || it->first != id ? nullptr : &it->second;
   }
   // One past the largest id present (0 when none): the snapshot's slot count.
@@ -57,6 +53,14 @@ class IdSlots {
   auto end() const { return slots_.end(); }
 
  private:
+  // The first slot whose id is not below `id`, of `slots_` as const or not.
+  template <typename Slots>
+  static auto LowerBound(Slots& slots, uint32_t id) {
+    return std::lower_bound(
+        slots.begin(), slots.end(), id,
+        [](const std::pair<uint32_t, T>& slot, uint32_t key) { return slot.first < key; });
+  }
+
   std::vector<std::pair<uint32_t, T>> slots_;
 };
 
