@@ -281,6 +281,94 @@ TEST_CASE("reflected references are maintained by the engine, and survive a reop
   CheckReflectedProducts(**reopened->GetCatalog("tiny"), all);
 }
 
+// Shelf.items reflects Item.shelves, partitioning and not faceted, as
+// senesi's Category.products reflects Product.categories.
+CatalogSchema ShelvesSchema() {
+  CatalogSchema schema;
+  schema.name = "shelves";
+  EntitySchema shelf;
+  shelf.name = "Shelf";
+  AttributeSchema code;
+  code.name = "code";
+  code.filterable_in_scopes = {Scope::kLive, Scope::kArchived};
+  shelf.attributes.emplace("code", code);
+  ReferenceSchema items;
+  items.name = "items";
+  items.referenced_entity_type = "Item";
+  items.referenced_entity_type_managed = true;
+  items.reflected_reference_name = "shelves";
+  items.index_types = {{Scope::kLive, ReferenceIndexType::kForFilteringAndPartitioning},
+                       {Scope::kArchived, ReferenceIndexType::kForFilteringAndPartitioning}};
+  shelf.references.emplace(items.name, items);
+  EntitySchema item;
+  item.name = "Item";
+  ReferenceSchema shelves;
+  shelves.name = "shelves";
+  shelves.referenced_entity_type = "Shelf";
+  shelves.referenced_entity_type_managed = true;
+  shelves.index_types = items.index_types;
+  item.references.emplace(shelves.name, shelves);
+  schema.entities.emplace("Shelf", shelf);
+  schema.entities.emplace("Item", item);
+  return schema;
+}
+
+// Regression: every reflected link re-read and re-derived the referenced
+// entity. What is now kept between links must follow the entity when it
+// changes: a later link copies its new values and scope into the reduced
+// index it creates, never the ones it had when the first link came.
+TEST_CASE("reflected link after its target changed copies the target as it is now") {
+  testing::TempDir dir;
+  auto engine = OpenEngine(dir.path());
+  Catalog* catalog = *engine->CreateCatalog(ShelvesSchema());
+  auto shelf = [](const std::string& code, Scope scope) {
+    Entity e;
+    e.type = "Shelf";
+    e.primary_key = 1;
+    e.scope = scope;
+    e.attributes.global.emplace("code", Value::String(code));
+    return e;
+  };
+  auto item = [](int32_t pk) {
+    Entity e;
+    e.type = "Item";
+    e.primary_key = pk;
+    e.references.push_back({"shelves", {"Shelf", 1}, std::nullopt, {}});
+    return e;
+  };
+  auto shelves_with = [&](const std::string& code, int32_t item_pk, Scope scope = Scope::kLive) {
+    return *catalog->FilterEquals("Shelf", "code", "", Value::String(code),
+                                  IndexScope{"items", item_pk, scope});
+  };
+  const std::vector<int32_t> shelf_one{1};
+  REQUIRE_OK(catalog->Upsert(shelf("a", Scope::kLive)));
+  REQUIRE_OK(catalog->Upsert(item(10)));
+  REQUIRE_OK(catalog->Upsert(item(11)));  // a second link to the same shelf
+  CHECK(shelves_with("a", 10) == shelf_one);
+  CHECK(shelves_with("a", 11) == shelf_one);
+
+  REQUIRE_OK(catalog->Upsert(shelf("b", Scope::kLive)));
+  REQUIRE_OK(catalog->Upsert(item(12)));
+  CHECK(shelves_with("b", 12) == shelf_one);
+  CHECK(shelves_with("a", 12).empty());
+  // The re-upsert re-indexed the earlier links too.
+  CHECK(shelves_with("b", 10) == shelf_one);
+  CHECK(shelves_with("a", 10).empty());
+
+  REQUIRE_OK(catalog->Upsert(shelf("c", Scope::kArchived)));
+  REQUIRE_OK(catalog->Upsert(item(13)));
+  CHECK(shelves_with("c", 13, Scope::kArchived) == shelf_one);
+  CHECK(shelves_with("c", 13, Scope::kLive).empty());
+  CHECK(shelves_with("b", 13).empty());
+
+  // A link taken away leaves the reduced index as the entity is now too.
+  Entity unlinked = item(13);
+  unlinked.references.clear();
+  REQUIRE_OK(catalog->Upsert(unlinked));
+  CHECK(shelves_with("c", 13, Scope::kArchived).empty());
+  CHECK(*catalog->Members("Shelf", IndexScope{"items", 13, Scope::kArchived}) == std::vector<int32_t>{});
+}
+
 TEST_CASE(
     "an upsert of an existing primary key replaces the entity, its index entries and its unique values") {
   testing::TempDir dir;

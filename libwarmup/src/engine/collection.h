@@ -169,6 +169,17 @@ class Collection {
     absl::flat_hash_map<int32_t, absl::btree_set<int32_t>> children;
   };
   Hierarchy hierarchy_[2];
+  // What ApplyReflected needs of a referenced entity, kept between the links
+  // that reach it (a category gains a product link per product): its scope
+  // and its entries, which depend on nothing a link that is not faceted
+  // changes. Dropped when the entity is indexed again or a faceted link
+  // changes its facets; cleared when it reaches kMaxReflectionTargets.
+  struct ReflectionTarget {
+    Scope scope;
+    EntityEntries entries;
+  };
+  static constexpr size_t kMaxReflectionTargets = 4096;
+  absl::flat_hash_map<int32_t, ReflectionTarget> reflection_targets_;
   // Internal price ids: the first of each entity's run, and the next free one.
   absl::flat_hash_map<int32_t, int32_t> first_price_id_;
   int32_t next_price_id_ = 1;

@@ -156,6 +156,7 @@ void Collection::IndexReference(int32_t pk, Scope scope, const Reference& r, con
 void Collection::UpdateIndexes(const Entity& e, bool add, CatalogIndexes* catalog) {
   const int32_t pk = e.primary_key;
   const Scope scope = e.scope;
+  reflection_targets_.erase(pk);
   const std::vector<Reference> references = EffectiveReferences(e, *catalog);
   int32_t first_price = 0;
   if (add) {
@@ -212,11 +213,18 @@ void Collection::UpdateIndexes(const Entity& e, bool add, CatalogIndexes* catalo
 Status Collection::ApplyReflected(int32_t pk, const Reference& r, bool add, CatalogIndexes* catalog) {
   auto stored = offsets_.find(pk);
   if (stored == offsets_.end()) return OkStatus();
-  // evitaDB reads the entity's storage parts to fill the new reduced index.
+  const ReferenceSchema* rs = schema_->FindReference(r.name);
+  auto faceted_in = [&](Scope scope) { return rs != nullptr && InScope(rs->faceted_in_scopes, scope); };
+  if (auto cached = reflection_targets_.find(pk);
+      cached != reflection_targets_.end() && !faceted_in(cached->second.scope)) {
+    IndexReference(pk, cached->second.scope, r, cached->second.entries, add);
+    return OkStatus();
+  }
+  // evitaDB reads the entity's storage parts to fill the new reduced index;
+  // warmup reads them once for all the links that are not faceted.
   Entity e;
   if (Status s = ReadEntity(stored->second, &e); !s.ok()) return s;
-  const ReferenceSchema* rs = schema_->FindReference(r.name);
-  const bool faceted = rs != nullptr && InScope(rs->faceted_in_scopes, e.scope);
+  const bool faceted = faceted_in(e.scope);
   // The entries take only facets from the references, so unless the link is
   // faceted (and the partitioning indexes holding the entity must be found
   // below) only faceted ones are gathered: a referenced entity holding many
@@ -224,10 +232,15 @@ Status Collection::ApplyReflected(int32_t pk, const Reference& r, bool add, Cata
   // each new one.
   const std::vector<Reference> references = EffectiveReferences(e, *catalog, /*faceted_only=*/!faceted);
   auto first = first_price_id_.find(pk);
-  const EntityEntries entries =
-      ComputeEntries(e, references, first == first_price_id_.end() ? 0 : first->second);
+  EntityEntries entries = ComputeEntries(e, references, first == first_price_id_.end() ? 0 : first->second);
   IndexReference(pk, e.scope, r, entries, add);
-  if (!faceted) return OkStatus();
+  if (!faceted) {
+    if (reflection_targets_.size() >= kMaxReflectionTargets) reflection_targets_.clear();
+    reflection_targets_.insert_or_assign(pk, ReflectionTarget{e.scope, std::move(entries)});
+    return OkStatus();
+  }
+  // This link changes the entity's facets, so what was kept of it is stale.
+  reflection_targets_.erase(pk);
   // A faceted reference's facet is in the global index and in every
   // partitioning reduced index holding the entity (the gate of ComputeEntries).
   IndexEntries facet;
