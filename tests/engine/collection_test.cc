@@ -396,6 +396,43 @@ TEST_CASE(
   CHECK(catalog->PrimaryKeys("Noun").status().code() == StatusCode::kNotFound);
 }
 
+// The unique values live in one map, the global index's (evitaDB's
+// UniqueIndex): upserts are checked against it before and after goLive and a
+// reopen, and a freed value is free in both.
+TEST_CASE("unique values are checked against the global index, before and after a reopen") {
+  testing::TempDir dir;
+  auto taken_by = [](const Catalog& catalog, const std::string& code) {
+    return *catalog.UniqueOwner("Word", "code", "", Value::String(code));
+  };
+  {
+    auto engine = OpenEngine(dir.path());
+    Catalog* catalog = *engine->CreateCatalog(WordsSchema());
+    REQUIRE_OK(catalog->Upsert(Named("Word", 1, "hrad")));  // code "Word1"
+    REQUIRE_OK(catalog->Upsert(Named("Word", 2, "chata")));
+    Entity renamed = Named("Word", 2, "chata");
+    renamed.attributes.global["code"] = Value::String("two");
+    REQUIRE_OK(catalog->Upsert(renamed));
+    CHECK(taken_by(*catalog, "Word1") == std::optional<int32_t>(1));
+    CHECK(taken_by(*catalog, "Word2") == std::nullopt);
+    REQUIRE_OK(catalog->GoLive());
+  }
+  auto engine = OpenEngine(dir.path());
+  Catalog* catalog = *engine->GetCatalog("words");
+  CHECK(taken_by(*catalog, "two") == std::optional<int32_t>(2));
+  Entity duplicate = Named("Word", 3, "ivan");
+  duplicate.attributes.global["code"] = Value::String("two");
+  const Status refused = catalog->Upsert(duplicate);
+  CHECK(refused.code() == StatusCode::kInvalidArgument);
+  CHECK_MESSAGE(
+      refused.message().find("attribute 'code' must be unique, and entity Word/2 already has that value") !=
+          std::string::npos,
+      refused.message());
+  Entity freed = Named("Word", 3, "ivan");
+  freed.attributes.global["code"] = Value::String("Word2");  // given up by Word/2 before goLive
+  CHECK_OK(catalog->Upsert(freed));
+  CHECK(taken_by(*catalog, "Word2") == std::optional<int32_t>(3));
+}
+
 TEST_CASE("validation: primary key, currency, prices, hierarchy and catalog-wide uniqueness") {
   testing::TempDir dir;
   auto engine = OpenEngine(dir.path());

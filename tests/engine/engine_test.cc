@@ -106,7 +106,7 @@ TEST_CASE("data-directory entries without a valid header are reported, never loa
   std::ofstream(dir / "notes.txt") << "x";
   // A catalog of the previous format, with a valid checksum: its index files
   // are laid out differently, so it is not read.
-  const std::string old_body = "warmup-catalog 3\nname older\nstate ALIVE\n";
+  const std::string old_body = "warmup-catalog 4\nname older\nstate ALIVE\n";
   char crc[9];
   std::snprintf(crc, sizeof(crc), "%08x", Crc32c(old_body.data(), old_body.size()));
   fs::create_directories(dir / "older/collections");
@@ -116,8 +116,8 @@ TEST_CASE("data-directory entries without a valid header are reported, never loa
   REQUIRE(engine->leftovers().size() == 4);
   CHECK(
       engine->leftovers()[2].find(
-          "older: catalog header is not valid (written as warmup-catalog 3; this build reads warmup-catalog "
-          "4)") != std::string::npos);
+          "older: catalog header is not valid (written as warmup-catalog 4; this build reads warmup-catalog "
+          "5)") != std::string::npos);
   CHECK(engine->leftovers()[0].find("damaged: catalog header is not valid (checksum does not match)") !=
         std::string::npos);
   CHECK(engine->leftovers()[3].find("stray: no catalog header") != std::string::npos);

@@ -296,10 +296,7 @@ StatusOr<std::optional<int32_t>> CatalogImpl::UniqueOwner(const std::string& ent
   const std::string key = ValueKey(value.scalar(), value.type(), target->schema);
   if (scope.reference.empty()) {
     // The collection's unique index of the scope (per locale where the schema says so).
-    auto index = (*c)->UniqueValues(scope.scope, AttributeKey(attribute, locale));
-    if (index == nullptr) return std::optional<int32_t>();
-    auto it = index->find(key);
-    return it == index->end() ? std::optional<int32_t>() : std::optional<int32_t>(it->second);
+    return (*c)->UniqueOwner(scope.scope, AttributeKey(attribute, locale), key);
   }
   auto index = IndexFor(entity_type, scope);
   if (!index.ok()) return index.status();

@@ -16,8 +16,10 @@ namespace {
 // to the catalog's own. Version 4: the index snapshots hold no facets in
 // filtering-only reduced indexes and no sort postings in type indexes
 // (evitaDB's facet gate and ReferencedTypeEntityIndex); a reopened version 3
-// catalog would carry them.
-constexpr const char* kFormat = "warmup-catalog 4";
+// catalog would carry them. Version 5: a collection's unique values are
+// saved once, in its global indexes (evitaDB's UniqueIndex), not also in a
+// collection-wide map.
+constexpr const char* kFormat = "warmup-catalog 5";
 
 std::string Hex32(uint32_t v) {
   char buf[9];

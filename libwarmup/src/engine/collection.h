@@ -48,8 +48,10 @@ class Collection {
 
   // Everything an upsert checks before changing anything (ValidateUpsert).
   Status Validate(const Entity& entity, const CatalogIndexes& catalog) const {
-    return ValidateUpsert(entity, *schema_, unique_[static_cast<int>(entity.scope)],
-                          catalog.global_unique[static_cast<int>(entity.scope)]);
+    auto owner = [&](const std::string& attribute_key, const std::string& value_key) {
+      return UniqueOwner(entity.scope, attribute_key, value_key);
+    };
+    return ValidateUpsert(entity, *schema_, owner, catalog.global_unique[static_cast<int>(entity.scope)]);
   }
   // Stores and indexes a validated entity, replacing the one with its primary
   // key; `durable` syncs the record file. Returns the replaced entity, so the
@@ -82,11 +84,13 @@ class Collection {
   std::vector<int32_t> Children(int32_t parent, Scope scope) const;
   std::vector<int32_t> HierarchyLevel(int level, Scope scope) const;
   std::vector<int32_t> Orphans(Scope scope) const;
-  // The collection's unique values of one attribute key in `scope`, or nullptr.
-  const absl::flat_hash_map<std::string, int32_t>* UniqueValues(Scope scope, const std::string& key) const {
-    const auto& by_key = unique_[static_cast<int>(scope)];
-    auto it = by_key.find(key);
-    return it == by_key.end() ? nullptr : &it->second;
+  // The entity holding a unique attribute's value in `scope` (the global
+  // index's unique values, as evitaDB's UniqueIndex), or nullopt.
+  std::optional<int32_t> UniqueOwner(Scope scope, const std::string& attribute_key,
+                                     const std::string& value_key) const {
+    const std::optional<uint32_t> attribute = keys_.Find(attribute_key);
+    if (!attribute) return std::nullopt;
+    return global_[static_cast<int>(scope)].UniqueOwner(*attribute, value_key);
   }
   CollationKeys& collation() { return collation_; }
   // The id of an index key, when any entity used it (see KeyDictionary).
@@ -162,7 +166,6 @@ class Collection {
   ValueDictionary values_;  // before the indexes that hold its keys
   EntityIndex global_[2] = {EntityIndex(&values_), EntityIndex(&values_)};  // by Scope
   absl::flat_hash_map<DerivedKey, DerivedIndex> derived_;
-  engine::UniqueValues unique_[2];  // by Scope
   // Hierarchy per scope: every placed entity's parent (-1 = root), and children by parent.
   struct Hierarchy {
     absl::flat_hash_map<int32_t, int32_t> parent_of;

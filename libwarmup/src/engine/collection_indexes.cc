@@ -175,14 +175,6 @@ void Collection::UpdateIndexes(const Entity& e, bool add, CatalogIndexes* catalo
     global.Remove(pk, entries.full);
     global.RemoveMember(pk);
   }
-  auto& unique = unique_[static_cast<int>(scope)];
-  for (const auto& [attribute, key] : UniqueKeys(e, *schema_, false)) {
-    if (add) {
-      unique[attribute][key] = pk;
-    } else {
-      unique[attribute].erase(key);
-    }
-  }
   auto& global_unique = catalog->global_unique[static_cast<int>(scope)];
   for (const auto& [attribute, key] : UniqueKeys(e, *schema_, true)) {
     if (add) {

@@ -42,17 +42,6 @@ void Collection::SaveSnapshot(IndexWriter& out, CollectionIndexStatistics* stati
     derived.index.Save(out);
     count(key.kind, derived.index, out.written() - start);
   }
-  for (const auto& by_scope : unique_) {
-    out.U64(by_scope.size());
-    for (const auto& [attribute, values] : by_scope) {
-      out.Str(attribute);
-      out.U64(values.size());
-      for (const auto& [value, pk] : values) {
-        out.Str(value);
-        out.I64(pk);
-      }
-    }
-  }
   for (const Hierarchy& h : hierarchy_) {
     out.U64(h.parent_of.size());
     for (const auto& [pk, parent] : h.parent_of) {
@@ -97,16 +86,6 @@ void Collection::LoadSnapshot(std::map<int32_t, uint64_t> offsets, IndexReader& 
       derived.postings[std::move(posting)] = static_cast<int32_t>(in.I64());
     }
     derived.index.Load(in);
-  }
-  for (auto& by_scope : unique_) {
-    by_scope.clear();
-    for (uint64_t n = in.U64(); n > 0 && in.status().ok(); --n) {
-      auto& values = by_scope[in.Str()];
-      for (uint64_t k = in.U64(); k > 0 && in.status().ok(); --k) {
-        std::string value = in.Str();
-        values[value] = static_cast<int32_t>(in.I64());
-      }
-    }
   }
   for (Hierarchy& h : hierarchy_) {
     h = Hierarchy();

@@ -88,7 +88,7 @@ std::vector<std::pair<std::string, std::string>> UniqueKeys(const Entity& entity
   return keys;
 }
 
-Status ValidateUpsert(const Entity& e, const EntitySchema& schema, const UniqueValues& collection_unique,
+Status ValidateUpsert(const Entity& e, const EntitySchema& schema, const UniqueOwnerLookup& collection_owner,
                       const GlobalUniqueIndex& global_unique) {
   const std::string label = "entity " + EntityLabel(e);
   auto fail = [&](const std::string& what) { return InvalidArgumentError(label + ": " + what); };
@@ -158,12 +158,10 @@ Status ValidateUpsert(const Entity& e, const EntitySchema& schema, const UniqueV
     }
   }
   for (const auto& [attribute, key] : UniqueKeys(e, schema, false)) {
-    auto index = collection_unique.find(attribute);
-    if (index == collection_unique.end()) continue;
-    auto owner = index->second.find(key);
-    if (owner != index->second.end() && owner->second != e.primary_key) {
+    const std::optional<int32_t> owner = collection_owner(attribute, key);
+    if (owner && *owner != e.primary_key) {
       return fail("attribute '" + DisplayAttribute(attribute) + "' must be unique, and entity " +
-                  schema.name + "/" + std::to_string(owner->second) + " already has that value");
+                  schema.name + "/" + std::to_string(*owner) + " already has that value");
     }
   }
   for (const auto& [attribute, key] : UniqueKeys(e, schema, true)) {

@@ -7,6 +7,8 @@
 #include <absl/container/flat_hash_map.h>
 
 #include <cstdint>
+#include <functional>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -18,8 +20,10 @@
 
 namespace warmup::engine {
 
-// A collection's unique attributes: attribute key -> value key -> primary key.
-using UniqueValues = absl::flat_hash_map<std::string, absl::flat_hash_map<std::string, int32_t>>;
+// The entity of a collection holding a unique attribute's value: (attribute
+// key, value key) -> its primary key, or nullopt when none does.
+using UniqueOwnerLookup =
+    std::function<std::optional<int32_t>(const std::string& attribute_key, const std::string& value_key)>;
 
 // The (attribute key, value key) pairs of `entity`'s attributes that are
 // unique in its scope: within its collection, or, with `global`, within the
@@ -27,12 +31,12 @@ using UniqueValues = absl::flat_hash_map<std::string, absl::flat_hash_map<std::s
 std::vector<std::pair<std::string, std::string>> UniqueKeys(const Entity& entity, const EntitySchema& schema,
                                                             bool global);
 
-// OK when `entity` may be stored in a collection of `schema` holding
-// `collection_unique`, in a catalog holding `global_unique`. Errors:
+// OK when `entity` may be stored in a collection of `schema` whose unique
+// values `collection_owner` finds, in a catalog holding `global_unique`. Errors:
 // kInvalidArgument naming the entity, the attribute, reference or price, and
 // what is wrong with it (see Catalog::Upsert).
-Status ValidateUpsert(const Entity& entity, const EntitySchema& schema, const UniqueValues& collection_unique,
-                      const GlobalUniqueIndex& global_unique);
+Status ValidateUpsert(const Entity& entity, const EntitySchema& schema,
+                      const UniqueOwnerLookup& collection_owner, const GlobalUniqueIndex& global_unique);
 
 }  // namespace warmup::engine
 
