@@ -528,10 +528,11 @@ TEST_CASE("price validity is kept as threshold points, shared by prices with the
   auto read_points = [&] {
     thresholds.clear();
     points.clear();
-    prices->validity.ForEach([&](int64_t threshold, const engine::ValidityIndex::Point& point) {
-      thresholds.push_back(threshold);
-      points[threshold] = {point.starts.ToVector(), point.ends.ToVector()};
-    });
+    prices->validity.ForEach(prices->price_ids,
+                             [&](int64_t threshold, const engine::ValidityIndex::Point& point) {
+                               thresholds.push_back(threshold);
+                               points[threshold] = {point.starts.ToVector(), point.ends.ToVector()};
+                             });
   };
   read_points();
   CHECK(thresholds == std::vector<int64_t>{std::numeric_limits<int64_t>::min(), 1'000, 2'000, 3'000,
@@ -565,6 +566,58 @@ TEST_CASE("price validity is kept as threshold points, shared by prices with the
   CHECK(thresholds == std::vector<int64_t>{std::numeric_limits<int64_t>::min(), 2'000, 3'000,
                                            std::numeric_limits<int64_t>::max()});
   CHECK(valid_at(1'500) == std::vector<int32_t>{1, 2, 3});
+}
+
+// A price without validity is recorded only among the index's price ids and
+// read as starting at the minimum and ending at the maximum; a price open at
+// one end keeps an edge at that extreme. Hand-worked: prices 1 and 2 are
+// unbounded, 3 runs from the minimum to 1500, 4 from 2500 to the maximum.
+TEST_CASE("prices open at one or both ends read as evitaDB's extremes, before and after a removal") {
+  constexpr int64_t kMin = std::numeric_limits<int64_t>::min();
+  constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+  engine::IndexEntries entries;
+  auto price = [&](int32_t id, int64_t from, int64_t to) {
+    engine::PriceEntry p;
+    p.internal_id = id;
+    p.has_validity = from != kMin || to != kMax;
+    p.valid_from = from;
+    p.valid_to = to;
+    entries.prices.push_back(p);
+  };
+  price(1, kMin, kMax);
+  price(2, kMin, kMax);
+  price(3, kMin, 1'500);
+  price(4, 2'500, kMax);
+  engine::ValueDictionary values;
+  engine::EntityIndex index(&values);
+  index.Add(9, entries);
+  const engine::EntityIndex::PriceIndex* prices = index.Prices(0);
+  REQUIRE(prices != nullptr);
+  std::map<int64_t, std::pair<std::vector<int32_t>, std::vector<int32_t>>> points;
+  prices->validity.ForEach(prices->price_ids,
+                           [&](int64_t threshold, const engine::ValidityIndex::Point& point) {
+                             points[threshold] = {point.starts.ToVector(), point.ends.ToVector()};
+                           });
+  using Sides = std::pair<std::vector<int32_t>, std::vector<int32_t>>;
+  CHECK(points ==
+        std::map<int64_t, Sides>{
+            {kMin, {{1, 2, 3}, {}}}, {1'500, {{}, {3}}}, {2'500, {{4}, {}}}, {kMax, {{}, {1, 2, 4}}}});
+  auto valid_at = [&](int64_t moment) {
+    return engine::ToVector(engine::EntityIndex::ValidAt(*prices, moment));
+  };
+  CHECK(valid_at(kMin) == std::vector<int32_t>{1, 2, 3});
+  CHECK(valid_at(1'500) == std::vector<int32_t>{1, 2, 3});
+  CHECK(valid_at(1'501) == std::vector<int32_t>{1, 2});
+  CHECK(valid_at(2'500) == std::vector<int32_t>{1, 2, 4});
+  CHECK(valid_at(kMax) == std::vector<int32_t>{1, 2, 4});
+  CHECK(index.Counts().entries == 4 * 5);
+
+  // The unbounded price 2 and the half-open 3 leave.
+  engine::IndexEntries gone;
+  gone.prices = {entries.prices[1], entries.prices[2]};
+  index.Remove(9, gone);
+  CHECK(valid_at(0) == std::vector<int32_t>{1});
+  CHECK(valid_at(kMax) == std::vector<int32_t>{1, 4});
 }
 
 // The slots of an index are the ids it uses, not a vector as long as the

@@ -120,8 +120,8 @@ IndexCounts EntityIndex::Counts() const {
   for (const auto& [id, l] : locales_) c.entries += l.size();
   for (const auto& [key, p] : prices_) {
     // A record (or a reference to one) and two bitmaps; validity, a start
-    // and an end per price.
-    c.entries += p.price_ids.size() * 3 + p.validity.Postings();
+    // and an end per price (at the extremes for one without validity).
+    c.entries += p.price_ids.size() * 5;
   }
   for (const auto& [id, facets] : facets_) {
     for (const auto& [facet, pks] : facets) c.entries += pks.size();
@@ -255,7 +255,7 @@ std::vector<int32_t> EntityIndex::WithLocale(uint32_t locale) const {
 }
 
 Roaring EntityIndex::ValidAt(const PriceIndex& index, int64_t moment) {
-  return index.validity.ValidAt(moment);
+  return index.validity.ValidAt(index.price_ids, moment);
 }
 
 }  // namespace warmup::engine

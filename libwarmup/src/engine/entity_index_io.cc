@@ -119,14 +119,15 @@ void SavePrice(IndexWriter& out, int32_t internal_id, const EntityIndex::PriceRe
 
 // Each price's validity in ascending internal id, from the points that hold
 // it: one vector sorted, not a tree per price index.
-std::vector<PriceValidity> ValidityById(const ValidityIndex& index) {
+std::vector<PriceValidity> ValidityById(const EntityIndex::PriceIndex& prices) {
+  const ValidityIndex& index = prices.validity;
   std::vector<PriceValidity> by_id;
-  index.ForEach([&](int64_t threshold, const ValidityIndex::Point& point) {
+  index.ForEach(prices.price_ids, [&](int64_t threshold, const ValidityIndex::Point& point) {
     point.starts.ForEach([&](uint32_t id) { by_id.push_back({id, threshold, 0}); });
   });
   std::sort(by_id.begin(), by_id.end(),
             [](const PriceValidity& a, const PriceValidity& b) { return a.id < b.id; });
-  index.ForEach([&](int64_t threshold, const ValidityIndex::Point& point) {
+  index.ForEach(prices.price_ids, [&](int64_t threshold, const ValidityIndex::Point& point) {
     point.ends.ForEach([&](uint32_t id) {
       auto it = std::lower_bound(by_id.begin(), by_id.end(), id,
                                  [](const PriceValidity& v, uint32_t key) { return v.id < key; });
@@ -196,7 +197,7 @@ void EntityIndex::Save(IndexWriter& out) const {
   });
   SaveEach(out, locales_, [&](const PkSet& entities) { out.Bitmap(ToBitmap(entities)); });
   SaveEach(out, prices_, [&](const PriceIndex& index) {
-    const auto validity = ValidityById(index.validity);
+    const auto validity = ValidityById(index);
     if (price_records_ == PriceRecords::kOwn) {
       // Records and validities are both in ascending internal id, and every
       // record has a validity.

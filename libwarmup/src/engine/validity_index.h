@@ -1,13 +1,13 @@
 // The validity of the prices in one price index, as evitaDB's RangeIndex
 // (io.evitadb.index.range.RangeIndex) keeps it: thresholds, each with the
-// ids of the prices whose validity starts there and of those ending there,
-// the int64 extremes always present. A price without validity starts at the
-// minimum and ends at the maximum, so most prices touch only those two,
-// which live in the index itself rather than in a tree. The other thresholds
-// are held as edges, (threshold, price id, start or end) in one ordered set of
-// 16-byte values: most thresholds hold one price, and a tree of points (a
-// threshold and two posting sets) spent 40 bytes and a node's share on each.
-// Internal.
+// ids of the prices whose validity starts there and of those ending there.
+// evitaDB puts a price without validity at both int64 extremes. Here such a
+// price is recorded nowhere: it is every price of the index (`all`, the
+// price ids the index keeps anyway) that has no edge, and the readers add it
+// at the extremes. Every other price is two edges, (threshold, price id, start
+// or end), in one ordered set of 16-byte values. Before, the extremes held
+// two more posting sets as large as the index's price ids, and each other
+// threshold a point of two posting sets in a tree. Internal.
 #ifndef WARMUP_SRC_ENGINE_VALIDITY_INDEX_H_
 #define WARMUP_SRC_ENGINE_VALIDITY_INDEX_H_
 
@@ -31,39 +31,48 @@ class ValidityIndex {
     bool empty() const { return starts.empty() && ends.empty(); }
   };
 
-  // Adds (removes) price `id` valid from `from` to `to`, both included.
+  // Adds (removes) price `id` valid from `from` to `to`, both included. The
+  // caller keeps `id` among the index's price ids while it is here.
   void Add(int64_t from, int64_t to, uint32_t id) {
-    AddEdge({from, id, Edge::kStart});
-    AddEdge({to, id, Edge::kEnd});
+    if (from == kMin && to == kMax) return;
+    edges_.insert({from, id, Edge::kStart});
+    edges_.insert({to, id, Edge::kEnd});
   }
   void Remove(int64_t from, int64_t to, uint32_t id) {
-    RemoveEdge({from, id, Edge::kStart});
-    RemoveEdge({to, id, Edge::kEnd});
+    if (from == kMin && to == kMax) return;
+    edges_.erase({from, id, Edge::kStart});
+    edges_.erase({to, id, Edge::kEnd});
   }
   // Calls `f(threshold, point)` for every point holding a start or an end, in
-  // ascending threshold order.
+  // ascending threshold order, where `all` are the index's price ids.
   template <typename F>
-  void ForEach(F f) const {
-    if (!min_.empty()) f(kMin, min_);
+  void ForEach(const PkSet& all, F f) const {
+    const Roaring unbounded = Unbounded(all);
     Point point;
-    for (auto it = inner_.begin(); it != inner_.end(); ++it) {
-      (it->side == Edge::kEnd ? point.ends : point.starts).Add(it->id);
+    auto flush = [&](int64_t threshold) {
+      if (!point.empty()) f(threshold, point);
+      point = Point();
+    };
+    auto add = [&](const Edge& edge) { (edge.side == Edge::kEnd ? point.ends : point.starts).Add(edge.id); };
+    for (uint32_t id : unbounded) point.starts.Add(id);
+    auto it = edges_.begin();
+    for (; it != edges_.end() && it->threshold == kMin; ++it) add(*it);
+    flush(kMin);
+    for (; it != edges_.end() && it->threshold != kMax; ++it) {
+      add(*it);
       auto next = std::next(it);
-      if (next == inner_.end() || next->threshold != it->threshold) {
-        f(it->threshold, point);
-        point = Point();
-      }
+      if (next == edges_.end() || next->threshold != it->threshold) flush(it->threshold);
     }
-    if (!max_.empty()) f(kMax, max_);
+    for (; it != edges_.end(); ++it) add(*it);
+    for (uint32_t id : unbounded) point.ends.Add(id);
+    flush(kMax);
   }
-  // The prices valid at `moment`: started at or before it and not ended
-  // before it.
-  Roaring ValidAt(int64_t moment) const {
-    Roaring started;
+  // The prices valid at `moment` (started at or before it and not ended
+  // before it), where `all` are the index's price ids.
+  Roaring ValidAt(const PkSet& all, int64_t moment) const {
+    Roaring started = Unbounded(all);  // they start at the minimum and end at the maximum
     Roaring ended;
-    min_.starts.AddTo(&started);
-    if (kMin < moment) min_.ends.AddTo(&ended);
-    for (const Edge& edge : inner_) {
+    for (const Edge& edge : edges_) {
       if (edge.threshold > moment) break;
       if (edge.side == Edge::kStart) {
         started.add(edge.id);
@@ -71,12 +80,7 @@ class ValidityIndex {
         ended.add(edge.id);
       }
     }
-    if (moment == kMax) max_.starts.AddTo(&started);
     return started - ended;
-  }
-  // A start and an end per price.
-  uint64_t Postings() const {
-    return min_.starts.size() + min_.ends.size() + max_.starts.size() + max_.ends.size() + inner_.size();
   }
 
  private:
@@ -96,29 +100,17 @@ class ValidityIndex {
   };
   static_assert(sizeof(Edge) == 16);
 
-  Point* Extreme(int64_t threshold) {
-    if (threshold == kMin) return &min_;
-    if (threshold == kMax) return &max_;
-    return nullptr;
-  }
-  void AddEdge(const Edge& edge) {
-    if (Point* extreme = Extreme(edge.threshold)) {
-      (edge.side == Edge::kEnd ? extreme->ends : extreme->starts).Add(edge.id);
-      return;
+  // The prices of `all` valid for the whole timeline: those without edges.
+  Roaring Unbounded(const PkSet& all) const {
+    Roaring unbounded;
+    all.AddTo(&unbounded);
+    for (const Edge& edge : edges_) {
+      if (edge.side == Edge::kStart) unbounded.remove(edge.id);
     }
-    inner_.insert(edge);
-  }
-  void RemoveEdge(const Edge& edge) {
-    if (Point* extreme = Extreme(edge.threshold)) {
-      (edge.side == Edge::kEnd ? extreme->ends : extreme->starts).Remove(edge.id);
-      return;
-    }
-    inner_.erase(edge);
+    return unbounded;
   }
 
-  Point min_;
-  Point max_;
-  absl::btree_set<Edge> inner_;
+  absl::btree_set<Edge> edges_;
 };
 
 }  // namespace warmup::engine
