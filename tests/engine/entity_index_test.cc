@@ -473,8 +473,7 @@ TEST_CASE("a reduced index keeps price ids, entities and validity, the records l
   auto check = [](const engine::EntityIndex& index, const std::vector<int32_t>& ids) {
     const engine::EntityIndex::PriceIndex* prices = index.Prices(0);
     REQUIRE(prices != nullptr);
-    CHECK(prices->records.empty());
-    CHECK(prices->entity_prices.empty());
+    CHECK(prices->own == nullptr);
     CHECK(prices->price_ids.ToVector() == ids);
     CHECK(prices->entities.ToVector() == std::vector<int32_t>{7});
     CHECK(engine::ToVector(engine::EntityIndex::ValidAt(*prices, 1'500)) == ids);
@@ -746,9 +745,10 @@ TEST_CASE("a global index's prices survive a snapshot as upserted, validity and 
   index.Add(8, entries);
   const engine::EntityIndex::PriceIndex* prices = index.Prices(0);
   REQUIRE(prices != nullptr);
-  CHECK(prices->records.at(22).inner_record() == std::optional<int32_t>(5));
-  CHECK(prices->records.at(21).inner_record() == std::nullopt);
-  CHECK(prices->entity_prices.at(8).size() == 3);
+  REQUIRE(prices->own != nullptr);
+  CHECK(prices->own->records.at(22).inner_record() == std::optional<int32_t>(5));
+  CHECK(prices->own->records.at(21).inner_record() == std::nullopt);
+  CHECK(prices->own->entity_prices.at(8).size() == 3);
   CHECK(engine::ToVector(engine::EntityIndex::ValidAt(*prices, 5'000)) == std::vector<int32_t>{21, 23});
 
   testing::TempDir dir;
@@ -766,8 +766,9 @@ TEST_CASE("a global index's prices survive a snapshot as upserted, validity and 
   CHECK(bytes_of(loaded, "second.index") == first);
   const engine::EntityIndex::PriceIndex* reloaded = loaded.Prices(0);
   REQUIRE(reloaded != nullptr);
-  CHECK(reloaded->records.at(23).has_validity);
-  CHECK(reloaded->records.at(22).price_id == 2);
+  REQUIRE(reloaded->own != nullptr);
+  CHECK(reloaded->own->records.at(23).has_validity);
+  CHECK(reloaded->own->records.at(22).price_id == 2);
   CHECK(engine::ToVector(engine::EntityIndex::ValidAt(*reloaded, -3'000)) ==
         std::vector<int32_t>{21, 22, 23});
 }

@@ -44,14 +44,15 @@ void EntityIndex::Add(int32_t pk, const IndexEntries& e) {
     index.entities.Add(id);
     index.price_ids.Add(static_cast<uint32_t>(p.internal_id));
     if (price_records_ == PriceRecords::kOwn) {
-      index.entity_prices[pk].push_back(p.internal_id);
-      index.records[p.internal_id] = PriceRecord{.pk = pk,
-                                                 .price_id = p.price_id,
-                                                 .inner_record_id = p.inner_record_id.value_or(0),
-                                                 .has_inner_record = p.inner_record_id.has_value(),
-                                                 .has_validity = p.has_validity,
-                                                 .with_tax = p.with_tax,
-                                                 .without_tax = p.without_tax};
+      if (index.own == nullptr) index.own = std::make_unique<PriceIndex::OwnRecords>();
+      index.own->entity_prices[pk].push_back(p.internal_id);
+      index.own->records[p.internal_id] = PriceRecord{.pk = pk,
+                                                      .price_id = p.price_id,
+                                                      .inner_record_id = p.inner_record_id.value_or(0),
+                                                      .has_inner_record = p.inner_record_id.has_value(),
+                                                      .has_validity = p.has_validity,
+                                                      .with_tax = p.with_tax,
+                                                      .without_tax = p.without_tax};
     }
     // Every price, one without validity as the whole timeline: evitaDB's
     // price indexes (AbstractPriceListAndCurrencyPriceIndex) insert each.
@@ -88,13 +89,14 @@ void EntityIndex::Remove(int32_t pk, const IndexEntries& e) {
     if (price_records_ == PriceRecords::kInGlobalIndex) {
       // An entity's prices leave a reduced index together, with its data.
       index.entities.Remove(id);
-    } else {
-      index.records.erase(p.internal_id);
-      if (auto it = index.entity_prices.find(pk); it != index.entity_prices.end()) {
+    } else if (index.own != nullptr) {
+      auto& own = *index.own;
+      own.records.erase(p.internal_id);
+      if (auto it = own.entity_prices.find(pk); it != own.entity_prices.end()) {
         auto& ids = it->second;
         ids.erase(std::remove(ids.begin(), ids.end(), p.internal_id), ids.end());
         if (it->second.empty()) {
-          index.entity_prices.erase(it);
+          own.entity_prices.erase(it);
           index.entities.Remove(id);
         }
       }

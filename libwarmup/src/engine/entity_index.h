@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <tuple>
@@ -130,15 +131,21 @@ class EntityIndex {
       return has_inner_record ? std::optional<int32_t>(inner_record_id) : std::nullopt;
     }
   };
-  // The price structures of one price list, currency and handling
-  // (`entity_prices` and `records` empty where they are the global index's).
+  // The price structures of one price list, currency and handling.
   struct PriceIndex {
+    // What only a global index holds (a reduced index reads the global
+    // index's, as evitaDB's PriceListAndCurrencyPriceRefIndex does): kept
+    // apart, so each of the tens of price indexes of a reduced index is a
+    // pointer smaller, not two empty maps larger.
+    struct OwnRecords {
+      // pk -> internal ids; an entity seldom has more than two prices in one
+      // list, currency and handling, so those stay inline.
+      absl::flat_hash_map<int32_t, absl::InlinedVector<int32_t, 2>> entity_prices;
+      absl::btree_map<int32_t, PriceRecord> records;  // by internal id
+    };
     PkSet entities;
     PkSet price_ids;
-    // pk -> internal ids; an entity seldom has more than two prices in one
-    // list, currency and handling, so those stay inline.
-    absl::flat_hash_map<int32_t, absl::InlinedVector<int32_t, 2>> entity_prices;
-    absl::btree_map<int32_t, PriceRecord> records;  // by internal id
+    std::unique_ptr<OwnRecords> own;  // null in a reduced index
     ValidityIndex validity;
   };
   const PriceIndex* Prices(uint32_t price_key) const {

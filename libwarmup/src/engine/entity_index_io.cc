@@ -201,9 +201,11 @@ void EntityIndex::Save(IndexWriter& out) const {
     if (price_records_ == PriceRecords::kOwn) {
       // Records and validities are both in ascending internal id, and every
       // record has a validity.
-      out.U64(index.records.size());
+      static const EntityIndex::PriceIndex::OwnRecords kNone;
+      const auto& records = index.own != nullptr ? index.own->records : kNone.records;
+      out.U64(records.size());
       auto v = validity.begin();
-      for (const auto& [id, record] : index.records) {
+      for (const auto& [id, record] : records) {
         while (v->id < static_cast<uint32_t>(id)) ++v;
         SavePrice(out, id, record, *v);
       }

@@ -48,14 +48,14 @@ std::vector<PriceForSale> SelectPricesForSale(const std::vector<PriceListIndexes
       absl::btree_map<std::optional<int32_t>, int64_t> chosen;
       for (size_t i = 0; i < handling.by_priority.size(); ++i) {
         const auto* index = handling.records[i];
-        if (handling.by_priority[i] == nullptr || index == nullptr) continue;
-        auto prices = index->entity_prices.find(pk);
-        if (prices == index->entity_prices.end()) continue;
+        if (handling.by_priority[i] == nullptr || index == nullptr || index->own == nullptr) continue;
+        auto prices = index->own->entity_prices.find(pk);
+        if (prices == index->own->entity_prices.end()) continue;
         std::vector<int32_t> ids(prices->second.begin(), prices->second.end());
         std::sort(ids.begin(), ids.end());  // the entity's price order
         for (int32_t id : ids) {
           if (!valid[i].contains(static_cast<uint32_t>(id))) continue;
-          const EntityIndex::PriceRecord& p = index->records.at(id);
+          const EntityIndex::PriceRecord& p = index->own->records.at(id);
           const std::optional<int32_t> group =
               handling.handling == PriceInnerRecordHandling::kNone ? std::nullopt : p.inner_record();
           chosen.try_emplace(group, amount_of(p));
