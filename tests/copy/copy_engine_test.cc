@@ -149,6 +149,8 @@ TEST_CASE("senesi at scale 0.01, snapshot -> embedded engine: exit 0, complete r
         "indexes at goLive", "REF_ENT", "embedded engine: the index work of evitaDB's WARM_UP upsert"}) {
     CHECK_MESSAGE(report.find(part) != std::string::npos, part);
   }
+  // senesi's references limit no facets by an expression: no such caveat.
+  CHECK(report.find("conditional facets:") == std::string::npos);
   // The embedded target reports its indexes: every collection, Product with reduced indexes.
   REQUIRE(result->index_statistics.size() == 18);
   const auto product =
@@ -163,6 +165,32 @@ TEST_CASE("senesi at scale 0.01, snapshot -> embedded engine: exit 0, complete r
   REQUIRE_OK(declined);
   CHECK(declined->ExitCode() == 0);
   CHECK(RenderTextReport(*declined).find("verification: DECLINED") != std::string::npos);
+}
+
+// tiny's parameterValues are faceted by an expression (facetedPartially) the
+// engine does not evaluate: the report says how many facet postings that
+// concerns, in the text and in the JSON's caveats, from the engine's count.
+TEST_CASE("the report names the facet postings of references faceted by an unevaluated expression") {
+  testing::TempDir dir;
+  auto source = OpenGeneratorSource({"tiny", 1.0, 4, "tiny"});
+  REQUIRE_OK(source);
+  auto target = MakeEmbeddedTarget(dir / "work");
+  REQUIRE_OK(target);
+  auto result = RunCopy(**source, **target, With([](CopyOptions&) {}));
+  target->reset();
+  REQUIRE_MESSAGE(result.ok(), result.status().ToString());
+  int64_t conditional = 0;
+  for (const auto& c : result->index_statistics) conditional += c.conditional_facets;
+  REQUIRE(conditional > 0);
+  std::string grouped = std::to_string(conditional);  // the report groups thousands with commas
+  for (int at = static_cast<int>(grouped.size()) - 3; at > 0; at -= 3)
+    grouped.insert(static_cast<size_t>(at), ",");
+  const std::string expected = "conditional facets: " + grouped + " facet postings (Product)";
+  CHECK_MESSAGE(RenderTextReport(*result).find(expected) != std::string::npos, expected);
+  const auto json = nlohmann::json::parse(RenderJsonReport(*result));
+  int mentioned = 0;
+  for (const auto& caveat : json["caveats"]) mentioned += caveat.get<std::string>().rfind(expected, 0) == 0;
+  CHECK(mentioned == 1);
 }
 
 TEST_CASE("skip verify: exit 0 and the report says verification was declined") {

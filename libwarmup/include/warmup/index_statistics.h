@@ -40,6 +40,12 @@ struct CollectionIndexStatistics {
   std::string entity_type;
   // One entry per kind that has at least one index, in IndexKind order.
   std::vector<IndexKindStatistics> kinds;
+  // Facet postings, over every index of the collection, of references whose
+  // schema limits their facets by an expression (facetedPartially) in the
+  // posting's scope. The engine does not evaluate these expressions and
+  // indexes every such reference as a facet; evitaDB indexes only those its
+  // expression admits, so this many postings may be more than evitaDB's.
+  int64_t conditional_facets = 0;
   int64_t total_indexes() const;
 };
 

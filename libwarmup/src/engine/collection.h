@@ -38,6 +38,9 @@ class Collection {
   // Writes every index of the collection (the offsets go to their own file),
   // and says what they held.
   void SaveSnapshot(IndexWriter& out, CollectionIndexStatistics* statistics) const;
+  // Facet postings of references faceted by an expression the engine does
+  // not evaluate (CollectionIndexStatistics::conditional_facets).
+  int64_t ConditionalFacetPostings() const;
   // Calls `visit(entity, offset)` (or `removed(pk)` for a removal) for the
   // records from byte `from` of the record file, in order, then opens the file
   // for appending. The caller restores each (Restore) with what spans

@@ -1,9 +1,39 @@
 // How a collection's indexes are saved at goLive and read back when a
 // catalog is reopened (the index snapshot, docs/engine.md).
+#include <algorithm>
+
 #include "engine/collection.h"
 #include "engine/index_io.h"
 
 namespace warmup::engine {
+
+namespace {
+
+// Whether `rs` limits its facets in `scope` by an expression.
+bool ConditionallyFaceted(const ReferenceSchema& rs, Scope scope) {
+  if (!InScope(rs.faceted_in_scopes, scope)) return false;
+  return std::any_of(rs.faceted_partially.begin(), rs.faceted_partially.end(), [&](const auto& partially) {
+    return partially.scope == scope && partially.value && !partially.value->empty();
+  });
+}
+
+}  // namespace
+
+int64_t Collection::ConditionalFacetPostings() const {
+  int64_t n = 0;
+  for (const auto& [name, rs] : schema_->references) {
+    const std::optional<uint32_t> id = keys_.Find(ReferenceKey(name));
+    if (!id) continue;
+    for (Scope scope : {Scope::kLive, Scope::kArchived}) {
+      if (!ConditionallyFaceted(rs, scope)) continue;
+      n += static_cast<int64_t>(global_[static_cast<int>(scope)].FacetPostings(*id));
+      for (const auto& [key, derived] : derived_) {
+        if (key.scope == scope) n += static_cast<int64_t>(derived.index.FacetPostings(*id));
+      }
+    }
+  }
+  return n;
+}
 
 void Collection::SaveSnapshot(IndexWriter& out, CollectionIndexStatistics* statistics) const {
   IndexKindStatistics kinds[kIndexKinds];
@@ -57,6 +87,7 @@ void Collection::SaveSnapshot(IndexWriter& out, CollectionIndexStatistics* stati
   out.I64(next_price_id_);
   if (statistics != nullptr) {
     statistics->entity_type = schema_->name;
+    statistics->conditional_facets = ConditionalFacetPostings();
     statistics->kinds.clear();
     for (const auto& k : kinds) {
       if (k.indexes > 0) statistics->kinds.push_back(k);

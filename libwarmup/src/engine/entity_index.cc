@@ -230,6 +230,14 @@ std::optional<int32_t> EntityIndex::UniqueOwner(uint32_t attribute, const std::s
   return it == owners->end() ? std::nullopt : std::optional<int32_t>(it->second);
 }
 
+uint64_t EntityIndex::FacetPostings(uint32_t reference) const {
+  uint64_t n = 0;
+  if (const FacetSets* facets = facets_.Find(reference)) {
+    for (const auto& [facet, pks] : *facets) n += pks.size();
+  }
+  return n;
+}
+
 std::vector<int32_t> EntityIndex::FacetMembers(uint32_t reference, int32_t facet) const {
   Roaring matches;
   if (const FacetSets* facets = facets_.Find(reference)) {

@@ -122,6 +122,8 @@ class EntityIndex {
   std::vector<int32_t> ChainOrder(uint32_t attribute) const;
   std::optional<int32_t> UniqueOwner(uint32_t attribute, const std::string& value_key) const;
   std::vector<int32_t> FacetMembers(uint32_t reference, int32_t facet) const;
+  // (facet, primary key) pairs of one reference.
+  uint64_t FacetPostings(uint32_t reference) const;
   std::vector<int32_t> FacetGroupMembers(uint32_t reference, int32_t group) const;
   std::vector<int32_t> WithLocale(uint32_t locale) const;
   // One price as a global index keeps it (evitaDB's PriceRecord and its

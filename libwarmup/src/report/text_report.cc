@@ -92,6 +92,19 @@ std::vector<std::string> RunCaveats(const RunResult& r) {
         "conditional facets (facetedPartially); parts are protobuf, not Kryo; index sizes are the bytes "
         "goLive "
         "wrote, not heap bytes (docs/engine.md lists every structure).");
+    int64_t conditional = 0;
+    std::string where;
+    for (const auto& c : r.index_statistics) {
+      if (c.conditional_facets == 0) continue;
+      conditional += c.conditional_facets;
+      where += (where.empty() ? "" : ", ") + c.entity_type;
+    }
+    if (conditional > 0) {
+      caveats.push_back("conditional facets: " + Grouped(conditional) + " facet postings (" + where +
+                        ") belong to references whose facetedPartially expression the engine does not "
+                        "evaluate; it indexed every such reference as a facet, evitaDB only those the "
+                        "expression admits, so up to that many are work evitaDB would not do.");
+    }
   }
   if (is("null"))
     caveats.push_back("null target: nothing is stored; the figures measure the harness itself.");
