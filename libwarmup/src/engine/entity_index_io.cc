@@ -2,7 +2,6 @@
 // back when a catalog is reopened (the index snapshot, docs/engine.md).
 #include "engine/entity_index.h"
 
-#include <algorithm>
 #include <vector>
 
 #include "engine/index_io.h"
@@ -94,15 +93,8 @@ void LoadSlots(IndexReader& in, IdSlots<Map>* slots, ValueDictionary* values) {
   });
 }
 
-// A price's validity, for the snapshot.
-struct PriceValidity {
-  uint32_t id = 0;
-  int64_t from = 0;
-  int64_t to = 0;
-};
-
 void SavePrice(IndexWriter& out, int32_t internal_id, const EntityIndex::PriceRecord& p,
-               const PriceValidity& validity) {
+               const ValidityIndex::Span& validity) {
   out.I64(p.pk);
   out.I64(internal_id);
   out.I64(p.price_id);
@@ -115,26 +107,6 @@ void SavePrice(IndexWriter& out, int32_t internal_id, const EntityIndex::PriceRe
     out.I64(validity.from);
     out.I64(validity.to);
   }
-}
-
-// Each price's validity in ascending internal id, from the points that hold
-// it: one vector sorted, not a tree per price index.
-std::vector<PriceValidity> ValidityById(const EntityIndex::PriceIndex& prices) {
-  const ValidityIndex& index = prices.validity;
-  std::vector<PriceValidity> by_id;
-  index.ForEach(prices.price_ids, [&](int64_t threshold, const ValidityIndex::Point& point) {
-    point.starts.ForEach([&](uint32_t id) { by_id.push_back({id, threshold, 0}); });
-  });
-  std::sort(by_id.begin(), by_id.end(),
-            [](const PriceValidity& a, const PriceValidity& b) { return a.id < b.id; });
-  index.ForEach(prices.price_ids, [&](int64_t threshold, const ValidityIndex::Point& point) {
-    point.ends.ForEach([&](uint32_t id) {
-      auto it = std::lower_bound(by_id.begin(), by_id.end(), id,
-                                 [](const PriceValidity& v, uint32_t key) { return v.id < key; });
-      if (it != by_id.end() && it->id == id) it->to = threshold;
-    });
-  });
-  return by_id;
 }
 
 // A posting set as the snapshot's bitmap, and back.
@@ -197,7 +169,7 @@ void EntityIndex::Save(IndexWriter& out) const {
   });
   SaveEach(out, locales_, [&](const PkSet& entities) { out.Bitmap(ToBitmap(entities)); });
   SaveEach(out, prices_, [&](const PriceIndex& index) {
-    const auto validity = ValidityById(index);
+    const auto validity = index.validity.ByPrice(index.price_ids);
     if (price_records_ == PriceRecords::kOwn) {
       // Records and validities are both in ascending internal id, and every
       // record has a validity.
@@ -215,7 +187,7 @@ void EntityIndex::Save(IndexWriter& out) const {
     // order of ids.
     out.Bitmap(ToBitmap(index.entities));
     out.U64(validity.size());
-    for (const PriceValidity& v : validity) {
+    for (const ValidityIndex::Span& v : validity) {
       out.I64(v.id);
       out.I64(v.from);
       out.I64(v.to);

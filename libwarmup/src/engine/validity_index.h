@@ -14,9 +14,11 @@
 #include <absl/container/btree_set.h>
 #include <roaring/roaring.hh>
 
+#include <algorithm>
 #include <cstdint>
 #include <iterator>
 #include <limits>
+#include <vector>
 
 #include "engine/pk_set.h"
 
@@ -66,6 +68,38 @@ class ValidityIndex {
     for (; it != edges_.end(); ++it) add(*it);
     for (uint32_t id : unbounded) point.ends.Add(id);
     flush(kMax);
+  }
+  // One price's validity, both ends included.
+  struct Span {
+    uint32_t id = 0;
+    int64_t from = 0;
+    int64_t to = 0;
+  };
+  // Every price of `all` (the index's price ids) with its validity, in
+  // ascending id: the edges of the bounded ones, the extremes for the rest.
+  std::vector<Span> ByPrice(const PkSet& all) const {
+    std::vector<Span> bounded;
+    for (const Edge& edge : edges_) {
+      if (edge.side == Edge::kStart) bounded.push_back({edge.id, edge.threshold, kMax});
+    }
+    auto by_id = [](const Span& a, const Span& b) { return a.id < b.id; };
+    std::sort(bounded.begin(), bounded.end(), by_id);
+    for (const Edge& edge : edges_) {
+      if (edge.side != Edge::kEnd) continue;
+      auto it = std::lower_bound(bounded.begin(), bounded.end(), Span{edge.id}, by_id);
+      if (it != bounded.end() && it->id == edge.id) it->to = edge.threshold;
+    }
+    std::vector<Span> out;
+    out.reserve(all.size());
+    auto next_bounded = bounded.begin();
+    all.ForEach([&](uint32_t id) {
+      if (next_bounded != bounded.end() && next_bounded->id == id) {
+        out.push_back(*next_bounded++);
+      } else {
+        out.push_back({id, kMin, kMax});
+      }
+    });
+    return out;
   }
   // The prices valid at `moment` (started at or before it and not ended
   // before it), where `all` are the index's price ids.
