@@ -68,6 +68,11 @@ StatusOr<AbCommand> ParseAb(const std::vector<std::string>& args) {
       }
     }
   }
+  for (const std::string& token : rest) {
+    if (token == "--warmup-runs" || token.starts_with("--warmup-runs=")) {
+      return InvalidArgumentError("--warmup-runs: warmup ab makes one warm-up run per arm before its --runs");
+    }
+  }
   // --server-xmx fills {xmx} of the arms' commands (--a-command, --b-command):
   // taken here, since reindex's own would want a --server-command.
   std::string xmx;

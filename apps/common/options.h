@@ -71,6 +71,17 @@ struct ProfilerOptions {
   bool golive = false;
 };
 
+// load and reindex --runs: one configuration run again and again, each run
+// on a fresh target (the work directory cleared, a new catalog, a new
+// server), every run's reports kept, and the runs summarized
+// (warmup/run_summary.h).
+struct RepeatOptions {
+  bool repeated = false;                // --runs or --warmup-runs was given
+  int runs = 1;                         // measured runs
+  int warmup_runs = 0;                  // runs made first, reported and not summarized
+  std::string out_dir = "warmup-runs";  // --out: every run's reports and the summary; absent or empty
+};
+
 struct LoadCommand {
   std::string help;  // set by --help: print it and exit 0, run nothing
   // The tool, its command and the arguments as given, for the report
@@ -81,6 +92,7 @@ struct LoadCommand {
   CopyOptions copy;
   ReportOptions report;
   ServerSpec server;  // reindex, TargetKind::kStartedServer: its binary (empty = this one), ...
+  RepeatOptions repeat;
 };
 
 // warmup-profile: an embedded load (load's source, copy and report flags)

@@ -4,6 +4,7 @@
 #include "common/run_command.h"
 
 #include <chrono>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -14,6 +15,8 @@
 #include "warmup/html_report.h"
 #include "warmup/report.h"
 #include "warmup/run_result.h"
+#include "warmup/run_summary.h"
+#include "warmup/work_dir.h"
 
 warmup::Status WriteFile(const std::filesystem::path& path, const std::string& text) {
   std::ofstream out(path, std::ios::trunc);
@@ -136,7 +139,120 @@ int Finish(const warmup::cli::LoadCommand& cmd, warmup::RunResult result) {
   return result.ExitCode();
 }
 
+std::string RunLine(const warmup::RunResult& result) {
+  double product_mean_us = result.upsert.mean_us;
+  for (const auto& c : result.collections) {
+    if (c.entity_type == "Product") product_mean_us = c.upsert.mean_us;
+  }
+  char total[32] = "n/a (no goLive)";
+  if (const auto seconds = result.total_seconds()) std::snprintf(total, sizeof(total), "%.3f s", *seconds);
+  char line[160];
+  std::snprintf(line, sizeof(line), "TOTAL %s  Product mean %9.1f us  exit %d", total, product_mean_us,
+                result.ExitCode());
+  return line;
+}
+
+namespace {
+
+// The labels of --runs' runs: LABEL-warmup1 ..., then LABEL01 ... (three
+// digits from 100 runs), in the order they are made.
+std::vector<std::pair<std::string, bool>> PlanRuns(const warmup::cli::LoadCommand& cmd) {
+  std::vector<std::pair<std::string, bool>> plan;
+  const std::string& base = cmd.copy.run_label;
+  for (int k = 1; k <= cmd.repeat.warmup_runs; ++k)
+    plan.emplace_back(base + "-warmup" + std::to_string(k), true);
+  const int digits = cmd.repeat.runs >= 100 ? 3 : 2;
+  for (int i = 1; i <= cmd.repeat.runs; ++i) {
+    char number[16];
+    std::snprintf(number, sizeof(number), "%0*d", digits, i);
+    plan.emplace_back(base + number, false);
+  }
+  return plan;
+}
+
+// load and reindex with --runs (RepeatOptions): the runs one after another,
+// each on a fresh target, every report in OUT, then the summary. A run that
+// fails, or an interrupt, ends the series; what stood before it is
+// summarized as partial (exit 1).
+int RunRepeated(const warmup::cli::LoadCommand& cmd, const char* command) {
+  namespace fs = std::filesystem;
+  const fs::path out = cmd.repeat.out_dir;
+  const std::string prefix = std::string("warmup ") + command + ": ";
+  if (cmd.target.kind == warmup::TargetKind::kEmbedded ||
+      cmd.target.kind == warmup::TargetKind::kStartedServer) {
+    if (auto s = warmup::CheckOutsideWorkDir(cmd.target.work_dir, {{"--out", out.string()}}); !s.ok()) {
+      return FailToRun(warmup::InvalidArgumentError(s.message()));
+    }
+  }
+  if (auto s =
+          PrepareOutDir(out, std::string("warmup ") + command + " --runs keeps each series of runs apart");
+      !s.ok()) {
+    return FailWith(s);
+  }
+  warmup::cli::SignalWatcher signals(command, cmd.target.kind == warmup::TargetKind::kStartedServer);
+  const auto plan = PlanRuns(cmd);
+  std::vector<std::string> measured;
+  std::string incomplete;
+  for (size_t i = 0; i < plan.size() && incomplete.empty(); ++i) {
+    const auto& [label, warm_up] = plan[i];
+    if (signals.received() != 0) {
+      incomplete = "interrupted before " + label;
+      break;
+    }
+    warmup::cli::LoadCommand run = cmd;
+    run.copy.run_label = label;
+    auto result = RunCommand(run, command, signals);
+    if (!result.ok()) {
+      if (i == 0) return FailToRun(result.status());
+      std::cerr << prefix << result.status().ToString() << "\n";
+      incomplete = label + " could not run: " + result.status().ToString();
+      break;
+    }
+    const fs::path json = out / (label + ".json");
+    for (const auto& [path, text] : {std::pair{json, warmup::RenderJsonReport(*result)},
+                                     std::pair{out / (label + ".txt"), warmup::RenderTextReport(*result)}}) {
+      if (auto s = WriteFile(path, text); !s.ok()) {
+        std::cerr << prefix << s.ToString() << "\n";
+        incomplete = "the report of " + label + " could not be written";
+      }
+    }
+    if (!cmd.report.quiet) {
+      std::fprintf(stderr, "%srun %zu of %zu  %-14s %s%s\n", prefix.c_str(), i + 1, plan.size(),
+                   label.c_str(), RunLine(*result).c_str(), warm_up ? "  (warm-up, not summarized)" : "");
+    }
+    const bool failed = result->ExitCode() == 1;
+    if (!failed && !warm_up && incomplete.empty()) measured.push_back(json.string());
+    if (failed && incomplete.empty()) {
+      incomplete = label + (result->abort_reason == warmup::AbortReason::kInterrupted
+                                ? " was interrupted"
+                                : " failed (exit 1), see " + (out / (label + ".txt")).string());
+    } else if (signals.received() != 0 && i + 1 < plan.size() && incomplete.empty()) {
+      incomplete = "interrupted after " + label;
+    }
+  }
+  if (measured.empty()) {
+    std::cerr << prefix << "no measured run stood (" << incomplete
+              << "): nothing to summarize; the reports are in " << out.string() << "\n";
+    return kExitFailed;
+  }
+  auto summary = warmup::SummarizeRuns(measured);
+  if (!summary.ok()) return FailWith(summary.status());
+  summary->warm_up_runs = cmd.repeat.warmup_runs;
+  summary->planned_runs = cmd.repeat.runs;
+  summary->incomplete = incomplete;
+  for (const auto& [name, text] : {std::pair{"summary.json", warmup::RenderRunsSummaryJson(*summary)},
+                                   std::pair{"summary.txt", warmup::RenderRunsSummaryText(*summary)}}) {
+    if (auto s = WriteFile(out / name, text); !s.ok()) return FailWith(s);
+  }
+  std::cout << warmup::RenderRunsSummaryText(*summary)
+            << "every run's report and the summary: " << out.string() << "\n";
+  return summary->ExitCode();
+}
+
+}  // namespace
+
 int RunLoadUntilInterrupted(const warmup::cli::LoadCommand& cmd, const char* command) {
+  if (cmd.repeat.repeated) return RunRepeated(cmd, command);
   warmup::cli::SignalWatcher signals(command, cmd.target.kind == warmup::TargetKind::kStartedServer);
   auto result = RunCommand(cmd, command, signals);
   if (!result.ok()) return FailToRun(result.status());

@@ -25,7 +25,12 @@ warmup::StatusOr<warmup::RunResult> RunCommand(const warmup::cli::LoadCommand& c
                                                warmup::cli::SignalWatcher& signals,
                                                warmup::RunHooks hooks = {},
                                                const std::vector<warmup::PathInUse>& more_outputs = {});
-// RunCommand under a SignalWatcher of its own, then Finish.
+// One line for a run among many: TOTAL, the Product mean upsert (all
+// upserts' without Products), and the exit status.
+std::string RunLine(const warmup::RunResult& result);
+// RunCommand under a SignalWatcher of its own, then Finish; with --runs
+// (RepeatOptions), every run in turn into --out and their summary, whose
+// exit status (RunsSummary::ExitCode) is the command's.
 int RunLoadUntilInterrupted(const warmup::cli::LoadCommand& cmd, const char* command);
 // Writes the run's files (--report-json with `render_json`, --html). When one
 // cannot be written, the run fails (RunResult::output_error, exit 1) and the

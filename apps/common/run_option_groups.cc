@@ -220,6 +220,41 @@ Status ReportGroup::Finish() {
   return OkStatus();
 }
 
+po::options_description RepeatGroup::Options() {
+  po::options_description group("repeated runs");
+  group.add_options()("runs", po::value(&repeat.runs)->default_value(repeat.runs),
+                      "measured runs of this configuration, each on a fresh target; with --runs or "
+                      "--warmup-runs every run's report goes to --out and the runs are summarized (median, "
+                      "min-max, spread per metric)")(
+      "warmup-runs", po::value(&repeat.warmup_runs)->default_value(repeat.warmup_runs),
+      "runs made first, reported in --out and left out of the summary")(
+      "out", po::value(&repeat.out_dir)->default_value(repeat.out_dir),
+      "with --runs: the directory for every run's reports (LABEL.json, LABEL.txt) and the summary "
+      "(summary.json, summary.txt); absent or empty");
+  return group;
+}
+
+Status RepeatGroup::Finish(const po::variables_map& vm, const LoadCommand& cmd) {
+  repeat.repeated = Given(vm, "runs") || Given(vm, "warmup-runs");
+  if (!repeat.repeated) {
+    return RefuseIgnored(vm, {"out"}, "without --runs (it holds the reports of repeated runs)");
+  }
+  if (auto s = CheckRange("runs", repeat.runs, 1, 1000); !s.ok()) return s;
+  if (auto s = CheckRange("warmup-runs", repeat.warmup_runs, 0, 100); !s.ok()) return s;
+  if (repeat.out_dir.empty()) return InvalidArgumentError("--out needs a value, not an empty one");
+  if (auto s = RefuseIgnored(vm, {"report-json", "per-entity-csv", "html", "hold-open-seconds"},
+                             "with --runs: every run's report goes to --out DIR as LABEL.json and LABEL.txt");
+      !s.ok()) {
+    return s;
+  }
+  if (cmd.target.kind == TargetKind::kRemote && !cmd.copy.target_catalog.empty()) {
+    return InvalidArgumentError(
+        "--target-catalog with --runs against a running server: every run creates a catalog of its own, and "
+        "the second would find the first's; leave --target-catalog out");
+  }
+  return OkStatus();
+}
+
 po::options_description StartedServerGroup::Options() {
   po::options_description group("started server");
   group.add_options()("server-binary", po::value(&server.binary),

@@ -64,6 +64,17 @@ struct ReportGroup {
   Status Finish();
 };
 
+// load and reindex: --runs, --warmup-runs and where their reports go.
+struct RepeatGroup {
+  RepeatOptions& repeat;
+
+  po::options_description Options();
+  // `cmd` is the rest of the command: with --runs, each run's reports go to
+  // --out, so the single run's report files are refused, as is a remote
+  // target's fixed --target-catalog (every run creates its own catalog).
+  Status Finish(const po::variables_map& vm, const LoadCommand& cmd);
+};
+
 // reindex: the server it starts for a remote target without --address.
 struct StartedServerGroup {
   ServerSpec& server;

@@ -40,6 +40,7 @@ StatusOr<LoadCommand> ParseRun(const std::vector<std::string>& args, RunVerb ver
   CopyGroup copy{cmd.copy};
   ReportGroup report{cmd.report};
   StartedServerGroup server{cmd.server};
+  RepeatGroup repeat{cmd.repeat};
   po::options_description visible;
   visible.add_options()("help", "show this help");
   // warmup-profile's only connection is a grpcs:// source: no --tls switch.
@@ -49,6 +50,7 @@ StatusOr<LoadCommand> ParseRun(const std::vector<std::string>& args, RunVerb ver
       .add(copy.Options())
       .add(report.Options());
   if (verb == RunVerb::kReindex) visible.add(server.Options());
+  if (verb != RunVerb::kProfile) visible.add(repeat.Options());
   if (verb == RunVerb::kProfile) visible.add(ProfilerGroup(&profiler_kind, profiler, /*serve=*/false));
   po::options_description hidden;
   hidden.add(target.Hidden()).add(copy.Hidden());
@@ -64,6 +66,9 @@ StatusOr<LoadCommand> ParseRun(const std::vector<std::string>& args, RunVerb ver
     if (auto s = server.Finish(*vm, cmd.target.kind); !s.ok()) return s;
   }
   if (auto s = report.Finish(); !s.ok()) return s;
+  if (verb != RunVerb::kProfile) {
+    if (auto s = repeat.Finish(*vm, cmd); !s.ok()) return s;
+  }
   if (auto s = source.Finish(*vm, tls); !s.ok()) return s;
   if (verb == RunVerb::kProfile && !cmd.source.tls.enabled &&
       !CheckClientTls(TlsFor(tls, /*enabled=*/false, /*keep_settings=*/true)).ok()) {

@@ -48,14 +48,6 @@ std::vector<PlannedRun> Plan(int runs, bool random_order, uint64_t seed) {
   return plan;
 }
 
-// The Product collection's mean upsert (the upstream guide's column), else all upserts'.
-double ProductMeanUs(const warmup::RunResult& result) {
-  for (const auto& c : result.collections) {
-    if (c.entity_type == "Product") return c.upsert.mean_us;
-  }
-  return result.upsert.mean_us;
-}
-
 }  // namespace
 
 int Ab(const std::vector<std::string>& args) {
@@ -118,13 +110,9 @@ int Ab(const std::vector<std::string>& args) {
       remove_work();
       return FailWith(s);
     }
-    const auto total = result->total_seconds();
-    char total_text[32] = "n/a (no goLive)";
-    if (total) std::snprintf(total_text, sizeof(total_text), "%.3f s", *total);
-    std::fprintf(stderr, "warmup ab: run %2zu of %zu  %-8s %c%s  TOTAL %s  Product mean %9.1f us  exit %d\n",
-                 i + 1, plan.size(), planned.label.c_str(), planned.arm == 'a' ? 'A' : 'B',
-                 planned.warm_up ? " (warm-up, not compared)" : "", total_text, ProductMeanUs(*result),
-                 result->ExitCode());
+    std::fprintf(stderr, "warmup ab: run %2zu of %zu  %-8s %c%s  %s\n", i + 1, plan.size(),
+                 planned.label.c_str(), planned.arm == 'a' ? 'A' : 'B',
+                 planned.warm_up ? " (warm-up, not compared)" : "", RunLine(*result).c_str());
     if (signals.received() != 0) {
       remove_work();
       std::cerr << "warmup ab: interrupted during run " << planned.label << "; the reports so far are in "

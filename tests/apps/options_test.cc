@@ -226,6 +226,19 @@ TEST_CASE(
       {"upsert-timeout",
        {with({"--target", "remote", "--upsert-timeout", "7200"}),
         [](const LoadCommand& c) { return c.target.upsert_timeout_seconds == 7200; }}},
+      {"runs",
+       {with({"--runs", "5"}),
+        [](const LoadCommand& c) {
+          return c.repeat.repeated && c.repeat.runs == 5 && c.repeat.warmup_runs == 0;
+        }}},
+      {"warmup-runs",
+       {with({"--warmup-runs", "2"}),
+        [](const LoadCommand& c) {
+          return c.repeat.repeated && c.repeat.runs == 1 && c.repeat.warmup_runs == 2;
+        }}},
+      {"out",
+       {with({"--runs", "3", "--out", "/series"}),
+        [](const LoadCommand& c) { return c.repeat.out_dir == "/series"; }}},
   };
   FlagTable<LoadCommand> load = common;
   load["target"] = {with({"--target", "null"}),
@@ -1106,6 +1119,8 @@ TEST_CASE(
       {"report-json", {with({"--report-json", "r.json"}), "--report-json " + per_run}},
       {"per-entity-csv", {with({"--per-entity-csv", "r.csv"}), "--per-entity-csv " + per_run}},
       {"hold-open-seconds", {with({"--hold-open-seconds", "5"}), "--hold-open-seconds " + per_run}},
+      {"warmup-runs",
+       {with({"--warmup-runs", "2"}), "--warmup-runs: warmup ab makes one warm-up run per arm"}},
       // The server each run starts is plaintext, on loopback.
       {"tls", {with({"--tls"}), "--tls has no effect with the server reindex starts"}},
       // {xmx} is for the arms' commands: without one it would be lost.
@@ -1116,7 +1131,7 @@ TEST_CASE(
   for (const std::string& flag : DocumentedFlags(ParseReindex)) {
     CAPTURE(flag);
     if (flag == "help") continue;
-    if (flag == "html") {  // ab's own --html takes it: see the table above
+    if (flag == "html" || flag == "runs" || flag == "out") {  // ab's own take these: see the table above
       ++checked;
       continue;
     }
@@ -1133,7 +1148,7 @@ TEST_CASE(
     CHECK_MESSAGE(row->second.second(ab->reindex), "reindex's --", flag, " did not reach ab's runs");
     ++checked;
   }
-  CHECK(checked == static_cast<int>(passed.size() + refused.size()) + 1);
+  CHECK(checked == static_cast<int>(passed.size() + refused.size()) + 3);  // --html, --runs, --out
 }
 
 TEST_CASE(

@@ -15,7 +15,7 @@
 #include <set>
 #include <sstream>
 
-#include "report/json_file.h"
+#include "warmup/run_record.h"
 
 namespace warmup {
 namespace {
@@ -203,141 +203,18 @@ int Comparison::ExitCode() const {
 
 namespace {
 
-// One run's metrics: name -> (value, unit).
-using RunMetrics = std::map<std::string, std::pair<double, std::string>>;
-
-struct Run {
-  std::string file;
-  std::string path;      // canonical, to tell one file given twice
-  std::string identity;  // run label, start, host, pid: the same run under two names
-  std::string schema;
-  // What must be equal for two runs to be compared: field -> value.
-  std::map<std::string, std::string> setup;
-  // What the arms are (ArmDescription).
-  std::string loader_build, server, server_build, command_line;
-  RunMetrics metrics;
-  std::map<std::string, int64_t> collection_counts;  // copied, per collection
-};
-
-std::string Joined(const json& words) {
-  std::string out;
-  for (const json& w : words) out += (out.empty() ? "" : " ") + w.get<std::string>();
-  return out;
+// A run report whose figures stand: a failed run's are refused.
+StatusOr<RunRecord> ReadRun(const std::string& file) {
+  auto run = ReadRunRecord(file);
+  if (run.ok() && run->exit_code == 1) {
+    return InvalidArgumentError(file + ": the run failed (exit 1: " + run->failure +
+                                "); its figures do not stand");
+  }
+  return run;
 }
 
-// The setup fields of a report. Reports before warmup-run/7 recorded no
-// configuration: their target kind is the first word of the target's
-// description, the rest "not recorded" (and so never equal to a recorded value).
-void ReadSetup(const json& doc, Run& run) {
-  const json& env = doc.at("environment");
-  run.setup["dataset"] = doc.at("dataset_fingerprint").get<std::string>();
-  run.setup["host"] = env.at("hostname").get<std::string>() + ", " + env.at("cpu_model").get<std::string>() +
-                      ", " + std::to_string(env.at("cores").get<int>()) + " cores";
-  const json* config = doc.contains("config") && doc.at("config").is_object() ? &doc.at("config") : nullptr;
-  constexpr const char* kNotRecorded = "not recorded";
-  auto text = [&](const char* field) -> std::string {
-    if (config == nullptr || !config->contains(field) || config->at(field).is_null()) return kNotRecorded;
-    return config->at(field).get<std::string>();
-  };
-  if (config == nullptr) {
-    const std::string target = doc.at("target").get<std::string>();
-    run.setup["target kind"] = target.substr(0, target.find(' '));
-  } else {
-    run.setup["target kind"] = text("target_kind");
-  }
-  run.setup["compression"] = text("compression");
-  std::string scale = kNotRecorded;
-  if (config != nullptr) {
-    const json& provenance = config->at("dataset_provenance");
-    scale = provenance.contains("generator.scale") ? provenance.at("generator.scale").get<std::string>()
-                                                   : "not said by the source";
-    run.setup["max per collection"] = std::to_string(config->at("max_per_collection").get<int64_t>());
-    run.setup["collections"] = config->at("collections").empty() ? "all" : Joined(config->at("collections"));
-    std::string server = text("server_command") != kNotRecorded  ? "command " + text("server_command")
-                         : text("server_binary") != kNotRecorded ? text("server_binary")
-                                                                 : "";
-    if (!config->at("server_args").empty()) server += " (serve " + Joined(config->at("server_args")) + ")";
-    if (text("server_xmx") != kNotRecorded) server += ", heap " + text("server_xmx");
-    run.server = server;
-    run.command_line = Joined(config->at("command_line"));
-  } else {
-    run.setup["max per collection"] = kNotRecorded;
-    run.setup["collections"] = doc.at("collection_subset").get<bool>() ? "a subset" : "all";
-  }
-  run.setup["dataset scale"] = scale;
-  run.loader_build = env.at("build_details").get<std::string>();
-  const json& server = doc.at("server_process");
-  if (!server.is_null()) {
-    run.server_build = server.value("build", "");
-    if (run.server.empty()) run.server = server.value("binary", "");
-  }
-  run.identity =
-      doc.at("run_label").get<std::string>() + ", started " + doc.at("started_at").get<std::string>() +
-      " on " + env.at("hostname").get<std::string>() +
-      (doc.contains("loader_pid") ? ", pid " + std::to_string(doc.at("loader_pid").get<int>()) : "");
-}
-
-StatusOr<Run> ReadRun(const std::string& file) {
-  auto read = report::ReadJsonObject(file);
-  if (!read.ok()) return read.status();
-  const json& doc = *read;
-  auto bad = [&](const std::string& why) { return InvalidArgumentError(file + ": " + why); };
-  // Versions 6 to 8 only added fields to version 5: all compare.
-  const std::string schema = doc.value("schema", "");
-  if (schema != "warmup-run/8" && schema != "warmup-run/7" && schema != "warmup-run/6" &&
-      schema != "warmup-run/5") {
-    return bad("not a run report (schema warmup-run/8, 7, 6 or 5), but " +
-               doc.value("schema", std::string("no schema")));
-  }
-  try {
-    if (doc.at("exit_code").get<int>() == 1) {
-      return bad("the run failed (exit 1: " + doc.at("verification").at("outcome").get<std::string>() +
-                 (doc.at("abort_reason").get<std::string>() == "none"
-                      ? std::string()
-                      : ", " + doc.at("abort_reason").get<std::string>()) +
-                 "); its figures do not stand");
-    }
-    Run run;
-    run.file = file;
-    run.schema = schema;
-    std::error_code ec;
-    run.path = std::filesystem::weakly_canonical(file, ec).string();
-    ReadSetup(doc, run);
-    auto put = [&](const std::string& name, double value, const char* unit) {
-      run.metrics[name] = {value, unit};
-    };
-    if (!doc.at("total_seconds").is_null()) put("total_seconds", doc.at("total_seconds").get<double>(), "s");
-    put("net_load_seconds",
-        doc.at("load_wall_seconds").get<double>() - doc.at("source_read_seconds").get<double>(), "s");
-    put("golive_seconds", doc.at("golive").at("seconds").get<double>(), "s");
-    for (const json& c : doc.at("collections")) {
-      const int64_t copied = c.at("copied").get<int64_t>();
-      if (copied == 0) continue;
-      const std::string type = c.at("entity_type").get<std::string>();
-      run.collection_counts[type] = copied;
-      put("upsert_median_us:" + type, c.at("upsert").at("median_us").get<double>(), "us");
-      if (type == "Product") put("upsert_mean_us:Product", c.at("upsert").at("mean_us").get<double>(), "us");
-    }
-    const json& server = doc.at("server_process");
-    if (!server.is_null()) {
-      const json& usage = server.at("usage");
-      const double copied = doc.at("copied").get<double>();
-      if (copied > 0) {
-        put("server_cpu_us_per_entity",
-            (usage.at("user_seconds").get<double>() + usage.at("system_seconds").get<double>()) * 1e6 /
-                copied,
-            "us/entity");
-      }
-      put("server_peak_rss_bytes", usage.at("peak_rss_bytes").get<double>(), "bytes");
-    }
-    return run;
-  } catch (const json::exception& e) {
-    return bad(std::string("a field of the run report is missing or of the wrong type (") + e.what() + ")");
-  }
-}
-
-StatusOr<std::vector<Run>> ReadRuns(const std::vector<std::string>& files) {
-  std::vector<Run> runs;
+StatusOr<std::vector<RunRecord>> ReadRuns(const std::vector<std::string>& files) {
+  std::vector<RunRecord> runs;
   for (const std::string& f : files) {
     auto run = ReadRun(f);
     if (!run.ok()) return run.status();
@@ -347,12 +224,12 @@ StatusOr<std::vector<Run>> ReadRuns(const std::vector<std::string>& files) {
 }
 
 // The values of `metric` over `runs`; empty unless every run has it.
-std::vector<double> Values(const std::vector<Run>& runs, const std::string& metric) {
+std::vector<double> Values(const std::vector<RunRecord>& runs, const std::string& metric) {
   std::vector<double> values;
-  for (const Run& r : runs) {
+  for (const RunRecord& r : runs) {
     auto it = r.metrics.find(metric);
     if (it == r.metrics.end()) return {};
-    values.push_back(it->second.first);
+    values.push_back(it->second.value);
   }
   return values;
 }
@@ -372,7 +249,7 @@ std::string Fixed(double v, int places) {
 
 // A report counted twice would be a second observation of one run: refused,
 // whether it is the same file or a copy of it.
-Status RefuseDuplicates(const std::vector<const Run*>& runs) {
+Status RefuseDuplicates(const std::vector<const RunRecord*>& runs) {
   for (size_t i = 0; i < runs.size(); ++i) {
     for (size_t j = 0; j < i; ++j) {
       const bool same_file = runs[i]->path == runs[j]->path;
@@ -391,9 +268,9 @@ void AddDistinct(std::vector<std::string>& values, const std::string& value) {
     values.push_back(value);
 }
 
-ArmDescription Describe(const std::vector<Run>& runs) {
+ArmDescription Describe(const std::vector<RunRecord>& runs) {
   ArmDescription arm;
-  for (const Run& r : runs) {
+  for (const RunRecord& r : runs) {
     AddDistinct(arm.loader_builds, r.loader_build);
     AddDistinct(arm.servers, r.server);
     AddDistinct(arm.server_builds, r.server_build);
@@ -421,9 +298,9 @@ StatusOr<Comparison> CompareRuns(const std::vector<std::string>& a_files,
   if (!b.ok()) return b.status();
   auto noise = ReadRuns(noise_files);
   if (!noise.ok()) return noise.status();
-  std::vector<const Run*> all;
+  std::vector<const RunRecord*> all;
   for (const auto* arm : {&*a, &*b, &*noise}) {
-    for (const Run& r : *arm) all.push_back(&r);
+    for (const RunRecord& r : *arm) all.push_back(&r);
   }
   if (Status s = RefuseDuplicates(all); !s.ok()) return s;
   Comparison out;
@@ -431,11 +308,11 @@ StatusOr<Comparison> CompareRuns(const std::vector<std::string>& a_files,
   out.b_files = b_files;
   out.noise_files = noise_files;
   out.alpha = options.alpha;
-  const Run& first = a->front();
+  const RunRecord& first = a->front();
   out.dataset_fingerprint = first.setup.at("dataset");
   // Every run must have measured the same thing as the first; what a
   // comparison is for (the builds, the servers, their flags and heap) may differ.
-  for (const Run* r : all) {
+  for (const RunRecord* r : all) {
     for (const auto& [field, value] : r->setup) {
       const std::string& expected = first.setup.at(field);
       if (value == expected) continue;
@@ -449,7 +326,7 @@ StatusOr<Comparison> CompareRuns(const std::vector<std::string>& a_files,
   }
   for (const auto& [field, value] : first.setup) {
     bool everywhere = true;
-    for (const Run* r : all) everywhere = everywhere && r->setup.at(field) == value;
+    for (const RunRecord* r : all) everywhere = everywhere && r->setup.at(field) == value;
     out.setup.push_back(field + ": " + value + (everywhere ? "" : " (in " + first.file + "; runs differ)"));
   }
   if (first.schema == "warmup-run/6" || first.schema == "warmup-run/5") {
@@ -465,14 +342,14 @@ StatusOr<Comparison> CompareRuns(const std::vector<std::string>& a_files,
   }
   // A collection's median is a figure only with enough entities in every run.
   std::set<std::string> small;
-  for (const Run* r : all) {
+  for (const RunRecord* r : all) {
     for (const auto& [type, count] : r->collection_counts) {
       if (count < options.min_collection_count) small.insert(type);
     }
   }
   out.small_collections.assign(small.begin(), small.end());
   // Noise from A/A runs: the two interleaved halves, whose ratio should be 1.
-  std::vector<Run> noise_x, noise_y;
+  std::vector<RunRecord> noise_x, noise_y;
   for (size_t i = 0; i < noise->size(); ++i) (i % 2 == 0 ? noise_x : noise_y).push_back((*noise)[i]);
   for (const auto& [metric, value_unit] : first.metrics) {
     const size_t colon = metric.find(':');
@@ -482,7 +359,7 @@ StatusOr<Comparison> CompareRuns(const std::vector<std::string>& a_files,
     }
     MetricComparison m;
     m.metric = metric;
-    m.unit = value_unit.second;
+    m.unit = value_unit.unit;
     m.a = Values(*a, metric);
     m.b = Values(*b, metric);
     if (m.a.empty() || m.b.empty()) continue;

@@ -1,0 +1,62 @@
+// A run report (--report-json) read back: the metrics a comparison, a
+// summary of repeated runs and a history are made of, what the run measured
+// (its setup, which must match for two runs to be set side by side), and
+// what made it (builds, servers, command line).
+#ifndef WARMUP_RUN_RECORD_H_
+#define WARMUP_RUN_RECORD_H_
+
+#include <cstdint>
+#include <map>
+#include <string>
+
+#include "warmup/status.h"
+
+namespace warmup {
+
+struct RunMetric {
+  double value = 0;
+  std::string unit;  // "s", "us", "bytes", "us/entity"
+};
+
+struct RunRecord {
+  std::string file;      // as given
+  std::string path;      // canonical, to tell one file given twice
+  std::string identity;  // run label, start, host, pid: the same run under two names
+  std::string schema;    // "warmup-run/8" ...
+  std::string run_label;
+  std::string started_at;  // UTC, ISO 8601
+  int exit_code = 0;       // the run's own (RunResult::ExitCode)
+  // For a failed run (exit 1): the verification outcome and, when the load
+  // aborted, why, e.g. "NOT_REACHED, interrupted".
+  std::string failure;
+  // What must be equal for two runs to be set side by side: field -> value
+  // (dataset, dataset scale, host, target kind, compression, max per
+  // collection, collections). Reports before warmup-run/7 recorded no
+  // configuration: their fields read "not recorded", which equals no
+  // recorded value.
+  std::map<std::string, std::string> setup;
+  // What varies between runs of one setup: the loader's build
+  // (environment.build_details), the server (binary or command, its serve
+  // flags and heap), what a started warmup serve said of its build, and the
+  // command line.
+  std::string loader_build, server, server_build, command_line;
+  // Every metric the report holds: "total_seconds" (only when goLive
+  // completed), "net_load_seconds" (load wall minus source read),
+  // "golive_seconds", "upsert_median_us:TYPE" per collection that copied an
+  // entity, "upsert_mean_us:Product", and, when a server was measured,
+  // "server_cpu_us_per_entity" and "server_peak_rss_bytes". Lower is better
+  // for all of them.
+  std::map<std::string, RunMetric> metrics;
+  std::map<std::string, int64_t> collection_counts;  // entities copied, per collection
+};
+
+// Reads the run report `file` (JSON, schema warmup-run/8, 7, 6 or 5; the
+// later ones only add fields). A failed run is read too: its exit_code says
+// so, and its figures do not stand.
+// Errors: kNotFound "FILE: cannot be read"; kInvalidArgument naming the file
+// for one that is not JSON, not a run report, or lacks a field.
+StatusOr<RunRecord> ReadRunRecord(const std::string& file);
+
+}  // namespace warmup
+
+#endif  // WARMUP_RUN_RECORD_H_

@@ -1,0 +1,138 @@
+// Run reports read back (warmup/run_record.h): the one place that knows
+// which fields of a report are metrics and which say what was measured.
+#include "warmup/run_record.h"
+
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+
+#include "report/json_file.h"
+
+namespace warmup {
+namespace {
+
+using json = nlohmann::json;
+
+std::string Joined(const json& words) {
+  std::string out;
+  for (const json& w : words) out += (out.empty() ? "" : " ") + w.get<std::string>();
+  return out;
+}
+
+// The setup and the arm's description. Reports before warmup-run/7 recorded
+// no configuration: their target kind is the first word of the target's
+// description, the rest "not recorded".
+void ReadSetup(const json& doc, RunRecord& run) {
+  const json& env = doc.at("environment");
+  run.setup["dataset"] = doc.at("dataset_fingerprint").get<std::string>();
+  run.setup["host"] = env.at("hostname").get<std::string>() + ", " + env.at("cpu_model").get<std::string>() +
+                      ", " + std::to_string(env.at("cores").get<int>()) + " cores";
+  const json* config = doc.contains("config") && doc.at("config").is_object() ? &doc.at("config") : nullptr;
+  constexpr const char* kNotRecorded = "not recorded";
+  auto text = [&](const char* field) -> std::string {
+    if (config == nullptr || !config->contains(field) || config->at(field).is_null()) return kNotRecorded;
+    return config->at(field).get<std::string>();
+  };
+  if (config == nullptr) {
+    const std::string target = doc.at("target").get<std::string>();
+    run.setup["target kind"] = target.substr(0, target.find(' '));
+  } else {
+    run.setup["target kind"] = text("target_kind");
+  }
+  run.setup["compression"] = text("compression");
+  std::string scale = kNotRecorded;
+  if (config != nullptr) {
+    const json& provenance = config->at("dataset_provenance");
+    scale = provenance.contains("generator.scale") ? provenance.at("generator.scale").get<std::string>()
+                                                   : "not said by the source";
+    run.setup["max per collection"] = std::to_string(config->at("max_per_collection").get<int64_t>());
+    run.setup["collections"] = config->at("collections").empty() ? "all" : Joined(config->at("collections"));
+    std::string server = text("server_command") != kNotRecorded  ? "command " + text("server_command")
+                         : text("server_binary") != kNotRecorded ? text("server_binary")
+                                                                 : "";
+    if (!config->at("server_args").empty()) server += " (serve " + Joined(config->at("server_args")) + ")";
+    if (text("server_xmx") != kNotRecorded) server += ", heap " + text("server_xmx");
+    run.server = server;
+    run.command_line = Joined(config->at("command_line"));
+  } else {
+    run.setup["max per collection"] = kNotRecorded;
+    run.setup["collections"] = doc.at("collection_subset").get<bool>() ? "a subset" : "all";
+  }
+  run.setup["dataset scale"] = scale;
+  run.loader_build = env.at("build_details").get<std::string>();
+  const json& server = doc.at("server_process");
+  if (!server.is_null()) {
+    run.server_build = server.value("build", "");
+    if (run.server.empty()) run.server = server.value("binary", "");
+  }
+  run.identity =
+      doc.at("run_label").get<std::string>() + ", started " + doc.at("started_at").get<std::string>() +
+      " on " + env.at("hostname").get<std::string>() +
+      (doc.contains("loader_pid") ? ", pid " + std::to_string(doc.at("loader_pid").get<int>()) : "");
+}
+
+void ReadMetrics(const json& doc, RunRecord& run) {
+  auto put = [&](const std::string& name, double value, const char* unit) {
+    run.metrics[name] = {value, unit};
+  };
+  if (!doc.at("total_seconds").is_null()) put("total_seconds", doc.at("total_seconds").get<double>(), "s");
+  put("net_load_seconds",
+      doc.at("load_wall_seconds").get<double>() - doc.at("source_read_seconds").get<double>(), "s");
+  put("golive_seconds", doc.at("golive").at("seconds").get<double>(), "s");
+  for (const json& c : doc.at("collections")) {
+    const int64_t copied = c.at("copied").get<int64_t>();
+    if (copied == 0) continue;
+    const std::string type = c.at("entity_type").get<std::string>();
+    run.collection_counts[type] = copied;
+    put("upsert_median_us:" + type, c.at("upsert").at("median_us").get<double>(), "us");
+    if (type == "Product") put("upsert_mean_us:Product", c.at("upsert").at("mean_us").get<double>(), "us");
+  }
+  const json& server = doc.at("server_process");
+  if (!server.is_null()) {
+    const json& usage = server.at("usage");
+    const double copied = doc.at("copied").get<double>();
+    if (copied > 0) {
+      put("server_cpu_us_per_entity",
+          (usage.at("user_seconds").get<double>() + usage.at("system_seconds").get<double>()) * 1e6 / copied,
+          "us/entity");
+    }
+    put("server_peak_rss_bytes", usage.at("peak_rss_bytes").get<double>(), "bytes");
+  }
+}
+
+}  // namespace
+
+StatusOr<RunRecord> ReadRunRecord(const std::string& file) {
+  auto read = report::ReadJsonObject(file);
+  if (!read.ok()) return read.status();
+  const json& doc = *read;
+  auto bad = [&](const std::string& why) { return InvalidArgumentError(file + ": " + why); };
+  const std::string schema = doc.value("schema", "");
+  if (schema != "warmup-run/8" && schema != "warmup-run/7" && schema != "warmup-run/6" &&
+      schema != "warmup-run/5") {
+    return bad("not a run report (schema warmup-run/8, 7, 6 or 5), but " +
+               doc.value("schema", std::string("no schema")));
+  }
+  try {
+    RunRecord run;
+    run.file = file;
+    run.schema = schema;
+    std::error_code ec;
+    run.path = std::filesystem::weakly_canonical(file, ec).string();
+    run.run_label = doc.at("run_label").get<std::string>();
+    run.started_at = doc.at("started_at").get<std::string>();
+    run.exit_code = doc.at("exit_code").get<int>();
+    if (run.exit_code == 1) {
+      const std::string abort = doc.at("abort_reason").get<std::string>();
+      run.failure = doc.at("verification").at("outcome").get<std::string>() +
+                    (abort == "none" ? std::string() : ", " + abort);
+    }
+    ReadSetup(doc, run);
+    ReadMetrics(doc, run);
+    return run;
+  } catch (const json::exception& e) {
+    return bad(std::string("a field of the run report is missing or of the wrong type (") + e.what() + ")");
+  }
+}
+
+}  // namespace warmup
