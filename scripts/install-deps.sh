@@ -11,6 +11,7 @@ packages=(
   librange-v3-dev doctest-dev nlohmann-json3-dev
   libssl-dev libicu-dev libroaring-dev libzstd-dev libzip-dev
   libdeflate-dev  # the engine's raw deflate records (--compress deflate), faster than zlib's
+  libsqlite3-dev  # the run history's default store (warmup history, --history)
   clang-format
   openssl  # the TLS tests make their certificates with it
   clang libclang-rt-14-dev  # the sanitized suites (ASan+UBSan, TSan) and the libFuzzer targets

@@ -9,10 +9,12 @@
 
 #include "common/profiler_window.h"
 #include "warmup/catalog_admin.h"
+#include "warmup/change_points.h"
 #include "warmup/compare.h"
 #include "warmup/copy_options.h"
 #include "warmup/generator.h"
 #include "warmup/grpc_source.h"
+#include "warmup/history.h"
 #include "warmup/host_port.h"
 #include "warmup/names.h"
 #include "warmup/run_spec.h"
@@ -60,6 +62,10 @@ struct ReportOptions {
   bool progress_lines = true;
   double progress_interval_seconds = 10;  // --progress-interval: plain lines when stderr is not a terminal
   bool quiet = false;                     // --quiet: the report only
+  // --history[=LOCATION]: record the run (each measured run of --runs) in
+  // this store (warmup/history.h; alone, DefaultHistoryLocation()); empty =
+  // not recorded.
+  std::string history;
 };
 
 // warmup-profile, and warmup serve --profiler: which profiler records the
@@ -196,6 +202,19 @@ struct BenchCommand {
   bool require_targets = false;          // exit 3 when a measured target is not met
 };
 
+// `warmup history record|show|changes`: the run history (warmup/history.h,
+// warmup/change_points.h).
+struct HistoryCommand {
+  std::string help;  // set by --help: print it and exit 0, run nothing
+  enum class Action { kRecord, kShow, kChanges } action = Action::kShow;
+  std::string location;                  // --history, else DefaultHistoryLocation()
+  std::vector<std::string> reports;      // record: run reports, or directories of them
+  HistoryQuery query;                    // show, changes: --host, --dataset, --include-failed
+  std::string metric = "total_seconds";  // show: the metric listed
+  HistoryChangesOptions changes;         // changes: --metric (repeatable), --threshold, --alpha, ...
+  std::string json_out;                  // changes: every figure as JSON here
+};
+
 // Each parser reads the arguments after the command name and touches nothing
 // outside them (no file is looked at). With `--help` the command's `help`
 // holds its usage and options, and nothing else is checked.
@@ -222,6 +241,8 @@ StatusOr<CompareCommand> ParseCompare(const std::vector<std::string>& args);
 // --per-entity-csv) are refused. Each arm is --a or --a-command (--b, --b-command).
 StatusOr<AbCommand> ParseAb(const std::vector<std::string>& args);
 StatusOr<CatalogsCommand> ParseCatalogs(const std::vector<std::string>& args);
+// `warmup history ACTION ...`: the action is the first argument.
+StatusOr<HistoryCommand> ParseHistory(const std::vector<std::string>& args);
 StatusOr<ExportCommand> ParseExport(const std::vector<std::string>& args);
 
 }  // namespace warmup::cli

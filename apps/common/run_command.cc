@@ -130,7 +130,25 @@ void WriteRunFiles(const warmup::cli::LoadCommand& cmd, warmup::RunResult& resul
   }
 }
 
-int Finish(const warmup::cli::LoadCommand& cmd, warmup::RunResult result) {
+warmup::StatusOr<std::unique_ptr<warmup::History>> OpenHistory(const warmup::cli::LoadCommand& cmd) {
+  if (cmd.report.history.empty()) return std::unique_ptr<warmup::History>();
+  auto history = warmup::History::Open(cmd.report.history);
+  if (!history.ok()) return history.status().WithContext("--history");
+  return history;
+}
+
+warmup::Status RecordInHistory(warmup::History* history, const warmup::RunResult& result) {
+  if (history == nullptr) return warmup::OkStatus();
+  auto recorded = history->Record(warmup::RenderJsonReport(result), "run " + result.run_label);
+  if (!recorded.ok()) return recorded.status().WithContext("--history: run " + result.run_label);
+  return warmup::OkStatus();
+}
+
+int Finish(const warmup::cli::LoadCommand& cmd, warmup::RunResult result, warmup::History* history) {
+  if (auto s = RecordInHistory(history, result); !s.ok()) {
+    std::cerr << "warmup: " << s.ToString() << "\n";
+    result.output_error = "the run could not be recorded in " + history->Describe();
+  }
   WriteRunFiles(cmd, result);
   std::cout << warmup::RenderTextReport(result) << std::flush;
   if (cmd.report.hold_open_seconds > 0) {
@@ -173,8 +191,9 @@ std::vector<std::pair<std::string, bool>> PlanRuns(const warmup::cli::LoadComman
 // load and reindex with --runs (RepeatOptions): the runs one after another,
 // each on a fresh target, every report in OUT, then the summary. A run that
 // fails, or an interrupt, ends the series; what stood before it is
-// summarized as partial (exit 1).
-int RunRepeated(const warmup::cli::LoadCommand& cmd, const char* command) {
+// summarized as partial (exit 1). Each measured run is recorded in
+// `history` (when not null), a failed one too, marked by its exit status.
+int RunRepeated(const warmup::cli::LoadCommand& cmd, const char* command, warmup::History* history) {
   namespace fs = std::filesystem;
   const fs::path out = cmd.repeat.out_dir;
   const std::string prefix = std::string("warmup ") + command + ": ";
@@ -220,6 +239,12 @@ int RunRepeated(const warmup::cli::LoadCommand& cmd, const char* command) {
       std::fprintf(stderr, "%srun %zu of %zu  %-14s %s%s\n", prefix.c_str(), i + 1, plan.size(),
                    label.c_str(), RunLine(*result).c_str(), warm_up ? "  (warm-up, not summarized)" : "");
     }
+    if (!warm_up) {
+      if (auto s = RecordInHistory(history, *result); !s.ok()) {
+        std::cerr << prefix << s.ToString() << "\n";
+        if (incomplete.empty()) incomplete = label + " could not be recorded in the history";
+      }
+    }
     const bool failed = result->ExitCode() == 1;
     if (!failed && !warm_up && incomplete.empty()) measured.push_back(json.string());
     if (failed && incomplete.empty()) {
@@ -252,11 +277,13 @@ int RunRepeated(const warmup::cli::LoadCommand& cmd, const char* command) {
 }  // namespace
 
 int RunLoadUntilInterrupted(const warmup::cli::LoadCommand& cmd, const char* command) {
-  if (cmd.repeat.repeated) return RunRepeated(cmd, command);
+  auto history = OpenHistory(cmd);
+  if (!history.ok()) return FailWith(history.status());
+  if (cmd.repeat.repeated) return RunRepeated(cmd, command, history->get());
   warmup::cli::SignalWatcher signals(command, cmd.target.kind == warmup::TargetKind::kStartedServer);
   auto result = RunCommand(cmd, command, signals);
   if (!result.ok()) return FailToRun(result.status());
-  return Finish(cmd, *result);
+  return Finish(cmd, *result, history->get());
 }
 
 int Load(const std::vector<std::string>& args) {

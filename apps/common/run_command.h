@@ -6,10 +6,12 @@
 #include <filesystem>
 #include <functional>
 #include <iostream>
+#include <memory>
 #include <optional>
 
 #include "common/options.h"
 #include "common/signal_watcher.h"
+#include "warmup/history.h"
 #include "warmup/report.h"
 #include "warmup/run.h"
 #include "warmup/status.h"
@@ -39,15 +41,25 @@ int RunLoadUntilInterrupted(const warmup::cli::LoadCommand& cmd, const char* com
 void WriteRunFiles(
     const warmup::cli::LoadCommand& cmd, warmup::RunResult& result,
     const std::function<std::string(const warmup::RunResult&)>& render_json = &warmup::RenderJsonReport);
-// WriteRunFiles, then prints the text report, stays alive
-// --hold-open-seconds, and returns the exit status.
-int Finish(const warmup::cli::LoadCommand& cmd, warmup::RunResult result);
+// Records the run in `history` (when not null), WriteRunFiles, then prints
+// the text report, stays alive --hold-open-seconds, and returns the exit
+// status. A run that could not be recorded fails (exit 1), as one whose
+// report could not be written.
+int Finish(const warmup::cli::LoadCommand& cmd, warmup::RunResult result, warmup::History* history = nullptr);
 // Writes `text` to `path`, replacing it. Errors: kFailedPrecondition naming it.
 warmup::Status WriteFile(const std::filesystem::path& path, const std::string& text);
 // Makes `out` a directory for a command's reports (ab's, bench's): it must be
 // absent (created) or empty, so that nothing older is ever read as this
 // command's; `why` ends the refusal of a non-empty one.
 warmup::Status PrepareOutDir(const std::filesystem::path& out, const std::string& why);
+
+// The store --history names (ReportOptions::history), opened, or null when
+// the run is not to be recorded. Opened before anything runs, so that a
+// store that cannot take the run stops the command before it measures.
+warmup::StatusOr<std::unique_ptr<warmup::History>> OpenHistory(const warmup::cli::LoadCommand& cmd);
+// Records `result` (as its JSON report) in `history` when there is one.
+// Errors: History::Record's, in the context of the run's label.
+warmup::Status RecordInHistory(warmup::History* history, const warmup::RunResult& result);
 
 // Exit statuses of the warmup commands besides a run's own (docs/measurement.md).
 inline constexpr int kExitFailed = 1;

@@ -208,6 +208,12 @@ po::options_description ReportGroup::Options() {
       "progress-interval", po::value(&report.progress_interval_seconds)->default_value(10, "10"),
       "seconds between progress lines when stderr is not a terminal (a terminal gets one live line)")(
       "quiet", po::bool_switch(&report.quiet), "no progress, only the report");
+  if (!with_history) return group;
+  group.add_options()(
+      "history", po::value(&report.history)->implicit_value(DefaultHistoryLocation()),
+      "--history[=FILE|postgresql://...]: record the run (with --runs, each measured run) in a history "
+      "(warmup history; docs/history.md); alone, the default store ($WARMUP_HISTORY, else under the user's "
+      "data directory)");
   return group;
 }
 

@@ -59,6 +59,8 @@ struct CopyGroup {
 // What the run leaves besides the text report, and its progress.
 struct ReportGroup {
   ReportOptions& report;
+  // --history: not warmup-profile's, whose runs carry a profiler's cost.
+  bool with_history = true;
 
   po::options_description Options();
   Status Finish();

@@ -38,7 +38,7 @@ StatusOr<LoadCommand> ParseRun(const std::vector<std::string>& args, RunVerb ver
   SourceGroup source{cmd.source};
   TargetGroup target{cmd.target, verb};
   CopyGroup copy{cmd.copy};
-  ReportGroup report{cmd.report};
+  ReportGroup report{cmd.report, /*with_history=*/verb != RunVerb::kProfile};
   StartedServerGroup server{cmd.server};
   RepeatGroup repeat{cmd.repeat};
   po::options_description visible;

@@ -60,6 +60,8 @@ int Ab(const std::vector<std::string>& args) {
     }
   }
   if (auto s = warmup::CheckOutputFile("--html", cmd->html_out, true); !s.ok()) return FailWith(s);
+  auto history = OpenHistory(cmd->reindex);
+  if (!history.ok()) return FailWith(history.status());
   const fs::path out = cmd->out_dir;
   if (auto s = PrepareOutDir(out, "warmup ab keeps each comparison's runs apart"); !s.ok())
     return FailWith(s);
@@ -109,6 +111,12 @@ int Ab(const std::vector<std::string>& args) {
     if (auto s = WriteFile(out / (planned.label + ".txt"), warmup::RenderTextReport(*result)); !s.ok()) {
       remove_work();
       return FailWith(s);
+    }
+    if (!planned.warm_up) {
+      if (auto s = RecordInHistory(history->get(), *result); !s.ok()) {
+        remove_work();
+        return FailWith(s);
+      }
     }
     std::fprintf(stderr, "warmup ab: run %2zu of %zu  %-8s %c%s  %s\n", i + 1, plan.size(),
                  planned.label.c_str(), planned.arm == 'a' ? 'A' : 'B',

@@ -25,6 +25,7 @@ int Load(const std::vector<std::string>& args);     // load.cc
 int Reindex(const std::vector<std::string>& args);  // reindex.cc
 int Ab(const std::vector<std::string>& args);       // ab.cc
 int Bench(const std::vector<std::string>& args);    // bench.cc
+int History(const std::vector<std::string>& args);  // history.cc
 
 namespace {
 
@@ -181,6 +182,12 @@ constexpr Command kCommands[] = {
      "             exit 0 = every run verified, 1 = a run failed, 3 = a target not met with "
      "--require-targets",
      Bench},
+    {"history",
+     "the runs warmup remembers: record reports, show a series, find its change points (--history on runs)\n"
+     "             changes: exit 0 = no regression, 3 = the newest change point a regression, 4 = too few "
+     "runs "
+     "(docs/history.md)",
+     History},
     {"version", "print the version and the evitaDB protocol this build speaks", Version},
 };
 

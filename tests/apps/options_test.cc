@@ -239,6 +239,8 @@ TEST_CASE(
       {"out",
        {with({"--runs", "3", "--out", "/series"}),
         [](const LoadCommand& c) { return c.repeat.out_dir == "/series"; }}},
+      {"history",
+       {with({"--history=/h.sqlite"}), [](const LoadCommand& c) { return c.report.history == "/h.sqlite"; }}},
   };
   FlagTable<LoadCommand> load = common;
   load["target"] = {with({"--target", "null"}),
@@ -1107,6 +1109,8 @@ TEST_CASE(
       {"server-stop-grace",
        {with({"--server-stop-grace", "3"}),
         [](const LoadCommand& c) { return c.server.stop_grace_seconds == 3; }}},
+      {"history",
+       {with({"--history=/h.sqlite"}), [](const LoadCommand& c) { return c.report.history == "/h.sqlite"; }}},
   };
   const std::string per_run = "is set by warmup ab for each run";
   const std::map<std::string, std::pair<Args, std::string>> refused = {
@@ -1210,7 +1214,8 @@ TEST_CASE(
   CheckEveryFlag<P>(ParseProfile, table);
   // The other targets' flags are not warmup-profile's: not listed, and refused as unknown.
   const std::set<std::string> documented = DocumentedFlags(ParseProfile);
-  for (const char* flag : {"address", "golive-timeout", "upsert-timeout", "tls", "target", "server-binary"}) {
+  for (const char* flag :
+       {"address", "golive-timeout", "upsert-timeout", "tls", "target", "server-binary", "history", "runs"}) {
     CAPTURE(flag);
     CHECK_FALSE(documented.contains(flag));
   }

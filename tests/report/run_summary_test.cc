@@ -9,6 +9,7 @@
 #include <functional>
 #include <nlohmann/json.hpp>
 
+#include "common/run_reports.h"
 #include "common/status_matchers.h"
 #include "common/temp_dir.h"
 #include "warmup/report.h"
@@ -18,37 +19,7 @@
 namespace warmup {
 namespace {
 
-// A verified embedded run: TOTAL `total` s (load total - 1, source read 0.25,
-// goLive 1), 100 Brands at 20 us, 100 Products at `product_us`.
-std::string WriteRun(const std::filesystem::path& dir, const std::string& label, double total,
-                     double product_us, const std::function<void(RunResult&)>& adjust = {}) {
-  RunResult r;
-  r.config.target_kind = "embedded";
-  r.config.compression = "none";
-  r.run_label = label;
-  r.dataset_fingerprint = "f1";
-  r.environment.hostname = "host";
-  r.environment.cpu_model = "cpu";
-  r.environment.cores = 2;
-  for (const char* type : {"Brand", "Product"}) {
-    CollectionResult c;
-    c.entity_type = type;
-    c.source_count = c.expected_count = c.copied = c.target_count.emplace(100);
-    c.upsert.count = 100;
-    c.upsert.median_us = c.upsert.mean_us = std::string(type) == "Product" ? product_us : 20;
-    r.collections.push_back(c);
-  }
-  r.load_wall_seconds = total - 1;
-  r.source_read_seconds = 0.25;
-  r.golive = GoLiveOutcome::kCompleted;
-  r.golive_seconds = 1;
-  r.verify_mode = VerifyMode::kCounts;
-  r.verification = Verification::kVerified;
-  if (adjust) adjust(r);
-  const std::string path = (dir / (label + ".json")).string();
-  std::ofstream(path) << RenderJsonReport(r);
-  return path;
-}
+using testing::WriteRunReport;
 
 const MetricSummary& Metric(const RunsSummary& s, const std::string& name) {
   for (const MetricSummary& m : s.metrics) {
@@ -60,7 +31,7 @@ const MetricSummary& Metric(const RunsSummary& s, const std::string& name) {
 
 TEST_CASE("ReadRunRecord: the metrics of a report, worked from its fields") {
   testing::TempDir dir;
-  auto run = ReadRunRecord(WriteRun(dir.path(), "r1", 10, 500));
+  auto run = ReadRunRecord(WriteRunReport(dir.path(), "r1", 10, 500));
   REQUIRE_OK(run);
   CHECK(run->run_label == "r1");
   CHECK(run->exit_code == 0);
@@ -74,7 +45,7 @@ TEST_CASE("ReadRunRecord: the metrics of a report, worked from its fields") {
   CHECK(run->setup.at("target kind") == "embedded");
   CHECK(run->collection_counts.at("Product") == 100);
 
-  auto failed = ReadRunRecord(WriteRun(dir.path(), "f1", 10, 500, [](RunResult& r) {
+  auto failed = ReadRunRecord(WriteRunReport(dir.path(), "f1", 10, 500, [](RunResult& r) {
     r.abort_reason = AbortReason::kInterrupted;
     r.abort_error = "stopped";
     r.golive = GoLiveOutcome::kNotAttempted;
@@ -91,8 +62,8 @@ TEST_CASE("SummarizeRuns: median, min, max, range and MAD of each metric, by han
   // TOTAL 10, 12, 11, 30: median (11 + 12) / 2 = 11.5, range (30 - 10) / 11.5;
   // deviations from 11.5: 1.5, 0.5, 0.5, 18.5, their median (0.5 + 1.5) / 2 = 1.
   const std::vector<std::string> files = {
-      WriteRun(dir.path(), "run01", 10, 500), WriteRun(dir.path(), "run02", 12, 520),
-      WriteRun(dir.path(), "run03", 11, 480), WriteRun(dir.path(), "run04", 30, 900)};
+      WriteRunReport(dir.path(), "run01", 10, 500), WriteRunReport(dir.path(), "run02", 12, 520),
+      WriteRunReport(dir.path(), "run03", 11, 480), WriteRunReport(dir.path(), "run04", 30, 900)};
   auto summary = SummarizeRuns(files);
   REQUIRE_OK(summary);
   CHECK(summary->labels == std::vector<std::string>{"run01", "run02", "run03", "run04"});
@@ -123,9 +94,10 @@ TEST_CASE("SummarizeRuns: median, min, max, range and MAD of each metric, by han
   CHECK(json["metrics"][0]["median"].get<double>() == doctest::Approx(11.5));
 }
 
-TEST_CASE("RunsSummary: a partial series says so and exits 1; an unverified run makes it exit 2") {
+TEST_CASE("RunsSummary: a partial series says so and exits 1, and an unverified run makes it exit 2") {
   testing::TempDir dir;
-  auto two = SummarizeRuns({WriteRun(dir.path(), "run01", 10, 500), WriteRun(dir.path(), "run02", 12, 520)});
+  auto two = SummarizeRuns(
+      {WriteRunReport(dir.path(), "run01", 10, 500), WriteRunReport(dir.path(), "run02", 12, 520)});
   REQUIRE_OK(two);
   two->planned_runs = 5;
   two->warm_up_runs = 1;
@@ -140,7 +112,7 @@ TEST_CASE("RunsSummary: a partial series says so and exits 1; an unverified run 
   CHECK(nlohmann::json::parse(RenderRunsSummaryJson(*two))["complete"] == false);
 
   auto unverified = SummarizeRuns(
-      {WriteRun(dir.path(), "u1", 10, 500), WriteRun(dir.path(), "u2", 10, 500, [](RunResult& r) {
+      {WriteRunReport(dir.path(), "u1", 10, 500), WriteRunReport(dir.path(), "u2", 10, 500, [](RunResult& r) {
          r.verification = Verification::kUnknown;
          r.verification_error = "counts could not be read";
        })});
@@ -152,9 +124,9 @@ TEST_CASE("RunsSummary: a partial series says so and exits 1; an unverified run 
 
 TEST_CASE("SummarizeRuns refuses a failed run, a run given twice and runs of different setups, naming them") {
   testing::TempDir dir;
-  const std::string a = WriteRun(dir.path(), "a", 10, 500);
+  const std::string a = WriteRunReport(dir.path(), "a", 10, 500);
   CHECK(SummarizeRuns({}).status().code() == StatusCode::kInvalidArgument);
-  const std::string failed = WriteRun(dir.path(), "failed", 10, 500, [](RunResult& r) {
+  const std::string failed = WriteRunReport(dir.path(), "failed", 10, 500, [](RunResult& r) {
     r.golive = GoLiveOutcome::kFailed;
     r.golive_error = "refused";
     r.verification = Verification::kNotReached;
@@ -164,7 +136,7 @@ TEST_CASE("SummarizeRuns refuses a failed run, a run given twice and runs of dif
   CHECK(with_failed.status().message().find(failed + ": the run failed") != std::string::npos);
   CHECK(SummarizeRuns({a, a}).status().message().find("are the same file") != std::string::npos);
   const std::string other =
-      WriteRun(dir.path(), "other", 10, 500, [](RunResult& r) { r.dataset_fingerprint = "f2"; });
+      WriteRunReport(dir.path(), "other", 10, 500, [](RunResult& r) { r.dataset_fingerprint = "f2"; });
   auto mixed = SummarizeRuns({a, other});
   CHECK(mixed.status().message().find("measured different things (dataset f2 vs f1)") != std::string::npos);
 }
@@ -176,8 +148,8 @@ TEST_CASE("SummarizeRuns leaves out the median upsert of a collection too small 
     r.collections[0].source_count = r.collections[0].expected_count = 19;
     r.collections[0].target_count = 19;
   };
-  auto summary =
-      SummarizeRuns({WriteRun(dir.path(), "r1", 10, 500), WriteRun(dir.path(), "r2", 10, 500, few_brands)});
+  auto summary = SummarizeRuns(
+      {WriteRunReport(dir.path(), "r1", 10, 500), WriteRunReport(dir.path(), "r2", 10, 500, few_brands)});
   REQUIRE_OK(summary);
   CHECK(summary->small_collections == std::vector<std::string>{"Brand"});
   for (const MetricSummary& m : summary->metrics) CHECK(m.metric != "upsert_median_us:Brand");
@@ -185,7 +157,7 @@ TEST_CASE("SummarizeRuns leaves out the median upsert of a collection too small 
   CHECK(RenderRunsSummaryText(*summary).find(
             "median upsert not summarized, fewer than 20 entities in a run: Brand") != std::string::npos);
   auto all = SummarizeRuns(
-      {WriteRun(dir.path(), "r3", 10, 500), WriteRun(dir.path(), "r4", 10, 500, few_brands)}, 19);
+      {WriteRunReport(dir.path(), "r3", 10, 500), WriteRunReport(dir.path(), "r4", 10, 500, few_brands)}, 19);
   REQUIRE_OK(all);
   CHECK(all->small_collections.empty());
 }

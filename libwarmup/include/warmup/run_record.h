@@ -40,6 +40,11 @@ struct RunRecord {
   // flags and heap), what a started warmup serve said of its build, and the
   // command line.
   std::string loader_build, server, server_build, command_line;
+  // The build whose figures these are, short: a started server's when it
+  // said its build (what `warmup ab` and a history across server builds set
+  // apart), else the loader's; "VERSION (COMMIT)", "+" after the commit when
+  // the tree had uncommitted changes, e.g. "0.1.0 (1d8870bdffb8+)".
+  std::string build;
   // Every metric the report holds: "total_seconds" (only when goLive
   // completed), "net_load_seconds" (load wall minus source read),
   // "golive_seconds", "upsert_median_us:TYPE" per collection that copied an
@@ -56,6 +61,9 @@ struct RunRecord {
 // Errors: kNotFound "FILE: cannot be read"; kInvalidArgument naming the file
 // for one that is not JSON, not a run report, or lacks a field.
 StatusOr<RunRecord> ReadRunRecord(const std::string& file);
+// ReadRunRecord on the text of a report; `name` stands for its file (in
+// errors and as RunRecord::file; no path is resolved).
+StatusOr<RunRecord> ParseRunRecord(const std::string& report_json, const std::string& name);
 
 }  // namespace warmup
 

@@ -22,6 +22,17 @@ std::string Joined(const json& words) {
 // The setup and the arm's description. Reports before warmup-run/7 recorded
 // no configuration: their target kind is the first word of the target's
 // description, the rest "not recorded".
+// "0.1.0 (1d8870bdffb8, with uncommitted changes), GNU 12.2.0, ..." ->
+// "0.1.0 (1d8870bdffb8+)"; a build said otherwise (another server's) as it is.
+std::string ShortBuild(const std::string& details) {
+  const size_t close = details.find(')');
+  if (close == std::string::npos) return details;
+  std::string build = details.substr(0, close + 1);
+  const std::string dirty = ", with uncommitted changes)";
+  if (build.ends_with(dirty)) build = build.substr(0, build.size() - dirty.size()) + "+)";
+  return build;
+}
+
 void ReadSetup(const json& doc, RunRecord& run) {
   const json& env = doc.at("environment");
   run.setup["dataset"] = doc.at("dataset_fingerprint").get<std::string>();
@@ -65,6 +76,7 @@ void ReadSetup(const json& doc, RunRecord& run) {
     run.server_build = server.value("build", "");
     if (run.server.empty()) run.server = server.value("binary", "");
   }
+  run.build = ShortBuild(run.server_build.empty() ? run.loader_build : run.server_build);
   run.identity =
       doc.at("run_label").get<std::string>() + ", started " + doc.at("started_at").get<std::string>() +
       " on " + env.at("hostname").get<std::string>() +
@@ -100,12 +112,7 @@ void ReadMetrics(const json& doc, RunRecord& run) {
   }
 }
 
-}  // namespace
-
-StatusOr<RunRecord> ReadRunRecord(const std::string& file) {
-  auto read = report::ReadJsonObject(file);
-  if (!read.ok()) return read.status();
-  const json& doc = *read;
+StatusOr<RunRecord> FromJson(const json& doc, const std::string& file, const std::string& path) {
   auto bad = [&](const std::string& why) { return InvalidArgumentError(file + ": " + why); };
   const std::string schema = doc.value("schema", "");
   if (schema != "warmup-run/8" && schema != "warmup-run/7" && schema != "warmup-run/6" &&
@@ -116,9 +123,8 @@ StatusOr<RunRecord> ReadRunRecord(const std::string& file) {
   try {
     RunRecord run;
     run.file = file;
+    run.path = path;
     run.schema = schema;
-    std::error_code ec;
-    run.path = std::filesystem::weakly_canonical(file, ec).string();
     run.run_label = doc.at("run_label").get<std::string>();
     run.started_at = doc.at("started_at").get<std::string>();
     run.exit_code = doc.at("exit_code").get<int>();
@@ -133,6 +139,21 @@ StatusOr<RunRecord> ReadRunRecord(const std::string& file) {
   } catch (const json::exception& e) {
     return bad(std::string("a field of the run report is missing or of the wrong type (") + e.what() + ")");
   }
+}
+
+}  // namespace
+
+StatusOr<RunRecord> ReadRunRecord(const std::string& file) {
+  auto read = report::ReadJsonObject(file);
+  if (!read.ok()) return read.status();
+  std::error_code ec;
+  return FromJson(*read, file, std::filesystem::weakly_canonical(file, ec).string());
+}
+
+StatusOr<RunRecord> ParseRunRecord(const std::string& report_json, const std::string& name) {
+  const json doc = json::parse(report_json, nullptr, /*allow_exceptions=*/false);
+  if (doc.is_discarded() || !doc.is_object()) return InvalidArgumentError(name + ": not JSON");
+  return FromJson(doc, name, name);
 }
 
 }  // namespace warmup
