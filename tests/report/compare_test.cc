@@ -14,6 +14,7 @@
 #include <set>
 
 #include "apps/cli.h"
+#include "common/run_reports.h"
 #include "common/status_matchers.h"
 #include "common/temp_dir.h"
 #include "warmup/report.h"
@@ -109,37 +110,16 @@ TEST_CASE("HolmAdjusted: the step-down adjustment, by hand") {
   CHECK(HolmAdjusted({}).empty());
 }
 
-// A run report with the figures a comparison reads, rendered by the real
-// JSON writer.
+// A run report with the figures a comparison reads (run_reports.h), of
+// dataset `fingerprint`, its source read 0.5 s.
 std::string WriteRun(const std::filesystem::path& dir, const std::string& name, double total,
                      double product_us, const std::string& fingerprint = "f1",
                      const std::function<void(RunResult&)>& adjust = {}) {
-  RunResult r;
-  r.config.target_kind = "embedded";
-  r.config.compression = "none";
-  r.run_label = name;
-  r.dataset_fingerprint = fingerprint;
-  r.environment.hostname = "host";
-  r.environment.cpu_model = "cpu";
-  r.environment.cores = 2;
-  for (const char* type : {"Brand", "Product"}) {
-    CollectionResult c;
-    c.entity_type = type;
-    c.source_count = c.expected_count = c.copied = c.target_count.emplace(100);
-    c.upsert.count = 100;
-    c.upsert.median_us = c.upsert.mean_us = std::string(type) == "Product" ? product_us : 20;
-    r.collections.push_back(c);
-  }
-  r.load_wall_seconds = total - 1;
-  r.source_read_seconds = 0.5;
-  r.golive = GoLiveOutcome::kCompleted;
-  r.golive_seconds = 1;
-  r.verify_mode = VerifyMode::kCounts;
-  r.verification = Verification::kVerified;
-  if (adjust) adjust(r);
-  const std::string path = (dir / (name + ".json")).string();
-  std::ofstream(path) << RenderJsonReport(r);
-  return path;
+  return testing::WriteRunReport(dir, name, total, product_us, [&](RunResult& r) {
+    r.dataset_fingerprint = fingerprint;
+    r.source_read_seconds = 0.5;
+    if (adjust) adjust(r);
+  });
 }
 
 const MetricComparison& Metric(const Comparison& c, const std::string& name) {
