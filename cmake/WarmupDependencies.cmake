@@ -14,6 +14,7 @@ find_package(absl CONFIG REQUIRED)       # absl::flat_hash_map, absl::btree: com
 find_package(roaring CONFIG REQUIRED)    # roaring::roaring (CRoaring 0.2.66): index bitmaps
 find_package(ICU REQUIRED COMPONENTS uc i18n)  # collation keys for localized sorting
 find_package(SQLite3 REQUIRED)           # SQLite::SQLite3: the run history's default store
+find_package(PostgreSQL REQUIRED)        # PostgreSQL::PostgreSQL (libpq): a team's run history
 find_package(range-v3 CONFIG REQUIRED)  # range-v3::range-v3: in .cc files only, where a pipeline reads better
 find_package(doctest CONFIG)
 # Boost.Asio (header-only, Boost::headers) supervises child processes in the

@@ -12,6 +12,7 @@ packages=(
   libssl-dev libicu-dev libroaring-dev libzstd-dev libzip-dev
   libdeflate-dev  # the engine's raw deflate records (--compress deflate), faster than zlib's
   libsqlite3-dev  # the run history's default store (warmup history, --history)
+  libpq-dev postgresql  # a team's run history in PostgreSQL; the tests start a server of their own
   clang-format
   openssl  # the TLS tests make their certificates with it
   clang libclang-rt-14-dev  # the sanitized suites (ASan+UBSan, TSan) and the libFuzzer targets

@@ -1,6 +1,7 @@
 // Every run remembered: a store of run reports (run_record.h), each with its
 // build, host, dataset fingerprint, configuration and every metric, in a
-// SQLite file by default or a PostgreSQL database for a team. Records are
+// SQLite file by default or a PostgreSQL database for a team (one schema,
+// created and migrated by warmup through its version table). Records are
 // immutable: recording the same run again is a no-op. A series is the runs
 // of one setup (host, dataset, target kind, compression, the copy's cap and
 // collections) in the order they were taken; builds and server flags are
@@ -48,9 +49,10 @@ class History {
   // Opens the store at `location`: a postgresql:// (or postgres://) URL, or
   // else a SQLite file, created with its directory when absent. Creates the
   // schema in an empty store.
-  // Errors: kFailedPrecondition naming the location when it cannot be opened
-  // or created, or holds a schema newer than this build's (or no warmup
-  // history at all: another program's database is not touched).
+  // Errors: kFailedPrecondition naming the location (a PostgreSQL store by
+  // its server's address: a URL may hold a password) when it cannot be
+  // opened or created, or holds a schema newer than this build's (or no
+  // warmup history at all: another program's database is not touched).
   static StatusOr<std::unique_ptr<History>> Open(const std::string& location);
   virtual ~History() = default;
 

@@ -24,6 +24,8 @@ using json = nlohmann::json;
 
 // How long a writer waits for another to finish before it gives up.
 constexpr int kBusyTimeoutMs = 30'000;
+// How long a PostgreSQL store may take to answer a connection.
+constexpr int kConnectTimeoutSeconds = 10;
 
 std::string NowUtc() {
   const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
@@ -194,7 +196,7 @@ class SqlHistory : public History {
                  "NOT NULL, "
                  "collection_counts TEXT NOT NULL, schema_name TEXT NOT NULL, source_file TEXT NOT NULL, "
                  "report TEXT NOT NULL)",
-             std::string("CREATE TABLE warmup_metrics (run_id INTEGER NOT NULL REFERENCES warmup_runs (id), "
+             std::string("CREATE TABLE warmup_metrics (run_id BIGINT NOT NULL REFERENCES warmup_runs (id), "
                          "metric TEXT NOT NULL, unit TEXT NOT NULL, value DOUBLE PRECISION NOT NULL, "
                          "PRIMARY KEY (run_id, metric))"),
              std::string("CREATE INDEX warmup_runs_by_series ON warmup_runs (series, started_at)"),
@@ -254,15 +256,11 @@ class SqlHistory : public History {
 
 StatusOr<std::unique_ptr<History>> History::Open(const std::string& location) {
   if (location.empty()) return InvalidArgumentError("a history location is empty");
-  std::unique_ptr<SqlConnection> db;
-  if (location.starts_with("postgresql://") || location.starts_with("postgres://")) {
-    return UnimplementedError("history " + location +
-                              ": this build records into SQLite files only; a PostgreSQL store is not built");
-  }
-  auto sqlite = history::OpenSqlite(location, kBusyTimeoutMs);
-  if (!sqlite.ok()) return sqlite.status();
-  db = std::move(sqlite).value();
-  auto store = std::make_unique<SqlHistory>(std::move(db));
+  const bool postgres = location.starts_with("postgresql://") || location.starts_with("postgres://");
+  auto db = postgres ? history::OpenPostgres(location, kConnectTimeoutSeconds)
+                     : history::OpenSqlite(location, kBusyTimeoutMs);
+  if (!db.ok()) return db.status();
+  auto store = std::make_unique<SqlHistory>(std::move(db).value());
   if (auto s = store->Prepare(); !s.ok()) return s;
   return std::unique_ptr<History>(std::move(store));
 }

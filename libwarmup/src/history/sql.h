@@ -36,6 +36,13 @@ class SqlConnection {
 // timeout of `busy_timeout_ms`. Errors: kFailedPrecondition naming the file.
 StatusOr<std::unique_ptr<SqlConnection>> OpenSqlite(const std::string& path, int busy_timeout_ms);
 
+// A PostgreSQL database named by a postgresql:// URL (libpq's syntax), given
+// `connect_timeout_seconds` unless the URL sets connect_timeout. Every write
+// transaction takes one advisory lock, so writers queue.
+// Errors: kFailedPrecondition with libpq's reason (never the URL, which may
+// hold a password).
+StatusOr<std::unique_ptr<SqlConnection>> OpenPostgres(const std::string& url, int connect_timeout_seconds);
+
 }  // namespace warmup::history
 
 #endif  // WARMUP_SRC_HISTORY_SQL_H_
