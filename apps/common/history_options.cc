@@ -16,8 +16,8 @@ StatusOr<HistoryCommand> ParseHistory(const std::vector<std::string>& args) {
       "(E-divisive means). LOC is a SQLite file or a postgresql:// URL; without --history, $WARMUP_HISTORY,\n"
       "else " +
       DefaultHistoryLocation() +
-      ".\nchanges exits 3 when the newest change point of a series is a regression, 4 when no series has\n"
-      "enough runs to look, 0 otherwise; 1 on an error.";
+      ".\nchanges (and trend, which draws it as a page) exits 3 when the newest change point of a series is\n"
+      "a regression, 4 when no series has enough runs to look, 0 otherwise; 1 on an error.";
   const std::string action = args.empty() ? "" : args.front();
   if (action == "--help" || action == "help") {
     cmd.help = usage;
@@ -29,8 +29,10 @@ StatusOr<HistoryCommand> ParseHistory(const std::vector<std::string>& args) {
     cmd.action = HistoryCommand::Action::kShow;
   } else if (action == "changes") {
     cmd.action = HistoryCommand::Action::kChanges;
+  } else if (action == "trend") {
+    cmd.action = HistoryCommand::Action::kTrend;
   } else {
-    return InvalidArgumentError("warmup history needs an action: record, show or changes" +
+    return InvalidArgumentError("warmup history needs an action: record, show, changes or trend" +
                                 (action.empty() ? std::string() : ", not '" + action + "'"));
   }
   std::vector<std::string> metrics;
@@ -49,7 +51,12 @@ StatusOr<HistoryCommand> ParseHistory(const std::vector<std::string>& args) {
   if (cmd.action == HistoryCommand::Action::kShow) {
     o.add_options()("metric", po::value(&cmd.metric)->default_value(cmd.metric), "the metric listed");
   }
-  if (cmd.action == HistoryCommand::Action::kChanges) {
+  const bool changes =
+      cmd.action == HistoryCommand::Action::kChanges || cmd.action == HistoryCommand::Action::kTrend;
+  if (cmd.action == HistoryCommand::Action::kTrend) {
+    o.add_options()("html", po::value(&cmd.html_out), "write the page here (required)");
+  }
+  if (changes) {
     ChangePointOptions& d = cmd.changes.detection;
     o.add_options()("metric", po::value(&metrics)->composing(),
                     "a metric to search, repeatable (default: TOTAL, net load, goLive, the Product mean, the "
@@ -75,7 +82,10 @@ StatusOr<HistoryCommand> ParseHistory(const std::vector<std::string>& args) {
   if (cmd.action == HistoryCommand::Action::kRecord && cmd.reports.empty()) {
     return InvalidArgumentError("warmup history record needs run reports (or directories of them)");
   }
-  if (cmd.action == HistoryCommand::Action::kChanges) {
+  if (cmd.action == HistoryCommand::Action::kTrend && cmd.html_out.empty()) {
+    return InvalidArgumentError("warmup history trend needs --html FILE");
+  }
+  if (changes) {
     cmd.changes.metrics = metrics;
     if (!(threshold_percent >= 0 && threshold_percent < 1000)) {
       return InvalidArgumentError("--threshold must be a percentage from 0 (the series' noise) to 1000");

@@ -206,13 +206,14 @@ struct BenchCommand {
 // warmup/change_points.h).
 struct HistoryCommand {
   std::string help;  // set by --help: print it and exit 0, run nothing
-  enum class Action { kRecord, kShow, kChanges } action = Action::kShow;
+  enum class Action { kRecord, kShow, kChanges, kTrend } action = Action::kShow;
   std::string location;                  // --history, else DefaultHistoryLocation()
   std::vector<std::string> reports;      // record: run reports, or directories of them
   HistoryQuery query;                    // show, changes: --host, --dataset, --include-failed
   std::string metric = "total_seconds";  // show: the metric listed
   HistoryChangesOptions changes;         // changes: --metric (repeatable), --threshold, --alpha, ...
-  std::string json_out;                  // changes: every figure as JSON here
+  std::string json_out;                  // changes, trend: every figure as JSON here
+  std::string html_out;                  // trend: the page (required)
 };
 
 // Each parser reads the arguments after the command name and touches nothing

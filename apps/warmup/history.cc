@@ -1,6 +1,7 @@
 // warmup history: the runs warmup remembers. record puts run reports into
 // the store, show lists a series, changes finds its change points and exits
-// 3 when the newest is a regression (docs/history.md).
+// 3 when the newest is a regression, trend draws them as a page
+// (docs/history.md).
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
@@ -96,6 +97,7 @@ int History(const std::vector<std::string>& args) {
   auto cmd = warmup::cli::ParseHistory(args);
   if (auto stop = StopAfterParse(cmd)) return *stop;
   if (auto s = warmup::CheckOutputFile("--json", cmd->json_out, true); !s.ok()) return FailWith(s);
+  if (auto s = warmup::CheckOutputFile("--html", cmd->html_out, true); !s.ok()) return FailWith(s);
   auto history = warmup::History::Open(cmd->location);
   if (!history.ok()) return FailWith(history.status());
   if (cmd->action == warmup::cli::HistoryCommand::Action::kRecord) return Record(**history, *cmd);
@@ -110,6 +112,11 @@ int History(const std::vector<std::string>& args) {
     if (auto s = WriteFile(cmd->json_out, warmup::RenderHistoryChangesJson(changes)); !s.ok())
       return FailWith(s);
   }
+  if (!cmd->html_out.empty()) {
+    if (auto s = WriteFile(cmd->html_out, warmup::RenderHistoryChangesHtml(changes)); !s.ok())
+      return FailWith(s);
+  }
   std::cout << warmup::RenderHistoryChangesText(changes);
+  if (!cmd->html_out.empty()) std::cout << "wrote " << cmd->html_out << "\n";
   return changes.ExitCode();
 }

@@ -23,7 +23,10 @@
 #   - a comparison of 2 against 2 runs (inconclusive, exit 4): the banner, each
 #     arm's servers, builds and command lines, the setup, the table with the
 #     verdict second and "n/a" detect, the verdicts visible without scrolling
-#     the page in an 800 px wide window; and "12.3 %" detect where decidable.
+#     the page in an 800 px wide window; and "12.3 %" detect where decidable;
+#   - a history of twelve runs with a 30 % step at the seventh (warmup history
+#     trend): the red banner of exit 3, the change point marked between the
+#     sixth and seventh run, every run a point, the segments' means.
 # usage: html_test.sh WARMUP
 set -euo pipefail
 warmup=$1
@@ -197,6 +200,38 @@ render mismatch 5
 render compare "$metrics"
 render decidable "$metrics"
 render compare800 "$metrics" 800
+
+# A history of twelve runs (the reindex's report, relabelled and restarted)
+# whose TOTAL, load and upserts are 30 % slower from the seventh on,
+# recorded, found and drawn by warmup history trend.
+python3 - "$dir" << 'PY' || fail "the history's reports could not be written"
+import copy, json, os, sys
+d = sys.argv[1]
+base = json.load(open(os.path.join(d, "r4.json")))
+os.makedirs(os.path.join(d, "series"))
+for i in range(12):
+    r = copy.deepcopy(base)
+    r["run_label"] = "t%02d" % i
+    r["started_at"] = "2026-12-04T10:%02d:00Z" % (10 + i)
+    k = (1.0 if i < 6 else 1.3) * (1 + 0.01 * (i % 3))
+    r["total_seconds"] *= k
+    r["load_wall_seconds"] *= k
+    for c in r["collections"]:
+        c["upsert"]["median_us"] *= k
+        c["upsert"]["mean_us"] *= k
+    json.dump(r, open(os.path.join(d, "series", r["run_label"] + ".json"), "w"))
+PY
+"$warmup" history record "$dir/series" --history "$dir/history.sqlite" > "$dir/record.txt" ||
+  fail "history record failed: $(cat "$dir/record.txt")"
+set +e
+"$warmup" history trend --history "$dir/history.sqlite" --html "$dir/trend.html" --json "$dir/trend.json" \
+  > "$dir/trend.txt" 2>&1
+rc=$?
+set -e
+[ $rc -eq 3 ] || fail "history trend over a 30 % step exited $rc, not 3: $(cat "$dir/trend.txt")"
+render trend "$(python3 -c 'import json, sys
+h = json.load(open(sys.argv[1]))
+print(sum(1 for s in h["series"] for m in s["metrics"] if m["points"]))' "$dir/trend.json")"
 
 # What each page shows.
 python3 - "$dir" << 'PY' || fail "a page does not show what its data says"
@@ -484,5 +519,25 @@ page = dom("decidable")
 first = rows(page, "metrics")[0][1]
 head = [th.text() for th in page.one("table", data_table="metrics").all("th")]
 assert first[head.index("detect")] == "12.3 %", first
+
+# The trend: the verdict of history changes, the step where the reports put
+# it (between the sixth run and the seventh), each run a point.
+trend = json.load(open(os.path.join(d, "trend.json")))
+page = dom("trend")
+banner = page.one("div", id="verdict")
+assert banner.attrs["data-exit-code"] == "3", banner.attrs
+assert "REGRESSION: total_seconds of series 1 at t06" in banner.text(), banner.text()
+canvas = page.one("canvas", data_chart="trend:1:total_seconds")
+assert json.loads(canvas.attrs["data-labels"]) == ["t%02d" % i for i in range(12)], canvas.attrs["data-labels"]
+series = json.loads(canvas.attrs["data-series"])
+assert [(s["label"], s["points"]) for s in series] == [("runs", 12), ("mean of runs 1–6", 12),
+                                                       ("mean of runs 7–12", 12)], series
+markers = json.loads(canvas.attrs["data-markers"])
+assert len(markers) == 1 and markers[0]["x"] == 5.5, markers
+assert markers[0]["text"].startswith("REGRESSION +") and "at t06" in markers[0]["text"], markers
+changes = page.one("table", data_table="changes", data_metric="total_seconds")
+assert [tr.attrs.get("data-run") for tr in changes.all("tr") if "data-run" in tr.attrs] == ["t06"]
+total = next(m for m in trend["series"][0]["metrics"] if m["metric"] == "total_seconds")
+assert [p["run_label"] for p in total["points"]] == ["t%02d" % i for i in range(12)], total["points"]
 PY
 echo "html_test: ok"

@@ -71,9 +71,16 @@ struct MetricChange {
   bool regression = false;  // worse by more than the threshold
 };
 
+// One run of a series, as a trend draws it.
+struct SeriesPoint {
+  std::string run_label, started_at, build;
+  double value = 0;
+};
+
 struct MetricChanges {
   std::string metric, unit;
   size_t runs = 0;                    // runs of the series that have the metric
+  std::vector<SeriesPoint> points;    // those runs, oldest first
   double noise = 0;                   // the relative spread the default threshold comes from
   std::vector<MetricChange> changes;  // oldest first
 };
@@ -103,8 +110,15 @@ HistoryChanges FindHistoryChanges(const std::vector<HistoryRun>& runs, const His
 // Each series, each metric's change points (run, build, time, mean before
 // and after, change, interval, p), and the verdict with its exit status.
 std::string RenderHistoryChangesText(const HistoryChanges& changes);
-// Every figure as JSON, schema "warmup-changes/1".
+// Every figure as JSON, schema "warmup-changes/1" (each metric's points too).
 std::string RenderHistoryChangesJson(const HistoryChanges& changes);
+// `warmup history trend --html`: one self-contained page (html_report.h's
+// promises: Chart.js inlined, the JSON above as its data, the verdict in a
+// banner of the HTML itself), a section per series and a chart per metric:
+// each run a point in the order taken (hover: run, build, start, value),
+// the segments' means as lines, each change point a marked line with its
+// change and p.
+std::string RenderHistoryChangesHtml(const HistoryChanges& changes);
 
 }  // namespace warmup
 

@@ -85,6 +85,7 @@ MetricChanges SearchMetric(const std::string& metric, const std::vector<const Hi
     out.unit = it->second.unit;
     values.push_back(it->second.value);
     with.push_back(r);
+    out.points.push_back({r->record.run_label, r->record.started_at, r->record.build, it->second.value});
   }
   out.runs = values.size();
   if (values.size() < 2 * static_cast<size_t>(options.detection.min_segment)) return out;
@@ -148,6 +149,28 @@ std::string Figure(double value, const std::string& unit) {
 }
 
 std::string SignedPercent(double share) { return (share >= 0 ? "+" : "") + Fixed(share * 100, 1) + " %"; }
+
+// The verdict sentence, with the exit status it stands for.
+std::string VerdictLine(const HistoryChanges& h) {
+  std::string verdict;
+  for (size_t i = 0; i < h.series.size() && verdict.empty(); ++i) {
+    for (const MetricChanges& m : h.series[i].metrics) {
+      if (!m.changes.empty() && m.changes.back().regression) {
+        verdict = "REGRESSION: " + m.metric + " of series " + std::to_string(i + 1) + " at " +
+                  m.changes.back().run_label + " (" + SignedPercent(m.changes.back().relative_change) + ")";
+        break;
+      }
+    }
+  }
+  const int exit_code = h.ExitCode();
+  if (exit_code == kCompareInconclusive) {
+    verdict = "inconclusive: no series has enough runs (" + std::to_string(2 * h.min_segment) +
+              ") to look for a change";
+  } else if (verdict.empty()) {
+    verdict = "no regression at the newest change point of any series";
+  }
+  return verdict + " (exit " + std::to_string(exit_code) + ")";
+}
 
 }  // namespace
 
@@ -253,7 +276,6 @@ std::string RenderHistoryChangesText(const HistoryChanges& h) {
   out << "history: " << runs << " runs that stood, in " << h.series.size()
       << " series; change points at alpha " << h.alpha
       << " per series (Bonferroni over its metrics), segments of at least " << h.min_segment << " runs\n";
-  std::string verdict;
   for (size_t i = 0; i < h.series.size(); ++i) {
     const SeriesChanges& s = h.series[i];
     out << "\nseries " << i + 1 << ": " << s.series << "\n  " << s.runs << " runs"
@@ -285,20 +307,9 @@ std::string RenderHistoryChangesText(const HistoryChanges& h) {
               << "; before it: " << (c.server_before.empty() ? "none" : c.server_before) << "\n";
         }
       }
-      if (!m.changes.empty() && m.changes.back().regression && verdict.empty()) {
-        verdict = "REGRESSION: " + m.metric + " of series " + std::to_string(i + 1) + " at " +
-                  m.changes.back().run_label + " (" + SignedPercent(m.changes.back().relative_change) + ")";
-      }
     }
   }
-  const int exit_code = h.ExitCode();
-  if (exit_code == kCompareInconclusive) {
-    verdict = "inconclusive: no series has enough runs (" + std::to_string(2 * h.min_segment) +
-              ") to look for a change";
-  } else if (verdict.empty()) {
-    verdict = "no regression at the newest change point of any series";
-  }
-  out << "\nverdict: " << verdict << " (exit " << exit_code << ")\n";
+  out << "\nverdict: " << VerdictLine(h) << "\n";
   return out.str();
 }
 
@@ -327,10 +338,16 @@ std::string RenderHistoryChangesJson(const HistoryChanges& h) {
                            {"threshold", c.threshold},
                            {"regression", c.regression}});
       }
+      json points = json::array();
+      for (const SeriesPoint& p : m.points) {
+        points.push_back(
+            {{"run_label", p.run_label}, {"started_at", p.started_at}, {"build", p.build}, {"value", p.value}});
+      }
       metrics.push_back({{"metric", m.metric},
                          {"unit", m.unit},
                          {"runs", m.runs},
                          {"noise", m.noise},
+                         {"points", points},
                          {"changes", changes}});
     }
     series.push_back(

@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "report/html_page.h"
 #include "warmup/report.h"
 #include "warmup/run_result.h"
 
@@ -835,6 +836,17 @@ std::string RenderRunHtml(const RunResult& result) {
       "warmup run " + result.run_label + ": " + result.source_catalog + " (" + result.started_at + ")",
       RunBanner(result), RenderJsonReport(result), kRunJs);
 }
+
+namespace report {
+
+std::string HtmlPage(const std::string& title, const std::string& banner_html, const std::string& json,
+                     const char* page_js) {
+  return Page(title, banner_html, json, page_js);
+}
+
+std::string HtmlEscaped(const std::string& text) { return Escaped(text); }
+
+}  // namespace report
 
 std::string RenderComparisonHtml(const Comparison& comparison) {
   return Page("warmup compare: B against A, " + std::to_string(comparison.a_files.size()) + " and " +
