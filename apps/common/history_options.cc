@@ -8,7 +8,7 @@ StatusOr<HistoryCommand> ParseHistory(const std::vector<std::string>& args) {
   HistoryCommand cmd;
   const std::string usage =
       "usage: warmup history record REPORT.json|DIR... [--history LOC]\n"
-      "       warmup history show [--metric M] [--host H] [--dataset D] [--include-failed] [--history LOC]\n"
+      "       warmup history show [--metric M] [--host H] [--dataset D] [--all-runs] [--history LOC]\n"
       "       warmup history changes [--metric M]... [--host H] [--dataset D] [--threshold R] [--alpha A]\n"
       "                              [--min-segment N] [--permutations N] [--seed S] [--json F] [--history "
       "LOC]\n"
@@ -46,7 +46,9 @@ StatusOr<HistoryCommand> ParseHistory(const std::vector<std::string>& args) {
   } else {
     o.add_options()("host", po::value(&cmd.query.host), "only hosts whose description contains this")(
         "dataset", po::value(&cmd.query.dataset), "only datasets whose fingerprint starts with this")(
-        "include-failed", po::bool_switch(&cmd.query.include_failed), "show failed runs too (show only)");
+        "all-runs", po::bool_switch(&cmd.query.all_runs),
+        "show: failed and unverified runs too; changes: unverified runs (exit 2) counted too (failed runs "
+        "never)");
   }
   if (cmd.action == HistoryCommand::Action::kShow) {
     o.add_options()("metric", po::value(&cmd.metric)->default_value(cmd.metric), "the metric listed");
@@ -87,6 +89,7 @@ StatusOr<HistoryCommand> ParseHistory(const std::vector<std::string>& args) {
   }
   if (changes) {
     cmd.changes.metrics = metrics;
+    cmd.changes.count_unverified = cmd.query.all_runs;
     if (!(threshold_percent >= 0 && threshold_percent < 1000)) {
       return InvalidArgumentError("--threshold must be a percentage from 0 (the series' noise) to 1000");
     }

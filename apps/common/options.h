@@ -209,7 +209,7 @@ struct HistoryCommand {
   enum class Action { kRecord, kShow, kChanges, kTrend } action = Action::kShow;
   std::string location;                  // --history, else DefaultHistoryLocation()
   std::vector<std::string> reports;      // record: run reports, or directories of them
-  HistoryQuery query;                    // show, changes: --host, --dataset, --include-failed
+  HistoryQuery query;                    // show, changes: --host, --dataset, --all-runs
   std::string metric = "total_seconds";  // show: the metric listed
   HistoryChangesOptions changes;         // changes: --metric (repeatable), --threshold, --alpha, ...
   std::string json_out;                  // changes, trend: every figure as JSON here

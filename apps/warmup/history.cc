@@ -84,7 +84,9 @@ int Show(const std::vector<warmup::HistoryRun>& runs, const warmup::cli::History
         std::snprintf(value, sizeof(value), "%.4g %s", it->second.value, it->second.unit.c_str());
       std::printf("  %-20s %-16s %-28s %4d %14s%s\n", r->record.started_at.c_str(),
                   r->record.run_label.c_str(), r->record.build.c_str(), r->record.exit_code, value,
-                  r->record.exit_code == 1 ? ("  FAILED: " + r->record.failure).c_str() : "");
+                  r->record.exit_code == 1   ? ("  FAILED: " + r->record.failure).c_str()
+                  : r->record.exit_code == 2 ? "  NOT VERIFIED"
+                                             : "");
     }
   }
   if (order.empty()) std::cout << "no runs recorded that match\n";
@@ -103,7 +105,7 @@ int History(const std::vector<std::string>& args) {
   if (cmd->action == warmup::cli::HistoryCommand::Action::kRecord) return Record(**history, *cmd);
   warmup::HistoryQuery query = cmd->query;
   if (cmd->action == warmup::cli::HistoryCommand::Action::kChanges)
-    query.include_failed = true;  // counted, not used
+    query.all_runs = true;  // FindHistoryChanges counts those that do not count
   auto runs = (*history)->Runs(query);
   if (!runs.ok()) return FailWith(runs.status());
   if (cmd->action == warmup::cli::HistoryCommand::Action::kShow) return Show(*runs, *cmd);

@@ -150,7 +150,9 @@ TEST_CASE("FindHistoryChanges: a slower build is a regression at its first run, 
   CHECK(improved.ExitCode() == kCompareNoRegression);
 }
 
-TEST_CASE("FindHistoryChanges: an A/A series exits 0, too few runs exit 4, failed runs are not counted") {
+TEST_CASE(
+    "FindHistoryChanges: an A/A series exits 0, too few runs exit 4, failed and unverified runs are not "
+    "counted") {
   // Ten runs of one build, their spread the same in every stretch: no split
   // stands out from the permutations.
   const HistoryChanges same =
@@ -167,10 +169,15 @@ TEST_CASE("FindHistoryChanges: an A/A series exits 0, too few runs exit 4, faile
   auto runs = Runs({10.0, 10.2, 9.9, 10.1, 10.0, 9.8, 10.2, 10.0, 9.9, 10.1});
   runs[4].record.exit_code = 1;  // failed: kept, marked, never a point of the series
   runs[4].record.metrics["total_seconds"].value = 1000;
+  runs[6].record.exit_code = 2;  // not verified: its figures stand, and still it is no point unless asked
+  runs[6].record.metrics["total_seconds"].value = 1000;
   const HistoryChanges with_failed = FindHistoryChanges(runs, {});
-  CHECK(with_failed.series[0].runs == 9);
-  CHECK(with_failed.series[0].failed_runs == 1);
+  CHECK(with_failed.series[0].runs == 8);
+  CHECK(with_failed.series[0].not_counted_runs == 2);
   CHECK(with_failed.ExitCode() == kCompareNoRegression);
+  HistoryChangesOptions unverified_too;
+  unverified_too.count_unverified = true;
+  CHECK(FindHistoryChanges(runs, unverified_too).series[0].runs == 9);  // the failed run never counts
 }
 
 TEST_CASE("FindHistoryChanges searches each setup apart, and the threshold keeps a small real change back") {

@@ -116,6 +116,9 @@ void CheckFailedAndFilters(const std::string& store, const TempDir& dir) {
   REQUIRE_OK(RecordReportFile(**history, WriteRunReport(dir.path(), "bad", 10, 500, [](RunResult& r) {
     r.verification = Verification::kMismatch;
   })));
+  REQUIRE_OK(RecordReportFile(**history, WriteRunReport(dir.path(), "unverified", 10, 500, [](RunResult& r) {
+    r.verification = Verification::kUnknown;  // exit 2: its figures stand, its counts are unknown
+  })));
   REQUIRE_OK(RecordReportFile(**history, WriteRunReport(dir.path(), "other", 10, 500, [](RunResult& r) {
     r.dataset_fingerprint = "e9";
     r.environment.hostname = "box";
@@ -124,12 +127,13 @@ void CheckFailedAndFilters(const std::string& store, const TempDir& dir) {
   REQUIRE_OK(standing);
   CHECK(standing->size() == 2);
   HistoryQuery failed_too;
-  failed_too.include_failed = true;
+  failed_too.all_runs = true;
   auto all = (*history)->Runs(failed_too);
   REQUIRE_OK(all);
-  REQUIRE(all->size() == 3);
+  REQUIRE(all->size() == 4);
   for (const HistoryRun& r : *all) {
     if (r.record.run_label == "bad") CHECK(r.record.exit_code == 1);
+    if (r.record.run_label == "unverified") CHECK(r.record.exit_code == 2);
   }
   HistoryQuery box;
   box.host = "box";

@@ -54,6 +54,9 @@ struct HistoryChangesOptions {
   // deviation (x 1.4826) and taken relative to that median, and at least 1 %.
   double threshold = 0;
   int resamples = 10'000;  // the bootstrap interval of each change's ratio
+  // Count unverified runs (exit 2: their figures stand, their completeness is
+  // unproven) as points of their series; failed runs never count.
+  bool count_unverified = false;
 };
 
 // One change point of one metric of one series, with what it splits.
@@ -88,7 +91,9 @@ struct MetricChanges {
 struct SeriesChanges {
   std::string series;  // HistoryRun::series
   size_t runs = 0;
-  size_t failed_runs = 0;  // in the store, not counted
+  // In the store and not counted: failed (exit 1), and unverified (exit 2)
+  // unless HistoryChangesOptions::count_unverified.
+  size_t not_counted_runs = 0;
   // Empty when too few runs to split (fewer than 2 x min_segment).
   std::vector<MetricChanges> metrics;
 };
@@ -103,8 +108,9 @@ struct HistoryChanges {
   int ExitCode() const;
 };
 
-// Groups `runs` (History::Runs, oldest first; failed runs are counted and
-// left out) into series and searches each chosen metric of each series.
+// Groups `runs` (History::Runs, oldest first) into series and searches
+// each chosen metric of each series; runs that do not count (see
+// SeriesChanges::not_counted_runs) are counted and left out.
 HistoryChanges FindHistoryChanges(const std::vector<HistoryRun>& runs, const HistoryChangesOptions& options);
 
 // Each series, each metric's change points (run, build, time, mean before

@@ -36,9 +36,9 @@ struct HistoryRun {
 struct HistoryQuery {
   std::string host;     // a part of the host field ("name, CPU, N cores")
   std::string dataset;  // a prefix of the dataset fingerprint
-  // Failed runs (exit 1) too. They are kept and marked, and never count
-  // toward a series' figures unless asked.
-  bool include_failed = false;
+  // Runs whose verdict does not stand too: failed (exit 1) and unverified
+  // (exit 2). They are kept and marked, and left out unless asked.
+  bool all_runs = false;
 };
 
 // A store of runs. Not thread-safe: one History per thread; several
@@ -65,7 +65,8 @@ class History {
   // write failed (nothing recorded).
   virtual StatusOr<bool> Record(const std::string& report_json, const std::string& name) = 0;
 
-  // The runs that match `query`, oldest first (by start, then by id).
+  // The runs that match `query` (by default those that exited 0), oldest
+  // first (by start, then by id).
   // Errors: kUnavailable naming the store.
   virtual StatusOr<std::vector<HistoryRun>> Runs(const HistoryQuery& query) = 0;
 

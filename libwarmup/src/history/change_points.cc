@@ -237,7 +237,7 @@ HistoryChanges FindHistoryChanges(const std::vector<HistoryRun>& runs, const His
   for (const HistoryRun& r : runs) {
     if (!by_series.contains(r.series)) order.push_back(r.series);
     std::vector<const HistoryRun*>& series = by_series[r.series];
-    if (r.record.exit_code == 1) {
+    if (r.record.exit_code == 1 || (r.record.exit_code == 2 && !options.count_unverified)) {
       ++failed[r.series];
     } else {
       series.push_back(&r);
@@ -248,7 +248,7 @@ HistoryChanges FindHistoryChanges(const std::vector<HistoryRun>& runs, const His
     SeriesChanges s;
     s.series = name;
     s.runs = series.size();
-    s.failed_runs = failed[name];
+    s.not_counted_runs = failed[name];
     std::vector<std::string> metrics = options.metrics;
     if (metrics.empty()) {
       for (const std::string& m : HeadlineMetrics()) {
@@ -279,7 +279,10 @@ std::string RenderHistoryChangesText(const HistoryChanges& h) {
   for (size_t i = 0; i < h.series.size(); ++i) {
     const SeriesChanges& s = h.series[i];
     out << "\nseries " << i + 1 << ": " << s.series << "\n  " << s.runs << " runs"
-        << (s.failed_runs == 0 ? "" : " (" + std::to_string(s.failed_runs) + " failed, not counted)") << "\n";
+        << (s.not_counted_runs == 0
+                ? ""
+                : " (" + std::to_string(s.not_counted_runs) + " more failed or not verified, not counted)")
+        << "\n";
     if (s.metrics.empty()) {
       out << "  not searched: fewer than " << 2 * h.min_segment << " runs\n";
       continue;
@@ -340,8 +343,10 @@ std::string RenderHistoryChangesJson(const HistoryChanges& h) {
       }
       json points = json::array();
       for (const SeriesPoint& p : m.points) {
-        points.push_back(
-            {{"run_label", p.run_label}, {"started_at", p.started_at}, {"build", p.build}, {"value", p.value}});
+        points.push_back({{"run_label", p.run_label},
+                          {"started_at", p.started_at},
+                          {"build", p.build},
+                          {"value", p.value}});
       }
       metrics.push_back({{"metric", m.metric},
                          {"unit", m.unit},
@@ -350,8 +355,10 @@ std::string RenderHistoryChangesJson(const HistoryChanges& h) {
                          {"points", points},
                          {"changes", changes}});
     }
-    series.push_back(
-        {{"series", s.series}, {"runs", s.runs}, {"failed_runs", s.failed_runs}, {"metrics", metrics}});
+    series.push_back({{"series", s.series},
+                      {"runs", s.runs},
+                      {"not_counted_runs", s.not_counted_runs},
+                      {"metrics", metrics}});
   }
   json doc = {{"schema", "warmup-changes/1"},
               {"alpha", h.alpha},

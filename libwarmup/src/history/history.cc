@@ -86,7 +86,7 @@ class SqlHistory : public History {
       params.push_back(query.dataset + "%");
       sql += " AND dataset LIKE $" + std::to_string(params.size());
     }
-    if (!query.include_failed) sql += " AND exit_code <> 1";
+    if (!query.all_runs) sql += " AND exit_code = 0";
     sql += " ORDER BY started_at, id";
     auto rows = db_->Query(sql, params);
     if (!rows.ok()) return rows.status();

@@ -21,7 +21,8 @@ note('Change points by E-divisive means at alpha ' + h.alpha + ' per series (Bon
      'segments of at least ' + h.min_segment + ' runs; lower is better for every metric (docs/history.md)');
 h.series.forEach((series, s) => {
   section('Series ' + (s + 1), series.series);
-  note(series.runs + ' runs' + (series.failed_runs ? ' (' + series.failed_runs + ' failed, not counted)' : ''),
+  note(series.runs + ' runs' + (series.not_counted_runs ?
+       ' (' + series.not_counted_runs + ' more failed or not verified, not counted)' : ''),
        {'data-series': String(s + 1)});
   if (!series.metrics.length) {
     note('not searched: fewer than ' + 2 * h.min_segment + ' runs', {'data-not-searched': String(s + 1)});
