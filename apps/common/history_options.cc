@@ -10,8 +10,9 @@ StatusOr<HistoryCommand> ParseHistory(const std::vector<std::string>& args) {
       "usage: warmup history record REPORT.json|DIR... [--history LOC]\n"
       "       warmup history show [--metric M] [--host H] [--dataset D] [--all-runs] [--history LOC]\n"
       "       warmup history changes [--metric M]... [--host H] [--dataset D] [--threshold R] [--alpha A]\n"
-      "                              [--min-segment N] [--permutations N] [--seed S] [--json F] [--history "
-      "LOC]\n"
+      "                              [--min-segment N] [--permutations N] [--seed S] [--json F]\n"
+      "                              [--all-runs] [--history LOC]\n"
+      "       warmup history trend --html F [changes' flags]\n"
       "The runs warmup remembers (docs/history.md): record run reports, list a series, find change points\n"
       "(E-divisive means). LOC is a SQLite file or a postgresql:// URL; without --history, $WARMUP_HISTORY,\n"
       "else " +

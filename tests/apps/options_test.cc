@@ -1155,6 +1155,65 @@ TEST_CASE(
   CHECK(checked == static_cast<int>(passed.size() + refused.size()) + 3);  // --html, --runs, --out
 }
 
+TEST_CASE("history record, show, changes and trend: every documented flag is parsed (table-driven)") {
+  using H = HistoryCommand;
+  auto action = [](const char* name) {
+    return [name](const Args& args) {
+      Args all = {name};
+      all.insert(all.end(), args.begin(), args.end());
+      return ParseHistory(all);
+    };
+  };
+  CheckEveryFlag<H>(action("record"), {{"reports",
+                                        {{"a.json", "dir"},
+                                         [](const H& c) {
+                                           return c.reports == Args{"a.json", "dir"};
+                                         }}},
+                                       {"history", {{"a.json", "--history", "/h.sqlite"}, [](const H& c) {
+                                                      return c.location == "/h.sqlite";
+                                                    }}}});
+  FlagTable<H> show = {
+      {"history",
+       {{"--history", "postgresql://db/x"}, [](const H& c) { return c.location == "postgresql://db/x"; }}},
+      {"host", {{"--host", "vm"}, [](const H& c) { return c.query.host == "vm"; }}},
+      {"dataset", {{"--dataset", "f7"}, [](const H& c) { return c.query.dataset == "f7"; }}},
+      {"all-runs", {{"--all-runs"}, [](const H& c) { return c.query.all_runs; }}},
+      {"metric", {{"--metric", "golive_seconds"}, [](const H& c) { return c.metric == "golive_seconds"; }}},
+  };
+  CheckEveryFlag<H>(action("show"), show);
+  FlagTable<H> changes = show;
+  changes["metric"] = {{"--metric", "a", "--metric", "b"}, [](const H& c) {
+                         return c.changes.metrics == Args{"a", "b"};
+                       }};
+  changes["all-runs"] = {{"--all-runs"}, [](const H& c) { return c.changes.count_unverified; }};
+  changes["threshold"] = {{"--threshold", "5"}, [](const H& c) { return c.changes.threshold == 0.05; }};
+  changes["alpha"] = {{"--alpha", "0.01"}, [](const H& c) { return c.changes.detection.alpha == 0.01; }};
+  changes["min-segment"] = {{"--min-segment", "4"},
+                            [](const H& c) { return c.changes.detection.min_segment == 4; }};
+  changes["permutations"] = {{"--permutations", "999"},
+                             [](const H& c) { return c.changes.detection.permutations == 999; }};
+  changes["seed"] = {{"--seed", "7"}, [](const H& c) { return c.changes.detection.seed == 7; }};
+  changes["json"] = {{"--json", "c.json"}, [](const H& c) { return c.json_out == "c.json"; }};
+  CheckEveryFlag<H>(action("changes"), changes);
+  FlagTable<H> trend;
+  for (const auto& [flag, row] : changes) {
+    Args args = row.first;
+    args.insert(args.end(), {"--html", "t.html"});
+    trend[flag] = {args, row.second};
+  }
+  trend["html"] = {{"--html", "t.html"}, [](const H& c) { return c.html_out == "t.html"; }};
+  CheckEveryFlag<H>(action("trend"), trend);
+
+  CHECK(ParseHistory({}).status().message() ==
+        "warmup history needs an action: record, show, changes or trend");
+  CHECK(ParseHistory({"trend"}).status().message() == "warmup history trend needs --html FILE");
+  CHECK(ParseHistory({"record"}).status().message().find("needs run reports") != std::string::npos);
+  CHECK(ParseHistory({"changes", "--min-segment", "1"}).status().message().find("--min-segment") == 0);
+  CHECK(ParseHistory({"changes", "--threshold", "-1"}).status().message().find("--threshold") == 0);
+  CHECK(ParseHistory({"show", "--threshold", "5"}).status().code() ==
+        StatusCode::kInvalidArgument);  // changes' flag
+}
+
 TEST_CASE(
     "warmup-profile: every documented flag is parsed (table-driven), and only the embedded target's are "
     "listed") {
