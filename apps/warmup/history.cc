@@ -75,15 +75,23 @@ int Show(const std::vector<warmup::HistoryRun>& runs, const warmup::cli::History
     series[r.series].push_back(&r);
   }
   for (size_t i = 0; i < order.size(); ++i) {
+    const std::vector<const warmup::HistoryRun*>& points = series[order[i]];
+    // The server (binary, serve flags, heap) varies along a series as the build does: shown when it does.
+    const bool servers_differ = std::any_of(points.begin(), points.end(), [&](const warmup::HistoryRun* r) {
+      return r->record.server != points.front()->record.server;
+    });
     std::cout << "series " << i + 1 << ": " << order[i] << "\n";
-    std::printf("  %-20s %-16s %-28s %4s %14s\n", "started", "run", "build", "exit", cmd.metric.c_str());
-    for (const warmup::HistoryRun* r : series[order[i]]) {
+    std::printf("  %-20s %-16s %-28s %4s %14s%s\n", "started", "run", "build", "exit", cmd.metric.c_str(),
+                servers_differ ? "  server" : "");
+    for (const warmup::HistoryRun* r : points) {
       auto it = r->record.metrics.find(cmd.metric);
       char value[32] = "-";
       if (it != r->record.metrics.end())
         std::snprintf(value, sizeof(value), "%.4g %s", it->second.value, it->second.unit.c_str());
-      std::printf("  %-20s %-16s %-28s %4d %14s%s\n", r->record.started_at.c_str(),
+      const std::string server = servers_differ ? "  " + r->record.server : "";
+      std::printf("  %-20s %-16s %-28s %4d %14s%s%s\n", r->record.started_at.c_str(),
                   r->record.run_label.c_str(), r->record.build.c_str(), r->record.exit_code, value,
+                  server.c_str(),
                   r->record.exit_code == 1   ? ("  FAILED: " + r->record.failure).c_str()
                   : r->record.exit_code == 2 ? "  NOT VERIFIED"
                                              : "");

@@ -278,6 +278,12 @@ TEST_CASE("reindex --runs --history, then a slower server: history changes names
   CHECK(Contains(changes.output, "at slow01 (started "));
   CHECK(Contains(changes.output, "(serve --inject-upsert-delay-us 3000)"));
   CHECK(Contains(changes.output, "verdict: REGRESSION: total_seconds of series 1 at slow01"));
+  // show lists the server beside each run when it varies along the series.
+  const CliResult show = RunCli({"history", "show", "--history", store});
+  const size_t slow01 = show.output.find("slow01");
+  REQUIRE(slow01 != std::string::npos);
+  CHECK(show.output.find("(serve --inject-upsert-delay-us 3000)", slow01) < show.output.find('\n', slow01));
+  CHECK(show.output.find("--inject-upsert-delay-us") > show.output.find("base06"));  // not before the change
   // Recording the series' reports again is a no-op: --history had them all.
   const CliResult again = RunCli({"history", "record", dir / "base", dir / "slow", "--history", store});
   CHECK(Contains(again.output, "recorded 0, already there 12"));

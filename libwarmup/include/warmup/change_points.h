@@ -76,7 +76,7 @@ struct MetricChange {
 
 // One run of a series, as a trend draws it.
 struct SeriesPoint {
-  std::string run_label, started_at, build;
+  std::string run_label, started_at, build, server;
   double value = 0;
 };
 

@@ -85,7 +85,8 @@ MetricChanges SearchMetric(const std::string& metric, const std::vector<const Hi
     out.unit = it->second.unit;
     values.push_back(it->second.value);
     with.push_back(r);
-    out.points.push_back({r->record.run_label, r->record.started_at, r->record.build, it->second.value});
+    out.points.push_back(
+        {r->record.run_label, r->record.started_at, r->record.build, r->record.server, it->second.value});
   }
   out.runs = values.size();
   if (values.size() < 2 * static_cast<size_t>(options.detection.min_segment)) return out;
@@ -346,6 +347,7 @@ std::string RenderHistoryChangesJson(const HistoryChanges& h) {
         points.push_back({{"run_label", p.run_label},
                           {"started_at", p.started_at},
                           {"build", p.build},
+                          {"server", p.server},
                           {"value", p.value}});
       }
       metrics.push_back({{"metric", m.metric},

@@ -71,6 +71,7 @@ h.series.forEach((series, s) => {
                           tooltip: {callbacks: {
                             title: (items) => point(items[0].dataIndex).run_label,
                             afterBody: (items) => ['build ' + point(items[0].dataIndex).build,
+                                                   'server ' + (point(items[0].dataIndex).server || 'none'),
                                                    'started ' + point(items[0].dataIndex).started_at]}}},
                 scales: {x: axis('runs, in the order taken'), y: axis(m.metric + ' (' + unit + ')')}}});
   }
