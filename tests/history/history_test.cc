@@ -81,10 +81,11 @@ void CheckRecordsOnce(const std::string& store, const TempDir& dir) {
   CHECK(run.record.setup == expected->setup);
   CHECK(run.record.collection_counts == expected->collection_counts);
   REQUIRE(run.record.metrics.size() == expected->metrics.size());
-  for (const auto& [name, metric] : expected->metrics) {
+  for (const auto& entry : expected->metrics) {  // not a structured binding: clang 14 cannot CAPTURE one
+    const std::string& name = entry.first;
     CAPTURE(name);
-    CHECK(run.record.metrics.at(name).value == metric.value);  // exact: stored with 17 digits
-    CHECK(run.record.metrics.at(name).unit == metric.unit);
+    CHECK(run.record.metrics.at(name).value == entry.second.value);  // exact: stored with 17 digits
+    CHECK(run.record.metrics.at(name).unit == entry.second.unit);
   }
   CHECK(run.series.find("dataset: f1") != std::string::npos);
   // Opened again, the store is as it was left.
