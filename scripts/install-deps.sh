@@ -41,4 +41,14 @@ echo "install-deps: installing ${missing[*]}"
 sudo_cmd=()
 if [ "$(id -u)" -ne 0 ]; then sudo_cmd=(sudo); fi
 "${sudo_cmd[@]}" apt-get update -qq
+# Debian's postgresql makes a cluster and starts it as a system service; the
+# tests start servers of their own (tests/common/postgres_server.h), so none
+# is made: nothing keeps running after the tests.
+# (createcluster.d is read by the package's own createcluster.conf, which
+# stays the package's.)
+if [[ " ${missing[*]} " == *" postgresql "* ]]; then
+  "${sudo_cmd[@]}" mkdir -p /etc/postgresql-common/createcluster.d
+  echo "create_main_cluster = false" |
+    "${sudo_cmd[@]}" tee /etc/postgresql-common/createcluster.d/warmup-no-main-cluster.conf > /dev/null
+fi
 DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
