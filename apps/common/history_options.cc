@@ -97,8 +97,9 @@ StatusOr<HistoryCommand> ParseHistory(const std::vector<std::string>& args) {
     cmd.changes.threshold = threshold_percent / 100;
     if (auto s = CheckAlpha(cmd.changes.detection.alpha); !s.ok()) return s;
     if (auto s = CheckRange("min-segment", cmd.changes.detection.min_segment, 2, 1000); !s.ok()) return s;
-    if (auto s = CheckRange("permutations", cmd.changes.detection.permutations, 99, 1'000'000); !s.ok())
+    if (auto s = CheckRange("permutations", cmd.changes.detection.permutations, 99, 1'000'000); !s.ok()) {
       return s;
+    }
   }
   return cmd;
 }

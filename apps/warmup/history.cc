@@ -86,8 +86,9 @@ int Show(const std::vector<warmup::HistoryRun>& runs, const warmup::cli::History
     for (const warmup::HistoryRun* r : points) {
       auto it = r->record.metrics.find(cmd.metric);
       char value[32] = "-";
-      if (it != r->record.metrics.end())
+      if (it != r->record.metrics.end()) {
         std::snprintf(value, sizeof(value), "%.4g %s", it->second.value, it->second.unit.c_str());
+      }
       const std::string server = servers_differ ? "  " + r->record.server : "";
       std::printf("  %-20s %-16s %-28s %4d %14s%s%s\n", r->record.started_at.c_str(),
                   r->record.run_label.c_str(), r->record.build.c_str(), r->record.exit_code, value,
@@ -112,19 +113,22 @@ int History(const std::vector<std::string>& args) {
   if (!history.ok()) return FailWith(history.status());
   if (cmd->action == warmup::cli::HistoryCommand::Action::kRecord) return Record(**history, *cmd);
   warmup::HistoryQuery query = cmd->query;
-  if (cmd->action == warmup::cli::HistoryCommand::Action::kChanges)
-    query.all_runs = true;  // FindHistoryChanges counts those that do not count
+  if (cmd->action != warmup::cli::HistoryCommand::Action::kShow) {
+    query.all_runs = true;  // FindHistoryChanges counts those that do not count, and leaves them out
+  }
   auto runs = (*history)->Runs(query);
   if (!runs.ok()) return FailWith(runs.status());
   if (cmd->action == warmup::cli::HistoryCommand::Action::kShow) return Show(*runs, *cmd);
   const warmup::HistoryChanges changes = warmup::FindHistoryChanges(*runs, cmd->changes);
   if (!cmd->json_out.empty()) {
-    if (auto s = WriteFile(cmd->json_out, warmup::RenderHistoryChangesJson(changes)); !s.ok())
+    if (auto s = WriteFile(cmd->json_out, warmup::RenderHistoryChangesJson(changes)); !s.ok()) {
       return FailWith(s);
+    }
   }
   if (!cmd->html_out.empty()) {
-    if (auto s = WriteFile(cmd->html_out, warmup::RenderHistoryChangesHtml(changes)); !s.ok())
+    if (auto s = WriteFile(cmd->html_out, warmup::RenderHistoryChangesHtml(changes)); !s.ok()) {
       return FailWith(s);
+    }
   }
   std::cout << warmup::RenderHistoryChangesText(changes);
   if (!cmd->html_out.empty()) std::cout << "wrote " << cmd->html_out << "\n";

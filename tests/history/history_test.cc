@@ -258,6 +258,30 @@ TEST_CASE("warmup history: show lists a series, changes exits 3 on a step, 0 on 
   CHECK(Contains(missing.output, "nothing.json: cannot be read"));
 }
 
+TEST_CASE(
+    "regression: history trend read only the runs that stood, so its page never said how many runs it left "
+    "out") {
+  TempDir dir;
+  const std::string store = dir / "h.sqlite";
+  std::vector<std::string> record = {"history", "record", "--history", store};
+  for (int i = 0; i < 6; ++i) {
+    record.push_back(WriteRunReport(dir.path(), "ok" + std::to_string(i), 10 + (i % 3) * 0.05, 500));
+  }
+  record.push_back(WriteRunReport(dir.path(), "failed", 10, 500,
+                                  [](RunResult& r) { r.verification = Verification::kMismatch; }));
+  REQUIRE(RunCli(record).exit_code == 0);
+  for (const char* action : {"changes", "trend"}) {
+    CAPTURE(action);
+    const std::string json = dir / (std::string(action) + ".json");
+    std::vector<std::string> args = {"history", action, "--history", store, "--json", json};
+    if (std::string(action) == "trend") args.insert(args.end(), {"--html", dir / "trend.html"});
+    const CliResult run = RunCli(args);
+    CHECK_MESSAGE(run.exit_code == 0, run.output);
+    CHECK(Contains(run.output, "6 runs (1 more failed or not verified, not counted)"));
+    CHECK(nlohmann::json::parse(ReadText(json))["series"][0]["not_counted_runs"] == 1);
+  }
+}
+
 TEST_CASE("reindex --runs --history, then a slower server: history changes names its first run, exit 3") {
   TempDir dir;
   const std::string pristine = testing::GenerateTiny(dir);

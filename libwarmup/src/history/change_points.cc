@@ -67,10 +67,10 @@ double Mean(const std::vector<double>& v) {
 }
 
 const std::vector<std::string>& HeadlineMetrics() {
-  static const std::vector<std::string> metrics = {
+  static const std::vector<std::string> kMetrics = {
       "total_seconds",          "net_load_seconds",         "golive_seconds",
       "upsert_mean_us:Product", "server_cpu_us_per_entity", "server_peak_rss_bytes"};
-  return metrics;
+  return kMetrics;
 }
 
 MetricChanges SearchMetric(const std::string& metric, const std::vector<const HistoryRun*>& runs,

@@ -231,8 +231,9 @@ class SqlHistory : public History {
          run.server, run.server_build, run.command_line, json(run.setup).dump(),
          json(run.collection_counts).dump(), run.schema, run.file, report_json});
     if (!inserted.ok()) return inserted.status();
-    if (inserted->size() != 1 || !(*inserted)[0][0])
+    if (inserted->size() != 1 || !(*inserted)[0][0]) {
       return UnavailableError(Describe() + ": no id for the run");
+    }
     const std::string id = *(*inserted)[0][0];
     for (const auto& [metric, value] : run.metrics) {
       std::ostringstream number;

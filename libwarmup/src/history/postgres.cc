@@ -20,6 +20,7 @@ class PostgresConnection : public SqlConnection {
 
   StatusOr<std::vector<SqlRow>> Query(const std::string& sql, const std::vector<SqlValue>& params) override {
     std::vector<const char*> values;
+    values.reserve(params.size());
     for (const SqlValue& p : params) values.push_back(p ? p->c_str() : nullptr);
     std::unique_ptr<PGresult, void (*)(PGresult*)> result(
         PQexecParams(conn_, sql.c_str(), static_cast<int>(values.size()), nullptr, values.data(), nullptr,

@@ -23,7 +23,9 @@ class SqlConnection {
   // yields (none for a statement that yields none).
   // Errors: kUnavailable with the database's message.
   virtual StatusOr<std::vector<SqlRow>> Query(const std::string& sql,
-                                              const std::vector<SqlValue>& params = {}) = 0;
+                                              const std::vector<SqlValue>& params) = 0;
+  // Query with no parameters.
+  StatusOr<std::vector<SqlRow>> Query(const std::string& sql) { return Query(sql, {}); }
   // A transaction that takes the write lock at once (SQLite's BEGIN
   // IMMEDIATE), so that two writers queue rather than deadlock.
   virtual Status BeginWrite() = 0;

@@ -118,8 +118,9 @@ StatusOr<RunsSummary> SummarizeRuns(const std::vector<std::string>& files, int64
   out.small_collections.assign(small.begin(), small.end());
   out.min_collection_count = min_collection_count;
   for (const auto& [metric, first] : runs.front().metrics) {
-    if (metric.starts_with("upsert_median_us:") && small.contains(metric.substr(metric.find(':') + 1)))
+    if (metric.starts_with("upsert_median_us:") && small.contains(metric.substr(metric.find(':') + 1))) {
       continue;
+    }
     std::vector<double> values;
     for (const RunRecord& r : runs) {
       auto it = r.metrics.find(metric);
