@@ -140,6 +140,8 @@ TEST_CASE("FindHistoryChanges: a slower build is a regression at its first run, 
   CHECK(text.find("at run9 (started 2026-12-04T10:18:00Z, build 0.1.0 (bbbb); before it 0.1.0 (aaaa))") !=
         std::string::npos);
   CHECK(text.find("verdict: REGRESSION: total_seconds of series 1 at run9") != std::string::npos);
+  CHECK(changes.Verdict().rfind("REGRESSION: total_seconds of series 1 at run9 (+", 0) == 0);
+  CHECK(changes.Verdict().ends_with(" %) (exit 3)"));
   CHECK(RenderHistoryChangesJson(changes).find("\"schema\": \"warmup-changes/1\"") != std::string::npos);
 
   // The same step the other way is an improvement: found, and no regression.

@@ -106,6 +106,9 @@ struct HistoryChanges {
   // series is a regression; else kCompareInconclusive when no series had
   // enough runs to look for a change; else kCompareNoRegression.
   int ExitCode() const;
+  // The verdict as one sentence ending with its exit status, e.g.
+  // "REGRESSION: total_seconds of series 1 at run09 (+20.3 %) (exit 3)".
+  std::string Verdict() const;
 };
 
 // Groups `runs` (History::Runs, oldest first) into series and searches

@@ -151,8 +151,10 @@ std::string Figure(double value, const std::string& unit) {
 
 std::string SignedPercent(double share) { return (share >= 0 ? "+" : "") + Fixed(share * 100, 1) + " %"; }
 
-// The verdict sentence, with the exit status it stands for.
-std::string VerdictLine(const HistoryChanges& h) {
+}  // namespace
+
+std::string HistoryChanges::Verdict() const {
+  const HistoryChanges& h = *this;
   std::string verdict;
   for (size_t i = 0; i < h.series.size() && verdict.empty(); ++i) {
     for (const MetricChanges& m : h.series[i].metrics) {
@@ -172,8 +174,6 @@ std::string VerdictLine(const HistoryChanges& h) {
   }
   return verdict + " (exit " + std::to_string(exit_code) + ")";
 }
-
-}  // namespace
 
 std::vector<ChangePoint> EDivisive(const std::vector<double>& values, const ChangePointOptions& options,
                                    double alpha) {
@@ -313,7 +313,7 @@ std::string RenderHistoryChangesText(const HistoryChanges& h) {
       }
     }
   }
-  out << "\nverdict: " << VerdictLine(h) << "\n";
+  out << "\nverdict: " << h.Verdict() << "\n";
   return out.str();
 }
 

@@ -94,12 +94,9 @@ std::string Banner(const HistoryChanges& changes, const std::string& verdict) {
 std::string RenderHistoryChangesHtml(const HistoryChanges& changes) {
   size_t runs = 0;
   for (const SeriesChanges& s : changes.series) runs += s.runs;
-  const std::string text = RenderHistoryChangesText(changes);
-  const std::string verdict = text.substr(text.rfind("verdict: ") + 9);
   return report::HtmlPage("warmup history: " + std::to_string(runs) + " runs in " +
                               std::to_string(changes.series.size()) + " series",
-                          Banner(changes, verdict.substr(0, verdict.find('\n'))),
-                          RenderHistoryChangesJson(changes), kTrendJs);
+                          Banner(changes, changes.Verdict()), RenderHistoryChangesJson(changes), kTrendJs);
 }
 
 }  // namespace warmup
