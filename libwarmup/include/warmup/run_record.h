@@ -7,7 +7,9 @@
 
 #include <cstdint>
 #include <map>
+#include <set>
 #include <string>
+#include <vector>
 
 #include "warmup/status.h"
 
@@ -61,6 +63,25 @@ struct RunRecord {
 // Errors: kNotFound "FILE: cannot be read"; kInvalidArgument naming the file
 // for one that is not JSON, not a run report, or lacks a field.
 StatusOr<RunRecord> ReadRunRecord(const std::string& file);
+// ReadRunRecord, refusing a failed run. Errors: ReadRunRecord's;
+// kInvalidArgument "FILE: the run failed (exit 1: ...); its figures do not
+// stand".
+StatusOr<RunRecord> ReadStandingRunRecord(const std::string& file);
+
+// kInvalidArgument when two of `runs` are one file (by path) or one run under
+// two names (by identity), naming both and ending with `context` after "a run
+// counts once": a run counted twice would be a second observation of itself.
+Status RefuseDuplicateRuns(const std::vector<const RunRecord*>& runs, const std::string& context = "");
+
+// The collections that copied fewer than `min_count` entities in some of
+// `runs`: their median upsert is a handful of samples, one possibly the
+// run's cold first upsert.
+std::set<std::string> SmallCollections(const std::vector<const RunRecord*>& runs, int64_t min_count);
+
+// The values of `metric` over `runs`, in their order; empty unless every run
+// has it.
+std::vector<double> MetricValues(const std::vector<RunRecord>& runs, const std::string& metric);
+
 // ReadRunRecord on the text of a report; `name` stands for its file (in
 // errors and as RunRecord::file; no path is resolved).
 StatusOr<RunRecord> ParseRunRecord(const std::string& report_json, const std::string& name);

@@ -203,35 +203,14 @@ int Comparison::ExitCode() const {
 
 namespace {
 
-// A run report whose figures stand: a failed run's are refused.
-StatusOr<RunRecord> ReadRun(const std::string& file) {
-  auto run = ReadRunRecord(file);
-  if (run.ok() && run->exit_code == 1) {
-    return InvalidArgumentError(file + ": the run failed (exit 1: " + run->failure +
-                                "); its figures do not stand");
-  }
-  return run;
-}
-
 StatusOr<std::vector<RunRecord>> ReadRuns(const std::vector<std::string>& files) {
   std::vector<RunRecord> runs;
   for (const std::string& f : files) {
-    auto run = ReadRun(f);
+    auto run = ReadStandingRunRecord(f);
     if (!run.ok()) return run.status();
     runs.push_back(std::move(run).value());
   }
   return runs;
-}
-
-// The values of `metric` over `runs`; empty unless every run has it.
-std::vector<double> Values(const std::vector<RunRecord>& runs, const std::string& metric) {
-  std::vector<double> values;
-  for (const RunRecord& r : runs) {
-    auto it = r.metrics.find(metric);
-    if (it == r.metrics.end()) return {};
-    values.push_back(it->second.value);
-  }
-  return values;
 }
 
 void HolmAdjust(std::vector<MetricComparison>& metrics) {
@@ -245,22 +224,6 @@ std::string Fixed(double v, int places) {
   char buf[64];
   std::snprintf(buf, sizeof(buf), "%.*f", places, v);
   return buf;
-}
-
-// A report counted twice would be a second observation of one run: refused,
-// whether it is the same file or a copy of it.
-Status RefuseDuplicates(const std::vector<const RunRecord*>& runs) {
-  for (size_t i = 0; i < runs.size(); ++i) {
-    for (size_t j = 0; j < i; ++j) {
-      const bool same_file = runs[i]->path == runs[j]->path;
-      if (!same_file && runs[i]->identity != runs[j]->identity) continue;
-      return InvalidArgumentError(
-          runs[j]->file + " and " + runs[i]->file +
-          (same_file ? " are the same file" : " are the same run (" + runs[i]->identity + ")") +
-          ": a run counts once, in one arm");
-    }
-  }
-  return OkStatus();
 }
 
 void AddDistinct(std::vector<std::string>& values, const std::string& value) {
@@ -302,7 +265,7 @@ StatusOr<Comparison> CompareRuns(const std::vector<std::string>& a_files,
   for (const auto* arm : {&*a, &*b, &*noise}) {
     for (const RunRecord& r : *arm) all.push_back(&r);
   }
-  if (Status s = RefuseDuplicates(all); !s.ok()) return s;
+  if (Status s = RefuseDuplicateRuns(all, ", in one arm"); !s.ok()) return s;
   Comparison out;
   out.a_files = a_files;
   out.b_files = b_files;
@@ -341,12 +304,7 @@ StatusOr<Comparison> CompareRuns(const std::vector<std::string>& a_files,
                            std::to_string(b->size()) + "): the verdicts are unreliable");
   }
   // A collection's median is a figure only with enough entities in every run.
-  std::set<std::string> small;
-  for (const RunRecord* r : all) {
-    for (const auto& [type, count] : r->collection_counts) {
-      if (count < options.min_collection_count) small.insert(type);
-    }
-  }
+  const std::set<std::string> small = SmallCollections(all, options.min_collection_count);
   out.small_collections.assign(small.begin(), small.end());
   // Noise from A/A runs: the two interleaved halves, whose ratio should be 1.
   std::vector<RunRecord> noise_x, noise_y;
@@ -360,8 +318,8 @@ StatusOr<Comparison> CompareRuns(const std::vector<std::string>& a_files,
     MetricComparison m;
     m.metric = metric;
     m.unit = value_unit.unit;
-    m.a = Values(*a, metric);
-    m.b = Values(*b, metric);
+    m.a = MetricValues(*a, metric);
+    m.b = MetricValues(*b, metric);
     if (m.a.empty() || m.b.empty()) continue;
     m.median_a = Median(m.a);
     m.median_b = Median(m.b);
@@ -373,8 +331,8 @@ StatusOr<Comparison> CompareRuns(const std::vector<std::string>& a_files,
     m.detectable_change = DetectableChange(m.a, m.b.size());
     m.noise_threshold = options.default_noise;
     m.noise_source = "default";
-    const std::vector<double> x = Values(noise_x, metric);
-    const std::vector<double> y = Values(noise_y, metric);
+    const std::vector<double> x = MetricValues(noise_x, metric);
+    const std::vector<double> y = MetricValues(noise_y, metric);
     if (!x.empty() && !y.empty() && Median(x) != 0) {
       const Interval aa = BootstrapRatioOfMedians(x, y, options.resamples, options.seed + 1);
       m.noise_threshold = std::max(std::abs(aa.low - 1), std::abs(aa.high - 1));

@@ -19,9 +19,6 @@ std::string Joined(const json& words) {
   return out;
 }
 
-// The setup and the arm's description. Reports before warmup-run/7 recorded
-// no configuration: their target kind is the first word of the target's
-// description, the rest "not recorded".
 // "0.1.0 (1d8870bdffb8, with uncommitted changes), GNU 12.2.0, ..." ->
 // "0.1.0 (1d8870bdffb8+)"; a build said otherwise (another server's) as it is.
 std::string ShortBuild(const std::string& details) {
@@ -33,6 +30,9 @@ std::string ShortBuild(const std::string& details) {
   return build;
 }
 
+// The setup and the arm's description. Reports before warmup-run/7 recorded
+// no configuration: their target kind is the first word of the target's
+// description, the rest "not recorded".
 void ReadSetup(const json& doc, RunRecord& run) {
   const json& env = doc.at("environment");
   run.setup["dataset"] = doc.at("dataset_fingerprint").get<std::string>();
@@ -148,6 +148,49 @@ StatusOr<RunRecord> ReadRunRecord(const std::string& file) {
   if (!read.ok()) return read.status();
   std::error_code ec;
   return FromJson(*read, file, std::filesystem::weakly_canonical(file, ec).string());
+}
+
+StatusOr<RunRecord> ReadStandingRunRecord(const std::string& file) {
+  auto run = ReadRunRecord(file);
+  if (run.ok() && run->exit_code == 1) {
+    return InvalidArgumentError(file + ": the run failed (exit 1: " + run->failure +
+                                "); its figures do not stand");
+  }
+  return run;
+}
+
+Status RefuseDuplicateRuns(const std::vector<const RunRecord*>& runs, const std::string& context) {
+  for (size_t i = 0; i < runs.size(); ++i) {
+    for (size_t j = 0; j < i; ++j) {
+      const bool same_file = runs[i]->path == runs[j]->path;
+      if (!same_file && runs[i]->identity != runs[j]->identity) continue;
+      return InvalidArgumentError(
+          runs[j]->file + " and " + runs[i]->file +
+          (same_file ? " are the same file" : " are the same run (" + runs[i]->identity + ")") +
+          ": a run counts once" + context);
+    }
+  }
+  return OkStatus();
+}
+
+std::set<std::string> SmallCollections(const std::vector<const RunRecord*>& runs, int64_t min_count) {
+  std::set<std::string> small;
+  for (const RunRecord* r : runs) {
+    for (const auto& [type, count] : r->collection_counts) {
+      if (count < min_count) small.insert(type);
+    }
+  }
+  return small;
+}
+
+std::vector<double> MetricValues(const std::vector<RunRecord>& runs, const std::string& metric) {
+  std::vector<double> values;
+  for (const RunRecord& r : runs) {
+    auto it = r.metrics.find(metric);
+    if (it == r.metrics.end()) return {};
+    values.push_back(it->second.value);
+  }
+  return values;
 }
 
 StatusOr<RunRecord> ParseRunRecord(const std::string& report_json, const std::string& name) {

@@ -78,20 +78,8 @@ StatusOr<RunsSummary> SummarizeRuns(const std::vector<std::string>& files, int64
   if (files.empty()) return InvalidArgumentError("no run reports to summarize");
   std::vector<RunRecord> runs;
   for (const std::string& file : files) {
-    auto run = ReadRunRecord(file);
+    auto run = ReadStandingRunRecord(file);
     if (!run.ok()) return run.status();
-    if (run->exit_code == 1) {
-      return InvalidArgumentError(file + ": the run failed (exit 1: " + run->failure +
-                                  "); its figures do not stand");
-    }
-    for (const RunRecord& earlier : runs) {
-      const bool same_file = earlier.path == run->path;
-      if (!same_file && earlier.identity != run->identity) continue;
-      return InvalidArgumentError(
-          earlier.file + " and " + file +
-          (same_file ? " are the same file" : " are the same run (" + run->identity + ")") +
-          ": a run counts once");
-    }
     for (const auto& [field, value] : run->setup) {
       const RunRecord& first = runs.empty() ? *run : runs.front();
       if (first.setup.at(field) != value) {
@@ -102,6 +90,9 @@ StatusOr<RunsSummary> SummarizeRuns(const std::vector<std::string>& files, int64
     }
     runs.push_back(std::move(run).value());
   }
+  std::vector<const RunRecord*> all;
+  for (const RunRecord& r : runs) all.push_back(&r);
+  if (Status s = RefuseDuplicateRuns(all); !s.ok()) return s;
   RunsSummary out;
   out.files = files;
   for (const RunRecord& r : runs) {
@@ -109,25 +100,15 @@ StatusOr<RunsSummary> SummarizeRuns(const std::vector<std::string>& files, int64
     if (r.exit_code == 2) out.not_verified.push_back(r.run_label);
   }
   for (const auto& [field, value] : runs.front().setup) out.setup.push_back(field + ": " + value);
-  std::set<std::string> small;
-  for (const RunRecord& r : runs) {
-    for (const auto& [type, count] : r.collection_counts) {
-      if (count < min_collection_count) small.insert(type);
-    }
-  }
+  const std::set<std::string> small = SmallCollections(all, min_collection_count);
   out.small_collections.assign(small.begin(), small.end());
   out.min_collection_count = min_collection_count;
   for (const auto& [metric, first] : runs.front().metrics) {
     if (metric.starts_with("upsert_median_us:") && small.contains(metric.substr(metric.find(':') + 1))) {
       continue;
     }
-    std::vector<double> values;
-    for (const RunRecord& r : runs) {
-      auto it = r.metrics.find(metric);
-      if (it == r.metrics.end()) break;
-      values.push_back(it->second.value);
-    }
-    if (values.size() != runs.size() || Median(values) == 0) continue;
+    std::vector<double> values = MetricValues(runs, metric);
+    if (values.empty() || Median(values) == 0) continue;
     out.metrics.push_back(Summarize(metric, first.unit, std::move(values)));
   }
   std::stable_sort(
