@@ -71,26 +71,31 @@ class SqlHistory : public History {
   }
 
   StatusOr<std::vector<HistoryRun>> Runs(const HistoryQuery& query) override {
-    std::string sql =
-        "SELECT id, recorded_at, started_at, run_label, exit_code, failure, series, build, loader_build, "
-        "server, "
-        "server_build, command_line, setup, collection_counts, schema_name, source_file, identity FROM "
-        "warmup_runs "
-        "WHERE 1 = 1";
+    // One filter for the runs and for their metrics: a query of one host
+    // reads no other host's figures.
+    std::string where = " WHERE 1 = 1";
     std::vector<SqlValue> params;
     if (!query.host.empty()) {
       params.push_back("%" + query.host + "%");
-      sql += " AND host LIKE $" + std::to_string(params.size());
+      where += " AND host LIKE $" + std::to_string(params.size());
     }
     if (!query.dataset.empty()) {
       params.push_back(query.dataset + "%");
-      sql += " AND dataset LIKE $" + std::to_string(params.size());
+      where += " AND dataset LIKE $" + std::to_string(params.size());
     }
-    if (!query.all_runs) sql += " AND exit_code = 0";
-    sql += " ORDER BY started_at, id";
-    auto rows = db_->Query(sql, params);
+    if (!query.all_runs) where += " AND exit_code = 0";
+    auto rows = db_->Query(
+        "SELECT id, recorded_at, started_at, run_label, exit_code, failure, series, build, loader_build, "
+        "server, "
+        "server_build, command_line, setup, collection_counts, schema_name, source_file, identity FROM "
+        "warmup_runs" +
+            where + " ORDER BY started_at, id",
+        params);
     if (!rows.ok()) return rows.status();
-    auto metric_rows = db_->Query("SELECT run_id, metric, unit, value FROM warmup_metrics");
+    auto metric_rows = db_->Query(
+        "SELECT run_id, metric, unit, value FROM warmup_metrics WHERE run_id IN (SELECT id FROM warmup_runs" +
+            where + ")",
+        params);
     if (!metric_rows.ok()) return metric_rows.status();
     std::map<int64_t, std::map<std::string, RunMetric>> metrics;
     for (const SqlRow& m : *metric_rows) {
