@@ -1,10 +1,13 @@
-// PkSet: keys inline while there are at most three, a bitmap beyond, the
-// same answers either way; moves hand the bitmap over (ASan would see a
-// double free or a leak).
+// PkSet: keys inline while there are at most three, a sorted array up to 64,
+// a bitmap beyond, the same answers in every form; moves hand the array or
+// the bitmap over (ASan would see a double free or a leak).
 #include "engine/pk_set.h"
 
 #include <doctest/doctest.h>
 
+#include <cstdint>
+#include <random>
+#include <set>
 #include <utility>
 #include <vector>
 
@@ -66,6 +69,77 @@ TEST_CASE("a moved posting set hands its keys over and is left empty") {
   }
   // Growth moves every set; each keeps what it had.
   for (int i = 0; i < 64; ++i) CHECK(sets[static_cast<size_t>(i)].size() == (i % 2 == 0 ? 11U : 1U));
+}
+
+// The keys of `set`, as the oracle holds them.
+std::vector<int32_t> Expected(const std::set<uint32_t>& keys) { return {keys.begin(), keys.end()}; }
+
+TEST_CASE("a posting set crosses from inline to an array and to a bitmap at 4 and 65 keys, and back") {
+  PkSet set;
+  std::set<uint32_t> oracle;
+  // Descending, so every key lands at the front and moves the rest.
+  for (uint32_t pk = 200; pk >= 136; pk -= 1) {
+    set.Add(pk);
+    oracle.insert(pk);
+    REQUIRE(set.size() == oracle.size());
+    REQUIRE(set.ToVector() == Expected(oracle));
+  }
+  CHECK(set.size() == 65);  // the 65th key made it a bitmap
+  for (uint32_t pk = 136; pk <= 200; ++pk) {
+    set.Remove(pk);
+    oracle.erase(pk);
+    REQUIRE(set.ToVector() == Expected(oracle));
+  }
+  CHECK(set.empty());
+  // From an array back to inline at three keys, and out again.
+  PkSet arrayed;
+  for (uint32_t pk : {5U, 1U, 9U, 3U, 7U}) arrayed.Add(pk);
+  arrayed.Remove(1);
+  arrayed.Remove(9);
+  CHECK(arrayed.ToVector() == std::vector<int32_t>{3, 5, 7});
+  arrayed.Add(4);
+  arrayed.Add(4);
+  CHECK(arrayed.ToVector() == std::vector<int32_t>{3, 4, 5, 7});
+  Roaring out;
+  out.add(100);
+  arrayed.AddTo(&out);
+  CHECK(out.cardinality() == 5);
+  CHECK(out.contains(4));
+}
+
+TEST_CASE("a posting set answers as an ordered set under random adds and removes in every form") {
+  std::mt19937 random(29);
+  for (uint32_t range : {6U, 40U, 90U, 400U}) {
+    CAPTURE(range);
+    PkSet set;
+    std::set<uint32_t> oracle;
+    for (int step = 0; step < 4000; ++step) {
+      const uint32_t pk = random() % range;
+      // Adds outnumber removes while small, so the set passes each form.
+      if (random() % 3 != 0) {
+        set.Add(pk);
+        oracle.insert(pk);
+      } else {
+        set.Remove(pk);
+        oracle.erase(pk);
+      }
+      REQUIRE(set.size() == oracle.size());
+      REQUIRE(set.empty() == oracle.empty());
+    }
+    CHECK(set.ToVector() == Expected(oracle));
+  }
+}
+
+TEST_CASE("moving a posting set in its array form hands the array over") {
+  PkSet arrayed;
+  for (uint32_t pk = 1; pk <= 10; ++pk) arrayed.Add(pk * 2);
+  PkSet taken(std::move(arrayed));
+  CHECK(taken.size() == 10);
+  CHECK(arrayed.empty());  // NOLINT(bugprone-use-after-move): moved-from state is specified here
+  PkSet other;
+  for (uint32_t pk = 1; pk <= 5; ++pk) other.Add(pk);
+  other = std::move(taken);  // its own array freed, the other one taken
+  CHECK(other.ToVector() == std::vector<int32_t>{2, 4, 6, 8, 10, 12, 14, 16, 18, 20});
 }
 
 }  // namespace
