@@ -14,21 +14,13 @@ void RemoveFrom(Map& map, const Key& key, uint32_t pk) {
   if (it->second.empty()) map.erase(it);
 }
 
-// Postings of every set in `sets`.
-template <typename Sets>
-uint64_t Postings(const Sets& sets) {
-  uint64_t n = 0;
-  sets.Visit([&](auto it, auto end) {
-    for (; it != end; ++it) n += it->second.size();
-  });
-  return n;
-}
-
-// Adds `pk` under `key` of `sets`, storing the key in `values` the first
-// time the map sees it.
-void AddTo(SortedSets<HeldKey, HeldKey::Less>& sets, ValueDictionary& values, const std::string& key,
-           uint32_t pk) {
-  sets.Get(key, [&] { return values.Intern(key); }).Add(pk);
+// Adds `pk` under `key` of `map`, storing the key in `values` the first time
+// the map sees it.
+void AddTo(absl::btree_map<HeldKey, PkSet, HeldKey::Less>& map, ValueDictionary& values,
+           const std::string& key, uint32_t pk) {
+  auto it = map.find(key);
+  if (it == map.end()) it = map.emplace(values.Intern(key), PkSet()).first;
+  it->second.Add(pk);
 }
 
 void EntityIndex::Add(int32_t pk, const IndexEntries& e) {
@@ -66,21 +58,18 @@ void EntityIndex::Add(int32_t pk, const IndexEntries& e) {
     // price indexes (AbstractPriceListAndCurrencyPriceIndex) insert each.
     index.validity.Add(p.valid_from, p.valid_to, static_cast<uint32_t>(p.internal_id));
   }
-  for (const FacetEntry& f : e.facets) {
-    const std::pair key(f.group, f.facet);
-    facets_[f.reference].Get(key, [&] { return key; }).Add(id);
-  }
+  for (const FacetEntry& f : e.facets) facets_[f.reference][{f.group, f.facet}].Add(id);
 }
 
 void EntityIndex::Remove(int32_t pk, const IndexEntries& e) {
   const auto id = static_cast<uint32_t>(pk);
-  for (const auto& [attribute, key] : e.filter) filter_[attribute].Remove(key, id);
+  for (const auto& [attribute, key] : e.filter) RemoveFrom(filter_[attribute], key, id);
   for (const auto& r : e.ranges) {
     RangeIndex& index = ranges_[r.attribute];
     index.by_start.erase({r.from, r.to, id});
     index.by_end.erase({r.to, r.from, id});
   }
-  for (const auto& [attribute, key] : e.sort) sort_[attribute].Remove(key, id);
+  for (const auto& [attribute, key] : e.sort) RemoveFrom(sort_[attribute], key, id);
   for (const auto& [attribute, predecessor] : e.chains) {
     ChainIndex& chain = chains_[attribute];
     chain.predecessor.erase(pk);
@@ -114,16 +103,20 @@ void EntityIndex::Remove(int32_t pk, const IndexEntries& e) {
     }
     index.validity.Remove(p.valid_from, p.valid_to, static_cast<uint32_t>(p.internal_id));
   }
-  for (const FacetEntry& f : e.facets) facets_[f.reference].Remove(std::pair(f.group, f.facet), id);
+  for (const FacetEntry& f : e.facets) RemoveFrom(facets_[f.reference], std::pair(f.group, f.facet), id);
 }
 
 IndexCounts EntityIndex::Counts() const {
   IndexCounts c;
   c.entities = all_.cardinality();
   c.entries = c.entities;
-  for (const auto& [id, m] : filter_) c.entries += Postings(m);
+  for (const auto& [id, m] : filter_) {
+    for (const auto& [key, pks] : m) c.entries += pks.size();
+  }
   for (const auto& [id, r] : ranges_) c.entries += r.by_start.size() + r.by_end.size();
-  for (const auto& [id, m] : sort_) c.entries += Postings(m);
+  for (const auto& [id, m] : sort_) {
+    for (const auto& [key, pks] : m) c.entries += pks.size();
+  }
   for (const auto& [id, chain] : chains_) c.entries += chain.predecessor.size();
   for (const auto& [id, m] : unique_) c.entries += m.size();
   for (const auto& [id, l] : locales_) c.entries += l.size();
@@ -132,7 +125,9 @@ IndexCounts EntityIndex::Counts() const {
     // and an end per price (at the extremes for one without validity).
     c.entries += p.price_ids.size() * 5;
   }
-  for (const auto& [id, facets] : facets_) c.entries += Postings(facets);
+  for (const auto& [id, facets] : facets_) {
+    for (const auto& [facet, pks] : facets) c.entries += pks.size();
+  }
   return c;
 }
 
@@ -151,21 +146,17 @@ std::vector<int32_t> EntityIndex::FilterRange(uint32_t attribute, const std::opt
                                               bool from_inclusive, const std::optional<std::string>& to,
                                               bool to_inclusive) const {
   Roaring matches;
-  const ValueSets* values = filter_.Find(attribute);
-  if (values == nullptr) return {};
-  auto add = [&](auto it, auto end) {
-    for (; it != end; ++it) {
+  if (const auto* found = filter_.Find(attribute)) {
+    const auto& values = *found;
+    auto it =
+        from ? (from_inclusive ? values.lower_bound(*from) : values.upper_bound(*from)) : values.begin();
+    for (; it != values.end(); ++it) {
       if (to) {
         const int order = Compare(it->first, *to);
         if (order > 0 || (!to_inclusive && order == 0)) break;
       }
       it->second.AddTo(&matches);
     }
-  };
-  if (from) {
-    values->VisitFrom(*from, from_inclusive, add);
-  } else {
-    values->Visit(add);
   }
   return ToVector(matches);
 }
@@ -189,13 +180,12 @@ std::vector<int32_t> EntityIndex::SortedBy(uint32_t attribute, bool descending) 
   auto append = [&](const PkSet& pks) {
     pks.ForEach([&](uint32_t v) { out.push_back(static_cast<int32_t>(v)); });
   };
-  found->Visit([&](auto begin, auto end) {
-    if (descending) {
-      for (auto it = end; it != begin;) append((--it)->second);
-    } else {
-      for (auto it = begin; it != end; ++it) append(it->second);
-    }
-  });
+  const auto& keys = *found;
+  if (descending) {
+    for (auto it = keys.rbegin(); it != keys.rend(); ++it) append(it->second);
+  } else {
+    for (const auto& [key, pks] : keys) append(pks);
+  }
   return out;
 }
 
@@ -241,18 +231,19 @@ std::optional<int32_t> EntityIndex::UniqueOwner(uint32_t attribute, const std::s
 }
 
 uint64_t EntityIndex::FacetPostings(uint32_t reference) const {
-  const FacetSets* facets = facets_.Find(reference);
-  return facets != nullptr ? Postings(*facets) : 0;
+  uint64_t n = 0;
+  if (const FacetSets* facets = facets_.Find(reference)) {
+    for (const auto& [facet, pks] : *facets) n += pks.size();
+  }
+  return n;
 }
 
 std::vector<int32_t> EntityIndex::FacetMembers(uint32_t reference, int32_t facet) const {
   Roaring matches;
   if (const FacetSets* facets = facets_.Find(reference)) {
-    facets->Visit([&](auto it, auto end) {
-      for (; it != end; ++it) {
-        if (it->first.second == facet) it->second.AddTo(&matches);
-      }
-    });
+    for (const auto& [key, pks] : *facets) {
+      if (key.second == facet) pks.AddTo(&matches);
+    }
   }
   return ToVector(matches);
 }
@@ -260,9 +251,10 @@ std::vector<int32_t> EntityIndex::FacetMembers(uint32_t reference, int32_t facet
 std::vector<int32_t> EntityIndex::FacetGroupMembers(uint32_t reference, int32_t group) const {
   Roaring matches;
   if (const FacetSets* facets = facets_.Find(reference)) {
-    facets->VisitFrom(std::pair(group, std::numeric_limits<int32_t>::min()), true, [&](auto it, auto end) {
-      for (; it != end && it->first.first == group; ++it) it->second.AddTo(&matches);
-    });
+    for (auto it = facets->lower_bound({group, std::numeric_limits<int32_t>::min()});
+         it != facets->end() && it->first.first == group; ++it) {
+      it->second.AddTo(&matches);
+    }
   }
   return ToVector(matches);
 }

@@ -22,7 +22,6 @@
 #include "engine/index_entries.h"
 #include "engine/index_keys.h"
 #include "engine/pk_set.h"
-#include "engine/sorted_sets.h"
 #include "engine/validity_index.h"
 #include "engine/value_dictionary.h"
 #include "warmup/entity.h"
@@ -181,7 +180,7 @@ class EntityIndex {
   // Flat hash maps and B-trees: no allocation per entry, unlike node-based maps.
   Roaring all_;
   // Value key -> entities, in the keys' order (equality, comparisons, between).
-  using ValueSets = SortedSets<HeldKey, HeldKey::Less>;
+  using ValueSets = absl::btree_map<HeldKey, PkSet, HeldKey::Less>;
   IdSlots<ValueSets> filter_;
   IdSlots<RangeIndex> ranges_;
   IdSlots<ValueSets> sort_;
@@ -193,7 +192,7 @@ class EntityIndex {
   IdSlots<PriceIndex> prices_;
   // reference -> (group (0 = none), facet) -> entities: one ordered map per
   // reference, since a reduced index holds few facets of each.
-  using FacetSets = SortedSets<std::pair<int32_t, int32_t>, std::less<>>;
+  using FacetSets = absl::btree_map<std::pair<int32_t, int32_t>, PkSet>;
   IdSlots<FacetSets> facets_;
   ValueDictionary* values_;
   PriceRecords price_records_;

@@ -23,22 +23,34 @@ void KeyDictionary::Load(IndexReader& in) {
 
 namespace {
 
-// A map of value keys' posting sets, and back; keys are stored in `values`.
-void SaveSets(IndexWriter& out, const SortedSets<HeldKey, HeldKey::Less>& sets) {
-  out.U64(sets.size());
-  sets.Visit([&](auto it, auto end) {
-    for (; it != end; ++it) {
-      out.Str(it->first.view());
-      out.Pks(it->second);
+// Maps of primary-key sets, keyed by strings or integers, in both directions.
+template <typename Map>
+void SaveSets(IndexWriter& out, const Map& map) {
+  out.U64(map.size());
+  for (const auto& [key, pks] : map) {
+    if constexpr (std::is_same_v<std::decay_t<decltype(key)>, HeldKey>) {
+      out.Str(key.view());
+    } else {
+      out.I64(key);
     }
-  });
+    out.Pks(pks);
+  }
 }
-void LoadSets(IndexReader& in, SortedSets<HeldKey, HeldKey::Less>* sets, ValueDictionary* values) {
-  *sets = {};
+
+// Reads what SaveSets wrote; string keys are stored in `values`.
+template <typename Map>
+void LoadSets(IndexReader& in, Map* map, ValueDictionary* values = nullptr) {
+  map->clear();
   const uint64_t n = in.U64();
   for (uint64_t i = 0; i < n && in.status().ok(); ++i) {
-    const HeldKey key = values->Intern(in.Str());
-    sets->Emplace(key, in.Pks());
+    using Key = typename Map::key_type;
+    Key key;
+    if constexpr (std::is_same_v<Key, HeldKey>) {
+      key = values->Intern(in.Str());
+    } else {
+      key = static_cast<Key>(in.I64());
+    }
+    map->emplace(key, in.Pks());
   }
 }
 
@@ -183,25 +195,23 @@ void EntityIndex::Save(IndexWriter& out) const {
   });
   // Per reference: its groups, each with its facets and their entities.
   SaveEach(out, facets_, [&](const FacetSets& facets) {
-    facets.Visit([&](auto begin, auto last) {
-      uint64_t groups = 0;
-      for (auto it = begin; it != last; ++it) {
-        if (it == begin || std::prev(it)->first.first != it->first.first) ++groups;
+    uint64_t groups = 0;
+    for (auto it = facets.begin(); it != facets.end(); ++it) {
+      if (it == facets.begin() || std::prev(it)->first.first != it->first.first) ++groups;
+    }
+    out.U64(groups);
+    for (auto it = facets.begin(); it != facets.end();) {
+      const int32_t group = it->first.first;
+      auto end = it;
+      uint64_t n = 0;
+      for (; end != facets.end() && end->first.first == group; ++end) ++n;
+      out.I64(group);
+      out.U64(n);
+      for (; it != end; ++it) {
+        out.I64(it->first.second);
+        out.Pks(it->second);
       }
-      out.U64(groups);
-      for (auto it = begin; it != last;) {
-        const int32_t group = it->first.first;
-        auto end = it;
-        uint64_t n = 0;
-        for (; end != last && end->first.first == group; ++end) ++n;
-        out.I64(group);
-        out.U64(n);
-        for (; it != end; ++it) {
-          out.I64(it->first.second);
-          out.Pks(it->second);
-        }
-      }
-    });
+    }
   });
 }
 
@@ -270,7 +280,7 @@ void EntityIndex::Load(IndexReader& in) {
       const auto group = static_cast<int32_t>(in.I64());
       for (uint64_t n = in.U64(); n > 0 && in.status().ok(); --n) {
         const auto facet = static_cast<int32_t>(in.I64());
-        facets->Emplace({group, facet}, in.Pks());
+        (*facets)[{group, facet}] = in.Pks();
       }
     }
     return !facets->empty();
