@@ -527,6 +527,56 @@ TEST_CASE("a reduced index keeps price ids, entities and validity, the records l
   CHECK(loaded.Prices(0) == nullptr);
 }
 
+// A global index's entity -> prices map (evitaDB's entityPrices of
+// PriceListAndCurrencyPriceSuperIndex) holds one id in place and several
+// apart; either way an entity leaves the price index with its last price, and
+// a snapshot brings back the same.
+TEST_CASE(
+    "a global index lists an entity's one or several prices in ascending id, and drops it with its last") {
+  auto price = [](int32_t internal_id) {
+    engine::PriceEntry p;
+    p.key = 0;
+    p.internal_id = internal_id;
+    p.with_tax = 100 + internal_id;
+    return p;
+  };
+  engine::ValueDictionary values;
+  engine::EntityIndex global(&values);
+  engine::IndexEntries one;
+  one.prices = {price(4)};
+  engine::IndexEntries three;
+  three.prices = {price(9), price(3), price(5)};
+  global.Add(1, one);
+  global.Add(2, three);
+  auto prices_of = [](const engine::EntityIndex& index, int32_t pk) {
+    const engine::EntityIndex::PriceIndex* prices = index.Prices(0);
+    REQUIRE(prices != nullptr);
+    REQUIRE(prices->own != nullptr);
+    const auto ids = prices->own->PricesOf(pk);
+    return std::vector<int32_t>(ids.begin(), ids.end());
+  };
+  CHECK(prices_of(global, 1) == std::vector<int32_t>{4});
+  CHECK(prices_of(global, 2) == std::vector<int32_t>{3, 5, 9});
+  CHECK(prices_of(global, 3).empty());
+  engine::EntityIndex loaded = SavedAndLoaded(global, &values, engine::EntityIndex::PriceRecords::kOwn);
+  CHECK(prices_of(loaded, 2) == std::vector<int32_t>{3, 5, 9});
+
+  // Down to one price, then none: the entity stays while it has one.
+  engine::IndexEntries two_gone;
+  two_gone.prices = {price(3), price(9)};
+  loaded.Remove(2, two_gone);
+  CHECK(prices_of(loaded, 2) == std::vector<int32_t>{5});
+  CHECK(loaded.Prices(0)->entities.ToVector() == std::vector<int32_t>{1, 2});
+  engine::IndexEntries last;
+  last.prices = {price(5)};
+  loaded.Remove(2, last);
+  CHECK(prices_of(loaded, 2).empty());
+  CHECK(loaded.Prices(0)->entities.ToVector() == std::vector<int32_t>{1});
+  // A price added back after the entity had several is one again.
+  loaded.Add(2, last);
+  CHECK(prices_of(loaded, 2) == std::vector<int32_t>{5});
+}
+
 // Validity as evitaDB's RangeIndex holds it: a point per threshold with the
 // prices starting and ending there. Hand-worked: three prices without
 // validity share the int64 extremes, [1000, 2000] and [2000, 3000] add
@@ -782,7 +832,7 @@ TEST_CASE("a global index's prices survive a snapshot as upserted, validity and 
   REQUIRE(prices->own != nullptr);
   CHECK(prices->own->records.at(22).inner_record() == std::optional<int32_t>(5));
   CHECK(prices->own->records.at(21).inner_record() == std::nullopt);
-  CHECK(prices->own->entity_prices.at(8).size() == 3);
+  CHECK(prices->own->PricesOf(8).size() == 3);
   CHECK(engine::ToVector(engine::EntityIndex::ValidAt(*prices, 5'000)) == std::vector<int32_t>{21, 23});
 
   testing::TempDir dir;

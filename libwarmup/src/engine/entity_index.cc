@@ -45,7 +45,7 @@ void EntityIndex::Add(int32_t pk, const IndexEntries& e) {
     index.price_ids.Add(static_cast<uint32_t>(p.internal_id));
     if (price_records_ == PriceRecords::kOwn) {
       if (index.own == nullptr) index.own = std::make_unique<PriceIndex::OwnRecords>();
-      index.own->entity_prices[pk].push_back(p.internal_id);
+      index.own->AddPrice(pk, p.internal_id);
       index.own->records[p.internal_id] = PriceRecord{.pk = pk,
                                                       .price_id = p.price_id,
                                                       .inner_record_id = p.inner_record_id.value_or(0),
@@ -92,18 +92,49 @@ void EntityIndex::Remove(int32_t pk, const IndexEntries& e) {
     } else if (index.own != nullptr) {
       auto& own = *index.own;
       own.records.erase(p.internal_id);
-      if (auto it = own.entity_prices.find(pk); it != own.entity_prices.end()) {
-        auto& ids = it->second;
-        ids.erase(std::remove(ids.begin(), ids.end(), p.internal_id), ids.end());
-        if (it->second.empty()) {
-          own.entity_prices.erase(it);
-          index.entities.Remove(id);
-        }
-      }
+      if (own.RemovePrice(pk, p.internal_id)) index.entities.Remove(id);
     }
     index.validity.Remove(p.valid_from, p.valid_to, static_cast<uint32_t>(p.internal_id));
   }
   for (const FacetEntry& f : e.facets) RemoveFrom(facets_[f.reference], std::pair(f.group, f.facet), id);
+}
+
+void EntityIndex::PriceIndex::OwnRecords::AddPrice(int32_t pk, int32_t id) {
+  auto [it, added] = entity_prices.try_emplace(pk, id);
+  if (added || it->second == id) return;
+  std::vector<int32_t>& ids = several[pk];
+  if (it->second != kSeveral) {
+    ids.push_back(it->second);
+    it->second = kSeveral;
+  }
+  auto at = std::lower_bound(ids.begin(), ids.end(), id);
+  if (at == ids.end() || *at != id) ids.insert(at, id);
+}
+
+bool EntityIndex::PriceIndex::OwnRecords::RemovePrice(int32_t pk, int32_t id) {
+  auto it = entity_prices.find(pk);
+  if (it == entity_prices.end()) return false;
+  if (it->second != kSeveral) {
+    if (it->second != id) return false;
+    entity_prices.erase(it);
+    return true;
+  }
+  auto more = several.find(pk);
+  std::vector<int32_t>& ids = more->second;
+  ids.erase(std::remove(ids.begin(), ids.end(), id), ids.end());
+  if (ids.size() > 1) return false;
+  // One left: held in the map again.
+  it->second = ids.front();
+  several.erase(more);
+  return false;
+}
+
+absl::InlinedVector<int32_t, 2> EntityIndex::PriceIndex::OwnRecords::PricesOf(int32_t pk) const {
+  auto it = entity_prices.find(pk);
+  if (it == entity_prices.end()) return {};
+  if (it->second != kSeveral) return {it->second};
+  const std::vector<int32_t>& ids = several.at(pk);
+  return {ids.begin(), ids.end()};
 }
 
 IndexCounts EntityIndex::Counts() const {

@@ -49,11 +49,8 @@ std::vector<PriceForSale> SelectPricesForSale(const std::vector<PriceListIndexes
       for (size_t i = 0; i < handling.by_priority.size(); ++i) {
         const auto* index = handling.records[i];
         if (handling.by_priority[i] == nullptr || index == nullptr || index->own == nullptr) continue;
-        auto prices = index->own->entity_prices.find(pk);
-        if (prices == index->own->entity_prices.end()) continue;
-        std::vector<int32_t> ids(prices->second.begin(), prices->second.end());
-        std::sort(ids.begin(), ids.end());  // the entity's price order
-        for (int32_t id : ids) {
+        // Ascending: the entity's price order.
+        for (int32_t id : index->own->PricesOf(pk)) {
           if (!valid[i].contains(static_cast<uint32_t>(id))) continue;
           const EntityIndex::PriceRecord& p = index->own->records.at(id);
           const std::optional<int32_t> group =
