@@ -18,6 +18,11 @@ void RemoveFrom(Map& map, const Key& key, uint32_t pk) {
 // the map sees it.
 void AddTo(absl::btree_map<HeldKey, PkSet, HeldKey::Less>& map, ValueDictionary& values,
            const std::string& key, uint32_t pk) {
+  if (key.size() <= HeldKey::kInline) {
+    // Most keys: held inline, so the lookup compares them in place.
+    map.try_emplace(HeldKey::Inline(key)).first->second.Add(pk);
+    return;
+  }
   auto it = map.find(key);
   if (it == map.end()) it = map.emplace(values.Intern(key), PkSet()).first;
   it->second.Add(pk);
