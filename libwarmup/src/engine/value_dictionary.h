@@ -12,6 +12,7 @@
 #include <absl/container/node_hash_set.h>
 #include <absl/hash/hash.h>
 
+#include <bit>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -94,9 +95,10 @@ class HeldKey {
     uint64_t y[2];
     std::memcpy(x, &a, sizeof x);
     std::memcpy(y, &b, sizeof y);
+    constexpr bool kSwap = std::endian::native == std::endian::little;
     for (int i = 0; i < 2; ++i) {
-      const uint64_t u = __builtin_bswap64(x[i]);
-      const uint64_t v = __builtin_bswap64(y[i]);
+      const uint64_t u = kSwap ? __builtin_bswap64(x[i]) : x[i];
+      const uint64_t v = kSwap ? __builtin_bswap64(y[i]) : y[i];
       if (u != v) return u < v ? -1 : 1;
     }
     return 0;
