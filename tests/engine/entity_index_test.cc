@@ -575,6 +575,47 @@ TEST_CASE(
   // A price added back after the entity had several is one again.
   loaded.Add(2, last);
   CHECK(prices_of(loaded, 2) == std::vector<int32_t>{5});
+
+  // The same id twice is one price, in either form; an id the entity does not
+  // have removes nothing, and with two ids both are listed.
+  loaded.Add(2, last);
+  CHECK(prices_of(loaded, 2) == std::vector<int32_t>{5});
+  engine::IndexEntries absent;
+  absent.prices = {price(6)};
+  loaded.Remove(2, absent);
+  CHECK(prices_of(loaded, 2) == std::vector<int32_t>{5});
+  CHECK(loaded.Prices(0)->entities.ToVector() == std::vector<int32_t>{1, 2});
+  engine::IndexEntries second;
+  second.prices = {price(2)};
+  loaded.Add(2, second);
+  loaded.Add(2, second);
+  CHECK(prices_of(loaded, 2) == std::vector<int32_t>{2, 5});
+  loaded.Remove(2, absent);
+  CHECK(prices_of(loaded, 2) == std::vector<int32_t>{2, 5});
+}
+
+// Internal price ids are not negative, and the entity -> prices map marks an
+// entity with several prices by -1: a snapshot that holds a negative id is
+// refused as corrupt, naming it, instead of loading an entity that reads as
+// having several prices none of which exist.
+TEST_CASE("a snapshot with a negative internal price id is refused as data loss, not loaded") {
+  engine::PriceEntry p;
+  p.key = 0;
+  p.internal_id = -1;
+  engine::IndexEntries entries;
+  entries.prices = {p};
+  engine::ValueDictionary values;
+  engine::EntityIndex global(&values);
+  global.Add(3, entries);
+  testing::TempDir dir;
+  const std::string path = dir.path() + "/negative.index";
+  REQUIRE_OK(engine::WriteIndexFile(engine::DefaultEnv(), path,
+                                    [&](engine::IndexWriter& out) { global.Save(out); }));
+  engine::EntityIndex loaded(&values);
+  const Status status =
+      engine::ReadIndexFile(engine::DefaultEnv(), path, [&](engine::IndexReader& in) { loaded.Load(in); });
+  CHECK(status.code() == StatusCode::kDataLoss);
+  CHECK(status.message().find("negative internal price id -1") != std::string::npos);
 }
 
 // Validity as evitaDB's RangeIndex holds it: a point per threshold with the

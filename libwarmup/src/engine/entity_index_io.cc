@@ -270,6 +270,10 @@ void EntityIndex::Load(IndexReader& in) {
     for (uint64_t n = in.U64(); n > 0 && in.status().ok(); --n) {
       int32_t pk = 0;
       const PriceEntry p = LoadPrice(in, static_cast<uint32_t>(key), &pk);
+      if (p.internal_id < 0) {  // the entity -> prices map reserves negative ids
+        in.Invalid("negative internal price id " + std::to_string(p.internal_id));
+        break;
+      }
       IndexEntries one;
       one.prices.push_back(p);
       Add(pk, one);

@@ -119,6 +119,11 @@ PkSet IndexReader::Pks() {
   return pks;
 }
 
+void IndexReader::Invalid(std::string_view what) {
+  if (status_.ok())
+    status_ = DataLossError(name_ + ": offset " + std::to_string(pos_) + ": " + std::string(what));
+}
+
 Status IndexReader::Done() {
   if (status_.ok() && pos_ != end_) {
     status_ = DataLossError(name_ + ": " + std::to_string(end_ - pos_) + " unread bytes at the end");

@@ -70,6 +70,9 @@ class IndexReader {
   const Status& status() const { return status_; }
   // Checks that everything was consumed.
   Status Done();
+  // Marks the snapshot as corrupt at the current offset: a value read whole
+  // that the index cannot hold (`what` says which). Later reads return zeros.
+  void Invalid(std::string_view what);
 
  private:
   bool Need(size_t n);

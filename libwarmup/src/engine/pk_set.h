@@ -60,7 +60,8 @@ class alignas(8) PkSet {
       return;
     }
     // Full: a larger array, by half again (8, 12, 20, 32, 48, 64 keys), so
-    // a set's slack stays within a third of what it holds.
+    // a growing set's slack stays within a third of what it holds (an array
+    // is not shrunk while it holds more than three keys).
     const uint32_t grown =
         count_ == kInline ? kFirstCapacity : std::min(kArrayMax, (capacity + capacity / 2 + 3) & ~3U);
     auto* array = new uint32_t[grown];
