@@ -744,6 +744,60 @@ TEST_CASE("prices open at one or both ends read as evitaDB's extremes, before an
   CHECK(valid_at(kMax) == std::vector<int32_t>{1, 4});
 }
 
+// The validity index packs a threshold into two 32-bit words with its sign
+// bit flipped; thresholds either side of zero and of every 32-bit boundary
+// must still come back in int64 order, each with its own price's bounds.
+TEST_CASE("validity thresholds either side of zero and of 32-bit boundaries keep their int64 order") {
+  constexpr int64_t kMin = std::numeric_limits<int64_t>::min();
+  constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+  const std::vector<std::pair<int64_t, int64_t>> bounds = {
+      {-1, 0},
+      {-(int64_t{1} << 32), -(int64_t{1} << 32) + 1},
+      {(int64_t{1} << 32) - 1, int64_t{1} << 32},
+      {kMin + 1, -(int64_t{1} << 31)},
+      {int64_t{1} << 31, kMax - 1},
+      {-5, int64_t{1} << 40},
+  };
+  engine::ValidityIndex validity;
+  engine::PkSet ids;
+  for (size_t i = 0; i < bounds.size(); ++i) {
+    const auto id = static_cast<uint32_t>(i + 1);
+    validity.Add(bounds[i].first, bounds[i].second, id);
+    ids.Add(id);
+  }
+  const auto top_id = (1U << 31) - 1;  // the largest id an edge holds
+  validity.Add(7, 8, top_id);
+  ids.Add(top_id);
+
+  std::vector<int64_t> expected = {7, 8};
+  for (const auto& [from, to] : bounds) {
+    expected.push_back(from);
+    expected.push_back(to);
+  }
+  std::sort(expected.begin(), expected.end());
+  std::vector<int64_t> thresholds;
+  validity.ForEach(
+      ids, [&](int64_t threshold, const engine::ValidityIndex::Point&) { thresholds.push_back(threshold); });
+  CHECK(thresholds == expected);
+
+  const std::vector<engine::ValidityIndex::Span> spans = validity.ByPrice(ids);
+  REQUIRE(spans.size() == bounds.size() + 1);
+  for (size_t i = 0; i < bounds.size(); ++i) {
+    CAPTURE(i);
+    CHECK(spans[i].id == i + 1);
+    CHECK(spans[i].from == bounds[i].first);
+    CHECK(spans[i].to == bounds[i].second);
+  }
+  CHECK(spans.back().id == top_id);
+  CHECK(spans.back().from == 7);
+  CHECK(spans.back().to == 8);
+  // Valid at -1: the price of [-1, 0], the one from kMin + 1 is over, the
+  // one from -5 to 2^40 has begun.
+  std::vector<int32_t> valid;
+  for (uint32_t id : validity.ValidAt(ids, -1)) valid.push_back(static_cast<int32_t>(id));
+  CHECK(valid == std::vector<int32_t>{1, 6});
+}
+
 // The slots of an index are the ids it uses, not a vector as long as the
 // largest: a structure under id 500 alone is one slot, and the snapshot still
 // lays the ids out as 0 .. 500 for the reader.
