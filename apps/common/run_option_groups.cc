@@ -157,6 +157,9 @@ po::options_description CopyGroup::Options() {
       "collections", po::value(&collections), "comma-separated subset of collections")(
       "max-per-collection", po::value(&copy.max_per_collection)->default_value(0),
       "cap per collection, 0 = all")(
+      "no-read-ahead", po::bool_switch(&no_read_ahead),
+      "decode each entity just before its upsert, on the load's thread (default: "
+      "up to 64 ahead on a second thread; source read is then the load's wait)")(
       "verify", po::value(&verify)->default_value("counts"),
       "after goLive: counts | content (counts, then every entity read back and compared by digest; untimed) "
       "| none (exit 0, said in the report)")("keep-target", po::bool_switch(&copy.keep_target),
@@ -186,6 +189,7 @@ Status CopyGroup::Finish(const po::variables_map& vm) {
     return InvalidArgumentError("--verify must be counts, content or none, not '" + verify + "'");
   }
   if (auto s = CheckRange("max-per-collection", copy.max_per_collection, 0, INT64_MAX); !s.ok()) return s;
+  copy.read_ahead = !no_read_ahead;
   if (auto s = CheckName(copy.run_label, "--run"); !s.ok()) return s;
   if (!copy.target_catalog.empty()) {
     if (auto s = CheckName(copy.target_catalog, "--target-catalog"); !s.ok()) return s;

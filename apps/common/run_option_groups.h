@@ -49,7 +49,8 @@ struct CopyGroup {
   CopyOptions& copy;
   std::string collections = {};
   std::string verify = {};
-  bool skip_verify = false;  // the older spelling of --verify none
+  bool skip_verify = false;    // the older spelling of --verify none
+  bool no_read_ahead = false;  // --no-read-ahead: CopyOptions::read_ahead off
 
   po::options_description Options();
   po::options_description Hidden();

@@ -181,6 +181,7 @@ TEST_CASE(
       {"max-per-collection",
        {with({"--max-per-collection", "200"}),
         [](const LoadCommand& c) { return c.copy.max_per_collection == 200; }}},
+      {"no-read-ahead", {with({"--no-read-ahead"}), [](const LoadCommand& c) { return !c.copy.read_ahead; }}},
       {"collections",
        {with({"--collections", "Product,,Brand"}),
         [](const LoadCommand& c) {
@@ -1099,6 +1100,7 @@ TEST_CASE(
        {with({"--verify", "content"}),
         [](const LoadCommand& c) { return c.copy.verify == VerifyMode::kContent; }}},
       {"keep-target", {with({"--keep-target"}), [](const LoadCommand& c) { return c.copy.keep_target; }}},
+      {"no-read-ahead", {with({"--no-read-ahead"}), [](const LoadCommand& c) { return !c.copy.read_ahead; }}},
       {"progress-interval",
        {with({"--progress-interval", "2.5"}),
         [](const LoadCommand& c) { return c.report.progress_interval_seconds == 2.5; }}},
@@ -1248,6 +1250,7 @@ TEST_CASE(
        {with({"--max-per-collection", "200"}), [](const P& c) { return c.copy.max_per_collection == 200; }}},
       {"verify", {with({"--verify", "none"}), [](const P& c) { return c.copy.verify == VerifyMode::kNone; }}},
       {"keep-target", {with({"--keep-target"}), [](const P& c) { return c.copy.keep_target; }}},
+      {"no-read-ahead", {with({"--no-read-ahead"}), [](const P& c) { return !c.copy.read_ahead; }}},
       {"run", {with({"--run", "prof"}), [](const P& c) { return c.copy.run_label == "prof"; }}},
       {"report-json",
        {with({"--report-json", "p.json"}), [](const P& c) { return c.report.report_json == "p.json"; }}},

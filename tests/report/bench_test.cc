@@ -174,6 +174,7 @@ TEST_CASE("ReadBenchRun reads what a run report says, and names the file when it
   RunResult r;
   r.load_wall_seconds = 7.5;
   r.source_read_seconds = 1.25;
+  r.config.source_read_ahead = true;
   r.golive = GoLiveOutcome::kCompleted;
   r.golive_seconds = 2.5;
   r.verify_mode = VerifyMode::kNone;
@@ -199,6 +200,7 @@ TEST_CASE("ReadBenchRun reads what a run report says, and names the file when it
   CHECK(run->total_seconds == 10.0);
   CHECK(run->load_wall_seconds == 7.5);
   CHECK(run->source_read_seconds == 1.25);
+  CHECK(run->source_read_ahead);
   CHECK(run->upsert_seconds == 6);
   CHECK(run->golive_seconds == 2.5);
   CHECK(run->copied == 4);

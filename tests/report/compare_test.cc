@@ -357,6 +357,23 @@ TEST_CASE(
                                             [](RunResult& r) { r.config.max_per_collection = 10; })},
                             {}, {});
   CHECK(capped.status().message().find("(max per collection 10 vs 0)") != std::string::npos);
+  // A run whose source was read ahead on a second thread overlapped its
+  // decoding with the upserts: its wall-clock is not the inline runs'.
+  auto read_ahead = CompareRuns(a,
+                                {b[0], WriteRun(dir.path(), "ahead", 10, 500, "f1",
+                                                [](RunResult& r) { r.config.source_read_ahead = true; })},
+                                {}, {});
+  CHECK(read_ahead.status().message().find("(source read ahead, on a second thread vs inline)") !=
+        std::string::npos);
+  // A report written before the field existed read its source inline, and
+  // compares with an inline run as it did.
+  const std::string older = WriteRun(dir.path(), "older", 10, 500);
+  {
+    nlohmann::json doc = nlohmann::json::parse(std::ifstream(older));
+    REQUIRE(doc["config"].erase("source_read_ahead") == 1);
+    std::ofstream(older) << doc.dump();
+  }
+  REQUIRE_OK(CompareRuns(a, {b[0], older}, {}, {}));
   CompareOptions force;
   force.force = true;
   auto forced = CompareRuns(a, zstd, {}, force);

@@ -69,6 +69,7 @@ RunResult Example() {
   r.config.target_kind = "remote";
   r.config.compression = "zstd";
   r.config.max_per_collection = 20;
+  r.config.source_read_ahead = true;
   r.config.collections = {"Brand", "Product"};
   r.config.dataset_provenance = {{"generator.scale", "0.5"}};
   r.config.server_binary = "/opt/warmup";
@@ -201,6 +202,7 @@ TEST_CASE("the JSON report carries every documented figure with its value") {
                             {"target_kind", "remote"},
                             {"compression", "zstd"},
                             {"max_per_collection", 20},
+                            {"source_read_ahead", true},
                             {"collections", {"Brand", "Product"}},
                             {"dataset_provenance", {{"generator.scale", "0.5"}}},
                             {"server_binary", "/opt/warmup"},

@@ -24,6 +24,9 @@ struct BenchRun {
   std::optional<double> total_seconds;  // load + goLive; none when goLive did not complete
   double load_wall_seconds = 0;
   double source_read_seconds = 0;
+  // Whether the source was read ahead on a second thread (RunConfig::
+  // source_read_ahead): then source_read_seconds is the load's wait.
+  bool source_read_ahead = false;
   double upsert_seconds = 0;
   double golive_seconds = 0;
   int64_t copied = 0;

@@ -23,6 +23,12 @@ struct CopyOptions {
   // Copy at most this many entities of each collection (the first by primary
   // key); 0 = all. For smoke tests.
   int64_t max_per_collection = 0;
+  // Read and decode each collection's entities on a second thread, up to 64
+  // ahead of the upserts, so that decoding overlaps the target's work; the
+  // source read figure is then the time the load waited for an entity. False
+  // reads each entity just before its upsert, on the load's thread, and the
+  // load's wall-clock includes every decode (as before 2026-12-04).
+  bool read_ahead = true;
   // Copy only these collections; empty = all.
   std::vector<std::string> collections;
   // What to check after goLive: counts (the default), counts then content

@@ -34,6 +34,10 @@ struct RunConfig {
   std::string compression;
   int64_t max_per_collection = 0;        // 0 = all
   std::vector<std::string> collections;  // the subset asked for; empty = all
+  // Whether the source was read ahead on a second thread (CopyOptions::
+  // read_ahead): then the load's wall-clock overlaps decoding and its source
+  // read is waiting, not decoding. A report without the field read inline.
+  bool source_read_ahead = false;
   // What the source says of the dataset (a generated snapshot: the profile,
   // scale and seed; an export: where it came from).
   std::map<std::string, std::string> dataset_provenance;

@@ -13,6 +13,7 @@
 #include <range/v3/view/join.hpp>
 #include <range/v3/view/transform.hpp>
 
+#include "copy/read_ahead_stream.h"
 #include "copy/verify_content.h"
 #include "result/environment.h"
 #include "warmup/run_result.h"
@@ -157,6 +158,7 @@ class Load {
     int64_t read_ns = 0;
     const Clock::time_point collection_start = Clock::now();
     auto stream = source_.OpenCollection(c.entity_type);
+    if (stream.ok() && options_.read_ahead) *stream = copy::ReadAhead(std::move(*stream));
     Clock::time_point t = Clock::now();
     read_ns += Nanos(t - collection_start);
     if (!stream.ok()) Abort(AbortReason::kSourceFailed, stream.status().ToString());
@@ -363,6 +365,7 @@ StatusOr<RunResult> RunCopy(CatalogSource& source, CatalogTarget& target, const 
   r.config = options.config;
   if (r.config.target_kind.empty()) r.config.target_kind = target.Kind();
   r.config.max_per_collection = options.max_per_collection;
+  r.config.source_read_ahead = options.read_ahead;
   r.config.collections = options.collections;
   r.config.dataset_provenance = source.Provenance();
   if (std::string bucketed = BucketedHistograms(source.schema()); !bucketed.empty()) {

@@ -299,6 +299,7 @@ const configRows = [
   ['records compressed', cfg.compression || 'unknown (a server warmup did not start)'],
   ['verify', r.verification.check],
   ['max per collection', cfg.max_per_collection > 0 ? grouped(cfg.max_per_collection) : 'all'],
+  ['source read', cfg.source_read_ahead ? 'ahead, on a second thread (the figure is the load\'s wait)' : 'inline, before each upsert'],
   ['collections', cfg.collections && cfg.collections.length ? cfg.collections.join(', ') : 'all'],
   ['dataset', Object.entries(cfg.dataset_provenance || {}).map(([k, v]) => k + ' ' + v).join(', ') || 'nothing said by the source'],
 ];

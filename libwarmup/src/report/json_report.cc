@@ -83,6 +83,7 @@ json Config(const RunConfig& c) {
           {"target_kind", or_null(c.target_kind)},
           {"compression", or_null(c.compression)},
           {"max_per_collection", c.max_per_collection},
+          {"source_read_ahead", c.source_read_ahead},
           {"collections", c.collections},
           {"dataset_provenance", c.dataset_provenance},
           {"server_binary", or_null(c.server_binary)},

@@ -57,6 +57,9 @@ void ReadSetup(const json& doc, RunRecord& run) {
     scale = provenance.contains("generator.scale") ? provenance.at("generator.scale").get<std::string>()
                                                    : "not said by the source";
     run.setup["max per collection"] = std::to_string(config->at("max_per_collection").get<int64_t>());
+    // Reports before the field read inline.
+    run.setup["source read"] =
+        config->value("source_read_ahead", false) ? "ahead, on a second thread" : "inline";
     run.setup["collections"] = config->at("collections").empty() ? "all" : Joined(config->at("collections"));
     std::string server = text("server_command") != kNotRecorded  ? "command " + text("server_command")
                          : text("server_binary") != kNotRecorded ? text("server_binary")
@@ -67,6 +70,7 @@ void ReadSetup(const json& doc, RunRecord& run) {
     run.command_line = Joined(config->at("command_line"));
   } else {
     run.setup["max per collection"] = kNotRecorded;
+    run.setup["source read"] = "inline";
     run.setup["collections"] = doc.at("collection_subset").get<bool>() ? "a subset" : "all";
   }
   run.setup["dataset scale"] = scale;

@@ -199,7 +199,8 @@ std::string DescribeConfig(const RunResult& r) {
       "target kind " + (c.target_kind.empty() ? std::string("not recorded") : c.target_kind) +
       ", records compressed: " +
       (c.compression.empty() ? std::string("unknown (a server warmup did not start)") : c.compression) +
-      ", verify " + VerifyModeName(r.verify_mode);
+      ", verify " + VerifyModeName(r.verify_mode) +
+      (c.source_read_ahead ? ", source read ahead" : ", source read inline");
   if (c.max_per_collection > 0)
     out += Format(", at most %lld per collection", static_cast<long long>(c.max_per_collection));
   if (!c.collections.empty()) out += ", collections " + JoinWords(c.collections);
