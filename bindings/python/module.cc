@@ -150,7 +150,7 @@ py::object Run(const py::object& source, const std::string& catalog, const std::
                const std::string& address, const std::string& work_dir, const std::string& target_catalog,
                const std::vector<std::string>& collections, int64_t max_per_collection,
                const std::string& verify, const std::string& run_label, bool keep_target,
-               const std::string& compress, const py::object& progress) {
+               const std::string& compress, bool read_ahead, const py::object& progress) {
   RunSpec spec;
   auto kind = ParseTargetKind(target);
   if (!kind.ok() || *kind == TargetKind::kStartedServer) {
@@ -184,6 +184,7 @@ py::object Run(const py::object& source, const std::string& catalog, const std::
   spec.copy.target_catalog = target_catalog;
   spec.copy.collections = collections;
   spec.copy.max_per_collection = max_per_collection;
+  spec.copy.read_ahead = read_ahead;
   spec.copy.run_label = run_label;
   spec.copy.keep_target = keep_target;
   bool known = false;
@@ -489,7 +490,7 @@ void DefineModule(py::module_& m) {
   m.def("run", &Run, py::arg("source"), py::arg("catalog"), py::arg("target"), py::arg("address"),
         py::arg("work_dir"), py::arg("target_catalog"), py::arg("collections"), py::arg("max_per_collection"),
         py::arg("verify"), py::arg("run_label"), py::arg("keep_target"), py::arg("compress"),
-        py::arg("progress"));
+        py::arg("read_ahead"), py::arg("progress"));
 
   py::class_<PyCatalog>(m, "Catalog")
       .def_property_readonly("name", &PyCatalog::name)

@@ -6,6 +6,7 @@
 
 #include <doctest/doctest.h>
 
+#include <atomic>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -44,6 +45,9 @@ class FaultySource : public CatalogSource {
   std::string fail_type;
   int fail_at = 0;
   std::chrono::microseconds read_delay{0};
+  // Reads made on a thread other than the one that made the source (the
+  // load's): a read-ahead thread's.
+  std::atomic<int> reads_elsewhere{0};
 
   const CatalogSchema& schema() const override { return inner_->schema(); }
   const std::vector<CollectionInfo>& collections() const override { return inner_->collections(); }
@@ -53,16 +57,22 @@ class FaultySource : public CatalogSource {
     if (type == fail_open) return UnavailableError("cannot open " + type + ": disk gone");
     auto stream = inner_->OpenCollection(type);
     if (!stream.ok()) return stream.status();
-    return std::unique_ptr<EntityStream>(
-        new Stream(std::move(stream).value(), type == fail_type ? fail_at : 0, read_delay));
+    return std::unique_ptr<EntityStream>(new Stream(
+        std::move(stream).value(), type == fail_type ? fail_at : 0, read_delay, owner_, &reads_elsewhere));
   }
 
  private:
   class Stream : public EntityStream {
    public:
-    Stream(std::unique_ptr<EntityStream> inner, int fail_at, std::chrono::microseconds delay)
-        : inner_(std::move(inner)), fail_at_(fail_at), delay_(delay) {}
+    Stream(std::unique_ptr<EntityStream> inner, int fail_at, std::chrono::microseconds delay,
+           std::thread::id owner, std::atomic<int>* reads_elsewhere)
+        : inner_(std::move(inner)),
+          fail_at_(fail_at),
+          delay_(delay),
+          owner_(owner),
+          reads_elsewhere_(reads_elsewhere) {}
     StatusOr<bool> Next(Entity* entity) override {
+      if (std::this_thread::get_id() != owner_) ++*reads_elsewhere_;
       if (delay_.count() > 0) std::this_thread::sleep_for(delay_);
       if (fail_at_ > 0 && ++reads_ == fail_at_) {
         return DataLossError("read " + std::to_string(reads_) + " failed");
@@ -74,9 +84,12 @@ class FaultySource : public CatalogSource {
     std::unique_ptr<EntityStream> inner_;
     int fail_at_;
     std::chrono::microseconds delay_;
+    std::thread::id owner_;
+    std::atomic<int>* reads_elsewhere_;
     int reads_ = 0;
   };
   std::unique_ptr<CatalogSource> inner_;
+  std::thread::id owner_ = std::this_thread::get_id();
 };
 
 // The null target with a fixed upsert time, a reported server time and
@@ -301,6 +314,7 @@ TEST_CASE("timings: each part is measured, lies inside the wall-clock, and is at
   }
   CHECK(rows == 20);
   CHECK(previous_end <= static_cast<int64_t>(r.load_wall_seconds * 1e9) + 1);
+  CHECK(source.reads_elsewhere.load() == 0);  // inline: every read on the load's thread
 }
 
 TEST_CASE("timings read ahead: decoding overlaps the upserts, and source read is the load's wait") {
@@ -325,6 +339,7 @@ TEST_CASE("timings read ahead: decoding overlaps the upserts, and source read is
   REQUIRE(result->ExitCode() == 0);
   const RunResult& r = *result;
   CHECK(r.config.source_read_ahead);
+  CHECK(source.reads_elsewhere.load() >= 20);  // every read on the reader's thread
   REQUIRE(r.upsert.count == 20);
   CHECK(r.upsert.total_seconds >= 20 * 0.002);
   CHECK(r.load_wall_seconds >= 20 * 0.003);

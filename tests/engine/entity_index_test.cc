@@ -618,6 +618,29 @@ TEST_CASE("a snapshot with a negative internal price id is refused as data loss,
   CHECK(status.message().find("negative internal price id -1") != std::string::npos);
 }
 
+// A reduced index's price ids are read back as uint32; one of 2^31 or more
+// would put its top bit where a validity edge keeps its side, and read as an
+// end. A price id that is not a non-negative int32 is refused, not loaded.
+TEST_CASE("a reduced index snapshot with a price id of 2^31 or more is refused as data loss, not loaded") {
+  engine::PriceEntry p;
+  p.key = 0;
+  p.internal_id = -5;  // held as the posting 2^32 - 5
+  engine::IndexEntries entries;
+  entries.prices = {p};
+  engine::ValueDictionary values;
+  engine::EntityIndex reduced(&values, engine::EntityIndex::PriceRecords::kInGlobalIndex);
+  reduced.Add(3, entries);
+  testing::TempDir dir;
+  const std::string path = dir.path() + "/wide.index";
+  REQUIRE_OK(engine::WriteIndexFile(engine::DefaultEnv(), path,
+                                    [&](engine::IndexWriter& out) { reduced.Save(out); }));
+  engine::EntityIndex loaded(&values, engine::EntityIndex::PriceRecords::kInGlobalIndex);
+  const Status status =
+      engine::ReadIndexFile(engine::DefaultEnv(), path, [&](engine::IndexReader& in) { loaded.Load(in); });
+  CHECK(status.code() == StatusCode::kDataLoss);
+  CHECK_MESSAGE(status.message().find("outside 0 .. 2^31 - 1") != std::string::npos, status.message());
+}
+
 // Validity as evitaDB's RangeIndex holds it: a point per threshold with the
 // prices starting and ending there. Hand-worked: three prices without
 // validity share the int64 extremes, [1000, 2000] and [2000, 3000] add

@@ -10,6 +10,7 @@
 #include <doctest/doctest.h>
 
 #include <filesystem>
+#include <map>
 #include <nlohmann/json.hpp>
 
 #include "apps/cli.h"
@@ -94,6 +95,30 @@ void CheckRecordsOnce(const std::string& store, const TempDir& dir) {
   auto same = (*reopened)->Runs({});
   REQUIRE_OK(same);
   CHECK(same->size() == 1);
+}
+
+// Runs recorded before reports said how the source was read have series
+// without the field, and all of them read inline: an inline run must go on in
+// their series, and a run read ahead (its wall-clock overlaps decoding) start
+// its own.
+TEST_CASE(
+    "History: an inline run keeps the series of runs recorded before read ahead, a run read ahead starts "
+    "one") {
+  TempDir dir;
+  auto history = History::Open(dir / "h.sqlite");
+  REQUIRE_OK(history);
+  REQUIRE_OK(RecordReportFile(**history, WriteRunReport(dir.path(), "inline", 10, 500)));
+  REQUIRE_OK(RecordReportFile(**history, WriteRunReport(dir.path(), "ahead", 10, 500, [](RunResult& r) {
+    r.config.source_read_ahead = true;
+  })));
+  auto runs = (*history)->Runs({});
+  REQUIRE_OK(runs);
+  REQUIRE(runs->size() == 2);
+  std::map<std::string, std::string> series;
+  for (const HistoryRun& run : *runs) series[run.record.run_label] = run.series;
+  CHECK(series["inline"].find("source read") == std::string::npos);
+  CHECK(series["ahead"].find("source read: ahead, on a second thread") != std::string::npos);
+  CHECK(series["inline"] != series["ahead"]);
 }
 
 TEST_CASE("History records a run once, reads it back as its report says, and never replaces it") {

@@ -138,6 +138,19 @@ TEST_CASE("bench table: a server that had to be killed misses the stop target ho
   CHECK(stop.why == "it did not exit 0 (killed by SIGKILL after a grace period of 1 s)");
 }
 
+TEST_CASE("bench table: source read compares only runs that read the source the same way") {
+  BenchFigures figures = Figures();
+  figures.sittings.resize(1);
+  figures.sittings[0].embedded->source_read_ahead = true;  // its 9.6 s would be a wait, the null's 8 s a read
+  auto mixed = RowsOf(BenchTable(figures), "0.1")["source read, embedded / null-target"];
+  CHECK(mixed.outcome == TargetOutcome::kNotMeasured);
+  CHECK(mixed.why == "the embedded run read the source ahead, the null-target run inline");
+  figures.sittings[0].null_run->source_read_ahead = true;
+  auto both = RowsOf(BenchTable(figures), "0.1")["source read, embedded / null-target"];
+  REQUIRE(both.measured.has_value());
+  CHECK(*both.measured == doctest::Approx(9.6 / 8));
+}
+
 TEST_CASE("bench exit status: 1 unless every run stood, then 3 for a missed target, 4 for one too close") {
   BenchRow met, missed, close, unmeasured;
   met.outcome = TargetOutcome::kMet;

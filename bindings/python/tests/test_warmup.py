@@ -452,3 +452,12 @@ def test_regression_the_in_process_server_printed_to_the_host_programs_stderr(ti
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     assert done.stderr == "", "a library prints nothing of its own: " + done.stderr
+
+
+def test_run_reads_ahead_by_default_and_inline_when_asked(tiny):
+    ahead = warmup.run(tiny, target="null")
+    inline = warmup.run(tiny, target="null", read_ahead=False)
+    assert ahead["config"]["source_read_ahead"] is True
+    assert inline["config"]["source_read_ahead"] is False
+    assert ahead["exit_code"] == inline["exit_code"] == 0
+    assert [c["copied"] for c in ahead["collections"]] == [c["copied"] for c in inline["collections"]]

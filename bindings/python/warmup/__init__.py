@@ -60,7 +60,7 @@ def run(source: Source, *, catalog: Optional[str] = None, target: str = "embedde
         address: Optional[str] = None, work_dir: Optional[PathLike] = "warmup-work", target_catalog: Optional[str] = None,
         collections: Union[str, Iterable[str]] = (), max_per_collection: int = 0, verify: str = "counts",
         run_label: str = "run", keep_target: bool = False, compress: str = "none",
-        progress: Optional[Callable[[dict], None]] = None) -> dict:
+        read_ahead: bool = True, progress: Optional[Callable[[dict], None]] = None) -> dict:
     """Publishes `source` into `target` and returns the run's JSON report (docs/measurement.md) as a dict.
 
     source: a snapshot directory or export zip; a directory of snapshots (with `catalog` when it
@@ -72,6 +72,8 @@ def run(source: Source, *, catalog: Optional[str] = None, target: str = "embedde
     progress: called with {"collection", "copied", "expected", "collection_done"} a few times a
         second and at each collection's end; an exception it raises stops the run and is re-raised.
     collections: one collection's name, or several; empty = all.
+    read_ahead: decode the source on a second thread, up to 64 entities ahead (the default);
+        False decodes each entity on the loading thread, as `--no-read-ahead` does.
     Its "exit_code" is what the command line would exit with: 0 verified, 1 failed, 2 unverified.
     """
     if isinstance(collections, str):  # one name, not its characters
@@ -79,7 +81,7 @@ def run(source: Source, *, catalog: Optional[str] = None, target: str = "embedde
     return _warmup.run(
         source if isinstance(source, Mapping) else os.fspath(source), catalog or "", target, address or "",
         os.fspath(work_dir) if work_dir is not None else "", target_catalog or "", list(collections),
-        int(max_per_collection), verify, run_label, bool(keep_target), compress, progress)
+        int(max_per_collection), verify, run_label, bool(keep_target), compress, bool(read_ahead), progress)
 
 
 class Server:

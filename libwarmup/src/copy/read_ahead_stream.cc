@@ -1,6 +1,7 @@
 #include "copy/read_ahead_stream.h"
 
 #include <condition_variable>
+#include <exception>
 #include <mutex>
 #include <optional>
 #include <thread>
@@ -63,7 +64,14 @@ class ReadAheadStream : public EntityStream {
         if (closing_) return;
         slot = (head_ + count_) % ring_.size();
       }
-      StatusOr<bool> more = inner_->Next(&ring_[slot]);
+      // An exception here would end the process (no caller on this thread
+      // to catch it): it becomes the stream's error instead.
+      StatusOr<bool> more = false;
+      try {
+        more = inner_->Next(&ring_[slot]);
+      } catch (const std::exception& e) {
+        more = InternalError(std::string("reading the source ahead: ") + e.what());
+      }
       const bool ended = !more.ok() || !*more;
       bool wake_load = false;
       {

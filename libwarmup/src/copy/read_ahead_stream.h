@@ -21,9 +21,10 @@ inline constexpr size_t kReadAheadDepth = 64;
 
 // `inner`, read by a thread of its own up to `depth` (at least 1) entities
 // ahead of Next. Next returns the entities, then the end or the error, in the
-// order `inner` gave them; after an end or an error the thread reads no
-// more. Destroying the stream stops the thread (after the inner Next under
-// way, if any, returns) and joins it.
+// order `inner` gave them (an exception `inner` throws as an internal
+// error); after an end or an error the thread reads no more. Destroying the
+// stream stops the thread (after the inner Next under way, if any, returns)
+// and joins it.
 std::unique_ptr<EntityStream> ReadAhead(std::unique_ptr<EntityStream> inner, size_t depth = kReadAheadDepth);
 
 }  // namespace warmup::copy

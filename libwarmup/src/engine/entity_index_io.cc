@@ -2,6 +2,7 @@
 // back when a catalog is reopened (the index snapshot, docs/engine.md).
 #include "engine/entity_index.h"
 
+#include <limits>
 #include <vector>
 
 #include "engine/index_io.h"
@@ -258,9 +259,16 @@ void EntityIndex::Load(IndexReader& in) {
       PriceIndex index;
       index.entities = ToPkSet(in.Bitmap());
       for (uint64_t n = in.U64(); n > 0 && in.status().ok(); --n) {
-        const auto id = static_cast<uint32_t>(in.I64());
+        const int64_t stored_id = in.I64();
         const int64_t from = in.I64();
         const int64_t to = in.I64();
+        // Internal price ids are non-negative int32; a validity edge keeps
+        // its side in the bit above them.
+        if (stored_id < 0 || stored_id > std::numeric_limits<int32_t>::max()) {
+          in.Invalid("internal price id " + std::to_string(stored_id) + " outside 0 .. 2^31 - 1");
+          break;
+        }
+        const auto id = static_cast<uint32_t>(stored_id);
         index.price_ids.Add(id);
         index.validity.Add(from, to, id);
       }

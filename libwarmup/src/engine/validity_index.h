@@ -15,6 +15,7 @@
 #include <roaring/roaring.hh>
 
 #include <algorithm>
+#include <cassert>
 #include <cstdint>
 #include <iterator>
 #include <limits>
@@ -135,7 +136,9 @@ class ValidityIndex {
     Edge(int64_t threshold, uint32_t id, Side side)
         : high_(static_cast<uint32_t>(Biased(threshold) >> 32)),
           low_(static_cast<uint32_t>(Biased(threshold))),
-          side_id_((static_cast<uint32_t>(side) << 31) | id) {}
+          side_id_((static_cast<uint32_t>(side) << 31) | id) {
+      assert(id < kSideBit);
+    }
     int64_t threshold() const { return static_cast<int64_t>(((uint64_t{high_} << 32) | low_) ^ kSignBit); }
     uint32_t id() const { return side_id_ & ~kSideBit; }
     Side side() const { return (side_id_ & kSideBit) != 0 ? kEnd : kStart; }

@@ -38,7 +38,12 @@ std::string NowUtc() {
 
 std::string SeriesOf(const RunRecord& run) {
   std::string series;
-  for (const auto& [field, value] : run.setup) series += (series.empty() ? "" : "; ") + field + ": " + value;
+  for (const auto& [field, value] : run.setup) {
+    // Every run stored before the field read inline: an inline run goes on
+    // in their series, a run read ahead starts its own.
+    if (field == "source read" && value == "inline") continue;
+    series += (series.empty() ? "" : "; ") + field + ": " + value;
+  }
   return series;
 }
 

@@ -127,6 +127,12 @@ void SittingRows(const BenchSitting& s, const BenchFigures& figures, std::vector
   BenchRow read = row("source read, embedded / null-target", 1.1, true, "x");
   if (auto why = FirstOf({embedded_why, null_why}); !why.empty()) {
     rows.push_back(NotMeasured(read, why));
+  } else if (s.embedded->source_read_ahead != s.null_run->source_read_ahead) {
+    // One figure would be a wait and the other a whole read.
+    rows.push_back(NotMeasured(read, std::string("the embedded run read the source ") +
+                                         (s.embedded->source_read_ahead ? "ahead" : "inline") +
+                                         ", the null-target run " +
+                                         (s.null_run->source_read_ahead ? "ahead" : "inline")));
   } else if (s.null_run->source_read_seconds <= 0) {
     rows.push_back(NotMeasured(read, "the null-target run read for no measurable time"));
   } else {
