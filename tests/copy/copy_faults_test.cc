@@ -261,6 +261,29 @@ TEST_CASE("a live catalog that gains an entity while read: DATA_LOSS through Run
   CHECK(result->golive == GoLiveOutcome::kNotAttempted);
 }
 
+// One row of a per-entity CSV: when its read started, and how long the read
+// and the upsert took (ns).
+struct TimedRow {
+  int64_t start_ns = 0;
+  int64_t read_ns = 0;
+  int64_t upsert_ns = 0;
+};
+
+std::vector<TimedRow> ReadTimedRows(const fs::path& csv) {
+  std::ifstream in(csv);
+  std::string line;
+  std::getline(in, line);  // the header
+  std::vector<TimedRow> rows;
+  while (std::getline(in, line)) {
+    std::vector<std::string> f;
+    std::stringstream fields(line);
+    for (std::string cell; std::getline(fields, cell, ',');) f.push_back(cell);
+    REQUIRE(f.size() == 9);
+    rows.push_back({std::stoll(f[3]), std::stoll(f[4]), std::stoll(f[5])});
+  }
+  return rows;
+}
+
 TEST_CASE("timings: each part is measured, lies inside the wall-clock, and is attributed to its side") {
   // The source sleeps 3 ms per read and the target 2 ms per upsert: each
   // figure has a known floor, and reads and upserts cannot be confused.
@@ -295,24 +318,15 @@ TEST_CASE("timings: each part is measured, lies inside the wall-clock, and is at
   }
   // Row by row: read_ns and upsert_ns each have their own floor, and each
   // read starts after the previous upsert ended.
-  std::ifstream in(dir / "rows.csv");
-  std::string line;
-  std::getline(in, line);
+  const std::vector<TimedRow> rows = ReadTimedRows(dir / "rows.csv");
+  CHECK(rows.size() == 20);
   int64_t previous_end = 0;
-  int rows = 0;
-  while (std::getline(in, line)) {
-    std::vector<std::string> f;
-    std::stringstream fields(line);
-    for (std::string cell; std::getline(fields, cell, ',');) f.push_back(cell);
-    REQUIRE(f.size() == 9);
-    const int64_t start = std::stoll(f[3]), read = std::stoll(f[4]), upsert = std::stoll(f[5]);
-    CHECK(read >= 3'000'000);
-    CHECK(upsert >= 2'000'000);
-    CHECK(start >= previous_end);
-    previous_end = start + read + upsert;
-    ++rows;
+  for (const TimedRow& row : rows) {
+    CHECK(row.read_ns >= 3'000'000);
+    CHECK(row.upsert_ns >= 2'000'000);
+    CHECK(row.start_ns >= previous_end);
+    previous_end = row.start_ns + row.read_ns + row.upsert_ns;
   }
-  CHECK(rows == 20);
   CHECK(previous_end <= static_cast<int64_t>(r.load_wall_seconds * 1e9) + 1);
   CHECK(source.reads_elsewhere.load() == 0);  // inline: every read on the load's thread
 }
@@ -350,24 +364,15 @@ TEST_CASE("timings read ahead: decoding overlaps the upserts, and source read is
     CHECK(c.copied == 10);
     CHECK(c.wall_seconds >= 10 * 0.003);
   }
-  std::ifstream in(dir / "rows.csv");
-  std::string line;
-  std::getline(in, line);
+  const std::vector<TimedRow> rows = ReadTimedRows(dir / "rows.csv");
+  CHECK(rows.size() == 20);
   int64_t previous_end = 0;
-  int rows = 0;
-  while (std::getline(in, line)) {
-    std::vector<std::string> f;
-    std::stringstream fields(line);
-    for (std::string cell; std::getline(fields, cell, ',');) f.push_back(cell);
-    REQUIRE(f.size() == 9);
-    const int64_t start = std::stoll(f[3]), read = std::stoll(f[4]), upsert = std::stoll(f[5]);
-    CHECK(read >= 0);
-    CHECK(upsert >= 2'000'000);
-    CHECK(start >= previous_end);
-    previous_end = start + read + upsert;
-    ++rows;
+  for (const TimedRow& row : rows) {
+    CHECK(row.read_ns >= 0);
+    CHECK(row.upsert_ns >= 2'000'000);
+    CHECK(row.start_ns >= previous_end);
+    previous_end = row.start_ns + row.read_ns + row.upsert_ns;
   }
-  CHECK(rows == 20);
 }
 
 TEST_CASE("the per-entity CSV: server time and request size per row, and a rejected upsert marked rejected") {

@@ -71,6 +71,8 @@ class ReadAheadStream : public EntityStream {
         more = inner_->Next(&ring_[slot]);
       } catch (const std::exception& e) {
         more = InternalError(std::string("reading the source ahead: ") + e.what());
+      } catch (...) {
+        more = InternalError("reading the source ahead: an exception that is not a std::exception");
       }
       const bool ended = !more.ok() || !*more;
       bool wake_load = false;
