@@ -126,7 +126,7 @@ class ValidityIndex {
   static constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
 
   // 12 bytes in three 4-byte words (16 with an int64 field, for its
-  // alignment; the edges are 9 % of the heap at senesi 0.1): the threshold
+  // alignment; the edges are 13 % of the heap at senesi 0.1): the threshold
   // with its sign bit flipped, so that the words compare as the numbers do,
   // then the side in the top bit above the price id, which is below 2^31
   // (internal price ids are non-negative int32).
