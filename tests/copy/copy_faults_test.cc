@@ -10,6 +10,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <thread>
 
 #include "GrpcEvitaAPI.grpc.pb.h"
@@ -284,18 +285,24 @@ std::vector<TimedRow> ReadTimedRows(const fs::path& csv) {
   return rows;
 }
 
-TEST_CASE("timings: each part is measured, lies inside the wall-clock, and is attributed to its side") {
-  // The source sleeps 3 ms per read and the target 2 ms per upsert: each
-  // figure has a known floor, and reads and upserts cannot be confused.
-  // Read inline, each read is on the load's thread and counts whole.
+// A copy of 10 Brands and 10 Categories from a source that sleeps 3 ms per
+// read into a target that sleeps 2 ms per upsert: each figure has a known
+// floor, and reads and upserts cannot be confused. `adjust` sets the options.
+struct TimedCopy {
+  RunResult result;
+  std::vector<TimedRow> rows;  // the per-entity CSV's
+  int reads_elsewhere = 0;     // reads made off the load's thread
+};
+
+TimedCopy RunTimedCopy(const std::function<void(CopyOptions&)>& adjust) {
   FaultySource source(Tiny());
   source.read_delay = 3ms;
   SlowTarget target;
   target.upsert_delay = 2ms;
   CopyOptions options;
-  options.read_ahead = false;
   options.collections = {"Brand", "Category"};
   options.max_per_collection = 10;
+  adjust(options);
   testing::TempDir dir;
   auto csv = MakePerEntityCsvWriter(dir / "rows.csv");
   REQUIRE_OK(csv);
@@ -303,7 +310,13 @@ TEST_CASE("timings: each part is measured, lies inside the wall-clock, and is at
   auto result = RunCopy(source, target, options);
   REQUIRE_OK(result);
   REQUIRE(result->ExitCode() == 0);
-  const RunResult& r = *result;
+  return {std::move(result).value(), ReadTimedRows(dir / "rows.csv"), source.reads_elsewhere.load()};
+}
+
+TEST_CASE("timings: each part is measured, lies inside the wall-clock, and is attributed to its side") {
+  // Read inline, each read is on the load's thread and counts whole.
+  const TimedCopy copy = RunTimedCopy([](CopyOptions& options) { options.read_ahead = false; });
+  const RunResult& r = copy.result;
   REQUIRE(r.upsert.count == 20);
   CHECK(r.upsert.total_seconds >= 20 * 0.002);
   CHECK(r.source_read_seconds >= 20 * 0.003);
@@ -318,7 +331,7 @@ TEST_CASE("timings: each part is measured, lies inside the wall-clock, and is at
   }
   // Row by row: read_ns and upsert_ns each have their own floor, and each
   // read starts after the previous upsert ended.
-  const std::vector<TimedRow> rows = ReadTimedRows(dir / "rows.csv");
+  const std::vector<TimedRow>& rows = copy.rows;
   CHECK(rows.size() == 20);
   int64_t previous_end = 0;
   for (const TimedRow& row : rows) {
@@ -328,7 +341,7 @@ TEST_CASE("timings: each part is measured, lies inside the wall-clock, and is at
     previous_end = row.start_ns + row.read_ns + row.upsert_ns;
   }
   CHECK(previous_end <= static_cast<int64_t>(r.load_wall_seconds * 1e9) + 1);
-  CHECK(source.reads_elsewhere.load() == 0);  // inline: every read on the load's thread
+  CHECK(copy.reads_elsewhere == 0);  // inline: every read on the load's thread
 }
 
 TEST_CASE("timings read ahead: decoding overlaps the upserts, and source read is the load's wait") {
@@ -336,24 +349,11 @@ TEST_CASE("timings read ahead: decoding overlaps the upserts, and source read is
   // about 1 ms per entity, so only floors that hold in any schedule are
   // checked: the load cannot end before the reader read everything, and the
   // parts still add up to the wall-clock.
-  FaultySource source(Tiny());
-  source.read_delay = 3ms;
-  SlowTarget target;
-  target.upsert_delay = 2ms;
-  CopyOptions options;
-  options.collections = {"Brand", "Category"};
-  options.max_per_collection = 10;
-  REQUIRE(options.read_ahead);  // the default
-  testing::TempDir dir;
-  auto csv = MakePerEntityCsvWriter(dir / "rows.csv");
-  REQUIRE_OK(csv);
-  options.observers = {csv->get()};
-  auto result = RunCopy(source, target, options);
-  REQUIRE_OK(result);
-  REQUIRE(result->ExitCode() == 0);
-  const RunResult& r = *result;
+  const TimedCopy copy =
+      RunTimedCopy([](CopyOptions& options) { REQUIRE(options.read_ahead); });  // the default
+  const RunResult& r = copy.result;
   CHECK(r.config.source_read_ahead);
-  CHECK(source.reads_elsewhere.load() >= 20);  // every read on the reader's thread
+  CHECK(copy.reads_elsewhere >= 20);  // every read on the reader's thread
   REQUIRE(r.upsert.count == 20);
   CHECK(r.upsert.total_seconds >= 20 * 0.002);
   CHECK(r.load_wall_seconds >= 20 * 0.003);
@@ -364,7 +364,7 @@ TEST_CASE("timings read ahead: decoding overlaps the upserts, and source read is
     CHECK(c.copied == 10);
     CHECK(c.wall_seconds >= 10 * 0.003);
   }
-  const std::vector<TimedRow> rows = ReadTimedRows(dir / "rows.csv");
+  const std::vector<TimedRow>& rows = copy.rows;
   CHECK(rows.size() == 20);
   int64_t previous_end = 0;
   for (const TimedRow& row : rows) {

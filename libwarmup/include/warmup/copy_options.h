@@ -27,7 +27,8 @@ struct CopyOptions {
   // ahead of the upserts, so that decoding overlaps the target's work; the
   // source read figure is then the time the load waited for an entity. False
   // reads each entity just before its upsert, on the load's thread, and the
-  // load's wall-clock includes every decode (as before 2026-12-04).
+  // load's wall-clock includes every decode (as every run did before the
+  // option existed).
   bool read_ahead = true;
   // Copy only these collections; empty = all.
   std::vector<std::string> collections;

@@ -122,11 +122,26 @@ PkSet ToPkSet(const Roaring& bitmap) {
   return set;
 }
 
+// An internal price id read back: a non-negative int32, or the snapshot is
+// refused (the entity -> prices map reserves negative ids, and a validity
+// edge keeps its side in the bit above them). 0 when refused.
+int32_t LoadPriceId(IndexReader& in) {
+  const int64_t stored = in.I64();
+  if (stored < 0) {
+    in.Invalid("negative internal price id " + std::to_string(stored));
+  } else if (stored > std::numeric_limits<int32_t>::max()) {
+    in.Invalid("internal price id " + std::to_string(stored) + " outside 0 .. 2^31 - 1");
+  } else {
+    return static_cast<int32_t>(stored);
+  }
+  return 0;
+}
+
 PriceEntry LoadPrice(IndexReader& in, uint32_t key, int32_t* pk) {
   PriceEntry p;
   p.key = key;
   *pk = static_cast<int32_t>(in.I64());
-  p.internal_id = static_cast<int32_t>(in.I64());
+  p.internal_id = LoadPriceId(in);
   p.price_id = static_cast<int32_t>(in.I64());
   const auto inner = static_cast<int32_t>(in.I64());
   if (in.U64() != 0) p.inner_record_id = inner;
@@ -259,16 +274,10 @@ void EntityIndex::Load(IndexReader& in) {
       PriceIndex index;
       index.entities = ToPkSet(in.Bitmap());
       for (uint64_t n = in.U64(); n > 0 && in.status().ok(); --n) {
-        const int64_t stored_id = in.I64();
+        const auto id = static_cast<uint32_t>(LoadPriceId(in));
         const int64_t from = in.I64();
         const int64_t to = in.I64();
-        // Internal price ids are non-negative int32; a validity edge keeps
-        // its side in the bit above them.
-        if (stored_id < 0 || stored_id > std::numeric_limits<int32_t>::max()) {
-          in.Invalid("internal price id " + std::to_string(stored_id) + " outside 0 .. 2^31 - 1");
-          break;
-        }
-        const auto id = static_cast<uint32_t>(stored_id);
+        if (!in.status().ok()) break;
         index.price_ids.Add(id);
         index.validity.Add(from, to, id);
       }
@@ -278,10 +287,7 @@ void EntityIndex::Load(IndexReader& in) {
     for (uint64_t n = in.U64(); n > 0 && in.status().ok(); --n) {
       int32_t pk = 0;
       const PriceEntry p = LoadPrice(in, static_cast<uint32_t>(key), &pk);
-      if (p.internal_id < 0) {  // the entity -> prices map reserves negative ids
-        in.Invalid("negative internal price id " + std::to_string(p.internal_id));
-        break;
-      }
+      if (!in.status().ok()) break;
       IndexEntries one;
       one.prices.push_back(p);
       Add(pk, one);
