@@ -618,6 +618,40 @@ TEST_CASE("a snapshot with a negative internal price id is refused as data loss,
   CHECK(status.message().find("negative internal price id -1") != std::string::npos);
 }
 
+// Regression: a global index's internal price id was read as an int64 and
+// cast to int32 before the check for a negative one, so a stored 2^32 + 5
+// loaded as price 5. Both index kinds now read it through
+// NonNegativeI32, which refuses what is outside 0 .. 2^31 - 1.
+TEST_CASE("a stored price id above 2^31 - 1 was truncated to int32 and loaded as another id, now refused") {
+  testing::TempDir dir;
+  const std::string path = dir.path() + "/ids.index";
+  auto read_back = [&](int64_t stored, int32_t* id) {
+    REQUIRE_OK(engine::WriteIndexFile(engine::DefaultEnv(), path, [&](engine::IndexWriter& out) {
+      out.I64(stored);
+      out.U64(7);  // a value after it, read only while the snapshot stands
+    }));
+    return engine::ReadIndexFile(engine::DefaultEnv(), path, [&](engine::IndexReader& in) {
+      *id = in.NonNegativeI32("internal price id");
+      CHECK(in.U64() == (in.status().ok() ? 7U : 0U));
+    });
+  };
+  int32_t id = -1;
+  REQUIRE_OK(read_back(5, &id));
+  CHECK(id == 5);
+  REQUIRE_OK(read_back(std::numeric_limits<int32_t>::max(), &id));
+  CHECK(id == std::numeric_limits<int32_t>::max());
+  const Status wide = read_back((int64_t{1} << 32) + 5, &id);
+  CHECK(wide.code() == StatusCode::kDataLoss);
+  CHECK_MESSAGE(
+      wide.message().find("internal price id 4294967301 outside 0 .. 2^31 - 1") != std::string::npos,
+      wide.message());
+  CHECK(id == 0);
+  const Status negative = read_back(-1, &id);
+  CHECK(negative.code() == StatusCode::kDataLoss);
+  CHECK_MESSAGE(negative.message().find("negative internal price id -1") != std::string::npos,
+                negative.message());
+}
+
 // A reduced index's price ids are read back as uint32; one of 2^31 or more
 // would put its top bit where a validity edge keeps its side, and read as an
 // end. A price id that is not a non-negative int32 is refused, not loaded.

@@ -2,7 +2,6 @@
 // back when a catalog is reopened (the index snapshot, docs/engine.md).
 #include "engine/entity_index.h"
 
-#include <limits>
 #include <vector>
 
 #include "engine/index_io.h"
@@ -122,26 +121,13 @@ PkSet ToPkSet(const Roaring& bitmap) {
   return set;
 }
 
-// An internal price id read back: a non-negative int32, or the snapshot is
-// refused (the entity -> prices map reserves negative ids, and a validity
-// edge keeps its side in the bit above them). 0 when refused.
-int32_t LoadPriceId(IndexReader& in) {
-  const int64_t stored = in.I64();
-  if (stored < 0) {
-    in.Invalid("negative internal price id " + std::to_string(stored));
-  } else if (stored > std::numeric_limits<int32_t>::max()) {
-    in.Invalid("internal price id " + std::to_string(stored) + " outside 0 .. 2^31 - 1");
-  } else {
-    return static_cast<int32_t>(stored);
-  }
-  return 0;
-}
-
 PriceEntry LoadPrice(IndexReader& in, uint32_t key, int32_t* pk) {
   PriceEntry p;
   p.key = key;
   *pk = static_cast<int32_t>(in.I64());
-  p.internal_id = LoadPriceId(in);
+  // The entity -> prices map reserves negative ids; a validity edge keeps
+  // its side in the bit above them.
+  p.internal_id = in.NonNegativeI32("internal price id");
   p.price_id = static_cast<int32_t>(in.I64());
   const auto inner = static_cast<int32_t>(in.I64());
   if (in.U64() != 0) p.inner_record_id = inner;
@@ -274,7 +260,7 @@ void EntityIndex::Load(IndexReader& in) {
       PriceIndex index;
       index.entities = ToPkSet(in.Bitmap());
       for (uint64_t n = in.U64(); n > 0 && in.status().ok(); --n) {
-        const auto id = static_cast<uint32_t>(LoadPriceId(in));
+        const auto id = static_cast<uint32_t>(in.NonNegativeI32("internal price id"));
         const int64_t from = in.I64();
         const int64_t to = in.I64();
         if (!in.status().ok()) break;

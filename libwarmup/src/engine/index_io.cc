@@ -2,6 +2,8 @@
 
 #include <cstring>
 #include <exception>
+#include <limits>
+#include <string>
 
 #include "base/crc32c.h"
 
@@ -117,6 +119,18 @@ PkSet IndexReader::Pks() {
     pks.Add(last);
   }
   return pks;
+}
+
+int32_t IndexReader::NonNegativeI32(std::string_view what) {
+  const int64_t stored = I64();
+  if (stored < 0) {
+    Invalid("negative " + std::string(what) + " " + std::to_string(stored));
+  } else if (stored > std::numeric_limits<int32_t>::max()) {
+    Invalid(std::string(what) + " " + std::to_string(stored) + " outside 0 .. 2^31 - 1");
+  } else {
+    return static_cast<int32_t>(stored);
+  }
+  return 0;
 }
 
 void IndexReader::Invalid(std::string_view what) {

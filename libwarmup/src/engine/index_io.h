@@ -66,6 +66,10 @@ class IndexReader {
   std::string Str();
   Roaring Bitmap();
   PkSet Pks();
+  // An I64 that must be a non-negative int32 (an id whose negatives the
+  // index reserves, or that keeps a flag in the bit above it); one outside
+  // 0 .. 2^31 - 1 is refused through Invalid, naming `what`, and read as 0.
+  int32_t NonNegativeI32(std::string_view what);
   // OK when the checksum matched and every read stayed inside the data.
   const Status& status() const { return status_; }
   // Checks that everything was consumed.
