@@ -104,9 +104,9 @@ fi
 if [ "$mode" = all ] || [ "$mode" = --tsan ]; then
   start_leg
   # The threads are in the server (gRPC's, the orphan reaper, the system
-  # endpoint), the gRPC source (its prefetch), the remote target and the
-  # progress reporter: their tests (tests/CMakeLists.txt names them), under
-  # TSan, in process.
+  # endpoint), the gRPC source (its prefetch), the remote target, the
+  # progress reporter, the source read ahead and goLive's snapshot writer:
+  # their tests (tests/CMakeLists.txt names them), under TSan, in process.
   cmake -S . -B build-tsan -G Ninja "${clang[@]}" "-DWARMUP_GENERATED_CXX_FLAGS=-O0 -g0" -DWARMUP_BUILD_BENCHMARKS=OFF -DWARMUP_BUILD_EXAMPLES=OFF -DWARMUP_BUILD_PYTHON=OFF \
     -DCMAKE_CXX_FLAGS="-O1 -g -fsanitize=thread" -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=thread"
   cmake --build build-tsan -j"$jobs" --target warmup_threaded_tests warmup_cli

@@ -837,7 +837,8 @@ TEST_CASE("validity thresholds either side of zero and of 32-bit boundaries keep
       ids, [&](int64_t threshold, const engine::ValidityIndex::Point&) { thresholds.push_back(threshold); });
   CHECK(thresholds == expected);
 
-  const std::vector<engine::ValidityIndex::Span> spans = validity.ByPrice(ids);
+  std::vector<engine::ValidityIndex::Span> spans;
+  validity.ForEachByPrice(ids, [&](const engine::ValidityIndex::Span& span) { spans.push_back(span); });
   REQUIRE(spans.size() == bounds.size() + 1);
   for (size_t i = 0; i < bounds.size(); ++i) {
     CAPTURE(i);

@@ -2,6 +2,7 @@
 // back when a catalog is reopened (the index snapshot, docs/engine.md).
 #include "engine/entity_index.h"
 
+#include <cassert>
 #include <vector>
 
 #include "engine/index_io.h"
@@ -171,29 +172,30 @@ void EntityIndex::Save(IndexWriter& out) const {
   });
   SaveEach(out, locales_, [&](const PkSet& entities) { out.Bitmap(ToBitmap(entities)); });
   SaveEach(out, prices_, [&](const PriceIndex& index) {
-    const auto validity = index.validity.ByPrice(index.price_ids);
     if (price_records_ == PriceRecords::kOwn) {
       // Records and validities are both in ascending internal id, and every
       // record has a validity.
       static const EntityIndex::PriceIndex::OwnRecords kNone;
       const auto& records = index.own != nullptr ? index.own->records : kNone.records;
       out.U64(records.size());
-      auto v = validity.begin();
-      for (const auto& [id, record] : records) {
-        while (v->id < static_cast<uint32_t>(id)) ++v;
-        SavePrice(out, id, record, *v);
-      }
+      auto record = records.begin();
+      index.validity.ForEachByPrice(index.price_ids, [&](const ValidityIndex::Span& v) {
+        if (record == records.end() || static_cast<uint32_t>(record->first) != v.id) return;
+        SavePrice(out, record->first, record->second, v);
+        ++record;
+      });
+      assert(record == records.end());
       return;
     }
     // References: the entities, and per price its id and validity, in the
     // order of ids.
     out.Bitmap(ToBitmap(index.entities));
-    out.U64(validity.size());
-    for (const ValidityIndex::Span& v : validity) {
+    out.U64(index.price_ids.size());
+    index.validity.ForEachByPrice(index.price_ids, [&](const ValidityIndex::Span& v) {
       out.I64(v.id);
       out.I64(v.from);
       out.I64(v.to);
-    }
+    });
   });
   // Per reference: its groups, each with its facets and their entities.
   SaveEach(out, facets_, [&](const FacetSets& facets) {

@@ -22,7 +22,8 @@ Status Errno(const std::string& what, const std::string& path) {
 
 class PosixAppendFile : public AppendFile {
  public:
-  PosixAppendFile(std::string path, int fd, uint64_t size) : path_(std::move(path)), fd_(fd), size_(size) {
+  PosixAppendFile(std::string path, int fd, uint64_t size)
+      : path_(std::move(path)), fd_(fd), size_(size), writeback_from_(size) {
     buffer_.reserve(kBuffer);
   }
   ~PosixAppendFile() override {
@@ -33,6 +34,7 @@ class PosixAppendFile : public AppendFile {
   }
   Status Append(std::string_view data) override {
     size_ += data.size();
+    if (buffer_.empty() && data.size() >= kBuffer / 2) return WriteAll(data);  // no copy for large appends
     if (buffer_.size() + data.size() > kBuffer) {
       if (Status s = Flush(); !s.ok()) return s;
       if (data.size() > kBuffer) return WriteAll(data);
@@ -49,6 +51,13 @@ class PosixAppendFile : public AppendFile {
     if (Status s = Flush(); !s.ok()) return s;
     if (::fdatasync(fd_) != 0) return Errno("fdatasync", path_);
     return OkStatus();
+  }
+  void StartWriteback() override {
+    const uint64_t reached = size_ - buffer_.size();  // what write() has handed over
+    if (fd_ < 0 || reached <= writeback_from_) return;
+    (void)::sync_file_range(fd_, static_cast<off_t>(writeback_from_),
+                            static_cast<off_t>(reached - writeback_from_), SYNC_FILE_RANGE_WRITE);
+    writeback_from_ = reached;
   }
   Status Close() override {
     Status s = Flush();
@@ -74,6 +83,7 @@ class PosixAppendFile : public AppendFile {
   std::string path_;
   int fd_;
   uint64_t size_;
+  uint64_t writeback_from_;  // the first byte StartWriteback has not asked for
   std::string buffer_;
 };
 
@@ -208,6 +218,7 @@ class FaultyAppendFile : public AppendFile {
     if (Status s = env_->Tick(path_); !s.ok()) return s;
     return base_->Sync();
   }
+  void StartWriteback() override { base_->StartWriteback(); }
   Status Close() override { return base_->Close(); }
   uint64_t Size() const override { return base_->Size(); }
 

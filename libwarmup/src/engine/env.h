@@ -23,6 +23,10 @@ class AppendFile {
   virtual Status Flush() = 0;
   // Makes everything appended so far durable.
   virtual Status Sync() = 0;
+  // Asks the OS to start writing what has reached it to the device, without
+  // waiting, so that the device works while the writer encodes and a later
+  // Sync waits for less. Advisory: no error, no durability.
+  virtual void StartWriteback() {}
   virtual Status Close() = 0;
   virtual uint64_t Size() const = 0;
 };

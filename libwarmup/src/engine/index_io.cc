@@ -1,35 +1,141 @@
 #include "engine/index_io.h"
 
+#include <condition_variable>
 #include <cstring>
 #include <exception>
 #include <limits>
+#include <mutex>
 #include <string>
+#include <thread>
+#include <utility>
 
 #include "base/crc32c.h"
 
 namespace warmup::engine {
 
+void IndexWriter::Sink::Write(std::string_view data) {
+  if (file == nullptr) {
+    memory.append(data);
+    return;
+  }
+  crc = Crc32cExtend(crc, data.data(), data.size());
+  if (!status.ok()) return;
+  status = file->Append(data);
+  unflushed += data.size();
+  if (unflushed >= kWritebackEvery) {
+    file->StartWriteback();
+    unflushed = 0;
+  }
+}
+
+// One thread appending the buffers it is handed, one at a time, in order.
+class IndexWriter::Appender {
+ public:
+  Appender(Sink* sink, char* free) : sink_(sink), free_(free), thread_([this] { Run(); }) {}
+  ~Appender() {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      stop_ = true;
+    }
+    wake_.notify_one();
+    thread_.join();  // after the pending buffer is appended
+  }
+  // Queues `full` (`size` bytes) once the previous buffer is appended and
+  // returns that previous buffer, free to fill.
+  char* Swap(char* full, size_t size) {
+    std::unique_lock<std::mutex> lock(mu_);
+    done_.wait(lock, [&] { return pending_ == nullptr; });
+    pending_ = full;
+    pending_size_ = size;
+    char* free = free_;
+    free_ = nullptr;
+    lock.unlock();
+    wake_.notify_one();
+    return free;
+  }
+  // Returns once nothing is queued: the sink is the caller's again.
+  void Wait() {
+    std::unique_lock<std::mutex> lock(mu_);
+    done_.wait(lock, [&] { return pending_ == nullptr; });
+  }
+
+ private:
+  void Run() {
+    std::unique_lock<std::mutex> lock(mu_);
+    for (;;) {
+      wake_.wait(lock, [&] { return pending_ != nullptr || stop_; });
+      if (pending_ == nullptr) return;
+      char* data = pending_;
+      const size_t size = pending_size_;
+      lock.unlock();
+      try {
+        sink_->Write(std::string_view(data, size));
+      } catch (const std::exception& e) {
+        if (sink_->status.ok()) sink_->status = InternalError(std::string("index write: ") + e.what());
+      }
+      lock.lock();
+      pending_ = nullptr;
+      free_ = data;
+      done_.notify_one();
+    }
+  }
+
+  Sink* sink_;
+  std::mutex mu_;
+  std::condition_variable wake_;  // a buffer queued, or stop
+  std::condition_variable done_;  // the queued buffer appended
+  char* pending_ = nullptr;
+  size_t pending_size_ = 0;
+  char* free_;
+  bool stop_ = false;
+  std::thread thread_;  // last: starts once the rest is set
+};
+
+IndexWriter::IndexWriter(AppendFile* file)
+    : sink_{file, 0, OkStatus(), {}, 0}, first_(new char[kBuffer + kSlack]), buffer_(first_.get()) {}
+
+IndexWriter::IndexWriter() : IndexWriter(nullptr) {}
+
+IndexWriter::~IndexWriter() = default;
+
 void IndexWriter::Spill() {
   if (used_ == 0) return;
-  crc_ = Crc32cExtend(crc_, buffer_.data(), used_);
   spilled_ += used_;
-  if (status_.ok()) status_ = file_->Append(std::string_view(buffer_.data(), used_));
+  if (sink_.file == nullptr) {
+    sink_.Write(std::string_view(buffer_, used_));
+    used_ = 0;
+    return;
+  }
+  if (appender_ == nullptr) {
+    second_.reset(new char[kBuffer + kSlack]);
+    appender_ = std::make_unique<Appender>(&sink_, second_.get());
+  }
+  buffer_ = appender_->Swap(buffer_, used_);
   used_ = 0;
 }
 
 void IndexWriter::Str(std::string_view s) {
   U64(s.size());
-  if (used_ + s.size() > kBuffer + kSlack) {
+  Splice(s);
+}
+
+void IndexWriter::Splice(std::string_view encoded) {
+  if (used_ + encoded.size() > kBuffer + kSlack) {
     Spill();
-    if (s.size() > kBuffer) {  // larger than the buffer: straight through
-      crc_ = Crc32cExtend(crc_, s.data(), s.size());
-      spilled_ += s.size();
-      if (status_.ok()) status_ = file_->Append(s);
+    if (encoded.size() > kBuffer) {  // larger than the buffer: straight through
+      if (appender_ != nullptr) appender_->Wait();
+      sink_.Write(encoded);
+      spilled_ += encoded.size();
       return;
     }
   }
-  std::memcpy(buffer_.data() + used_, s.data(), s.size());
-  used_ += s.size();
+  std::memcpy(buffer_ + used_, encoded.data(), encoded.size());
+  used_ += encoded.size();
+}
+
+std::string IndexWriter::TakeEncoded() {
+  Spill();
+  return std::exchange(sink_.memory, std::string());
 }
 
 void IndexWriter::Bitmap(const Roaring& r) {
@@ -49,11 +155,82 @@ void IndexWriter::Pks(const PkSet& pks) {
 }
 
 Status IndexWriter::Finish() {
-  Spill();
+  appender_.reset();  // appends what is queued and joins: the sink is ours alone from here
+  sink_.Write(std::string_view(buffer_, used_));
+  spilled_ += used_;
+  used_ = 0;
+  if (sink_.file == nullptr) return OkStatus();
   char crc[4];
-  for (int i = 0; i < 4; ++i) crc[i] = static_cast<char>(crc_ >> (8 * i));
-  if (status_.ok()) status_ = file_->Append(std::string_view(crc, 4));
-  return status_;
+  for (int i = 0; i < 4; ++i) crc[i] = static_cast<char>(sink_.crc >> (8 * i));
+  if (sink_.status.ok()) sink_.status = sink_.file->Append(std::string_view(crc, 4));
+  return sink_.status;
+}
+
+OrderedEncoder::OrderedEncoder(size_t parts, std::function<void(size_t, IndexWriter&)> encode)
+    : parts_(parts), encode_(std::move(encode)), encoded_(parts), ready_(parts, 0), helper_([this] {
+        RunHelper();
+      }) {}
+
+OrderedEncoder::~OrderedEncoder() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    stop_ = true;
+  }
+  changed_.notify_all();
+  helper_.join();
+}
+
+void OrderedEncoder::EncodeOne(size_t part, IndexWriter& mem) {
+  encode_(part, mem);
+  std::string bytes = mem.TakeEncoded();
+  std::lock_guard<std::mutex> lock(mu_);
+  encoded_[part] = std::move(bytes);
+  ready_[part] = 1;
+  changed_.notify_all();
+}
+
+void OrderedEncoder::RunHelper() {
+  IndexWriter mem;
+  std::unique_lock<std::mutex> lock(mu_);
+  for (;;) {
+    changed_.wait(lock, [&] { return stop_ || next_ >= parts_ || CanTake(); });
+    if (stop_ || next_ >= parts_) return;
+    const size_t part = next_++;
+    lock.unlock();
+    try {
+      EncodeOne(part, mem);
+    } catch (...) {
+      lock.lock();
+      error_ = std::current_exception();
+      stop_ = true;
+      changed_.notify_all();
+      return;
+    }
+    lock.lock();
+  }
+}
+
+void OrderedEncoder::SpliceInto(IndexWriter& out) {
+  IndexWriter mem;
+  std::unique_lock<std::mutex> lock(mu_);
+  while (spliced_ < parts_ && error_ == nullptr) {
+    if (ready_[spliced_]) {
+      std::string bytes = std::move(encoded_[spliced_]);
+      ++spliced_;
+      changed_.notify_all();
+      lock.unlock();
+      out.Splice(bytes);
+      lock.lock();
+    } else if (CanTake()) {
+      const size_t part = next_++;
+      lock.unlock();
+      EncodeOne(part, mem);
+      lock.lock();
+    } else {
+      changed_.wait(lock);
+    }
+  }
+  if (error_ != nullptr) std::rethrow_exception(error_);
 }
 
 IndexReader::IndexReader(std::string data, std::string name)

@@ -79,10 +79,14 @@ class ValidityIndex {
     int64_t from = 0;
     int64_t to = 0;
   };
-  // Every price of `all` (the index's price ids) with its validity, in
-  // ascending id: the edges of the bounded ones, the extremes for the rest.
-  std::vector<Span> ByPrice(const PkSet& all) const {
+  // Calls fn(const Span&) for every price of `all` (the index's price ids)
+  // with its validity, in ascending id: the edges of the bounded ones, the
+  // extremes for the rest. Only the bounded ones are gathered first, so a
+  // snapshot of millions of prices holds no copy of them all.
+  template <class Fn>
+  void ForEachByPrice(const PkSet& all, Fn fn) const {
     std::vector<Span> bounded;
+    bounded.reserve(edges_.size() / 2);
     for (const Edge& edge : edges_) {
       if (edge.side() == Edge::kStart) bounded.push_back({edge.id(), edge.threshold(), kMax});
     }
@@ -93,17 +97,14 @@ class ValidityIndex {
       auto it = std::lower_bound(bounded.begin(), bounded.end(), Span{edge.id()}, by_id);
       if (it != bounded.end() && it->id == edge.id()) it->to = edge.threshold();
     }
-    std::vector<Span> out;
-    out.reserve(all.size());
     auto next_bounded = bounded.begin();
     all.ForEach([&](uint32_t id) {
       if (next_bounded != bounded.end() && next_bounded->id == id) {
-        out.push_back(*next_bounded++);
+        fn(*next_bounded++);
       } else {
-        out.push_back({id, kMin, kMax});
+        fn(Span{id, kMin, kMax});
       }
     });
-    return out;
   }
   // The prices valid at `moment` (started at or before it and not ended
   // before it), where `all` are the index's price ids.
