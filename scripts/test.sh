@@ -8,8 +8,8 @@
 #      its own), plus the libFuzzer targets, each fuzzing for a bounded time
 #      from its seed corpus (--fuzz-seconds, 10 by default);
 #   3. the test cases whose code runs on several threads (server, sources,
-#      targets, progress: warmup_threaded_tests) built with ThreadSanitizer
-#      (build-tsan/, clang).
+#      targets, progress, read ahead, goLive's snapshots: warmup_threaded_tests)
+#      built with ThreadSanitizer (build-tsan/, clang).
 # In the TSan leg the generated protobuf/gRPC sources build at -O0 without
 # debug information (WARMUP_GENERATED_CXX_FLAGS): still instrumented, at a
 # third of the compile time. Not in the ASan leg, nor test sources at -O0 in

@@ -4,11 +4,16 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iterator>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "base/crc32c.h"
@@ -106,32 +111,65 @@ std::string Serial(size_t parts) {
   return out.TakeEncoded();
 }
 
+// Waits up to 20 s for `done` (the helper's progress, seen from the test);
+// false when it never came.
+bool WaitFor(const std::function<bool()>& done) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (!done()) {
+    if (std::chrono::steady_clock::now() > deadline) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  return true;
+}
+
 TEST_CASE("parts encoded on two threads and spliced in order are the bytes one thread writes") {
   for (size_t parts : {0, 1, 7, 8, 9, 300}) {
     CAPTURE(parts);
+    std::atomic<size_t> by_helper{0};
+    const std::thread::id caller = std::this_thread::get_id();
     IndexWriter out;
-    OrderedEncoder encoder(parts, Encode);
-    out.Str("before");  // the helper is already encoding
+    OrderedEncoder encoder(parts, [&](size_t part, IndexWriter& part_out) {
+      Encode(part, part_out);
+      if (std::this_thread::get_id() != caller) ++by_helper;
+    });
+    out.Str("before");
+    // The helper works before SpliceInto is called, and at most 8 parts ahead.
+    const bool helper_worked = WaitFor([&] { return by_helper.load() == std::min<size_t>(parts, 8); });
+    CHECK(helper_worked);
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    CHECK(by_helper.load() == std::min<size_t>(parts, 8));
     encoder.SpliceInto(out);
     out.U64(parts);
-    CHECK(out.TakeEncoded() == Serial(parts));
+    const bool same = out.TakeEncoded() == Serial(parts);
+    CHECK(same);
   }
 }
 
-TEST_CASE(
-    "an exception in a part is rethrown by SpliceInto, whichever thread encoded it, and nothing hangs") {
-  for (size_t bad : {0, 3, 40}) {
-    CAPTURE(bad);
+TEST_CASE("an exception in a part is rethrown by SpliceInto and nothing hangs") {
+  SUBCASE("on the helper: the first part fails before SpliceInto is called") {
+    std::atomic<bool> tried{false};
     IndexWriter out;
     OrderedEncoder encoder(60, [&](size_t part, IndexWriter& part_out) {
-      if (part == bad) throw std::runtime_error("part " + std::to_string(part) + " failed");
+      if (part == 0) {
+        tried = true;
+        throw std::runtime_error("part 0 failed");
+      }
       Encode(part, part_out);
     });
-    CHECK_THROWS_WITH_AS(encoder.SpliceInto(out), ("part " + std::to_string(bad) + " failed").c_str(),
-                         std::runtime_error);
+    REQUIRE(WaitFor([&] { return tried.load(); }));
+    CHECK_THROWS_WITH_AS(encoder.SpliceInto(out), "part 0 failed", std::runtime_error);
   }
-  // Abandoned before SpliceInto (the caller failed first): the helper stops and joins.
-  OrderedEncoder abandoned(1000, Encode);
+  SUBCASE("on either thread, later") {
+    IndexWriter out;
+    OrderedEncoder encoder(60, [&](size_t part, IndexWriter& part_out) {
+      if (part == 40) throw std::runtime_error("part 40 failed");
+      Encode(part, part_out);
+    });
+    CHECK_THROWS_WITH_AS(encoder.SpliceInto(out), "part 40 failed", std::runtime_error);
+  }
+  SUBCASE("abandoned before SpliceInto (the caller failed first): the helper stops and joins") {
+    OrderedEncoder abandoned(1000, Encode);
+  }
 }
 
 TEST_CASE("a write error in the writer's second thread is Finish's error, and nothing is appended after it") {

@@ -184,7 +184,7 @@ void EntityIndex::Save(IndexWriter& out) const {
         SavePrice(out, record->first, record->second, v);
         ++record;
       });
-      assert(record == records.end());
+      assert(record == records.end());  // records and price ids are added and removed together
       return;
     }
     // References: the entities, and per price its id and validity, in the

@@ -21,6 +21,7 @@ void IndexWriter::Sink::Write(std::string_view data) {
   crc = Crc32cExtend(crc, data.data(), data.size());
   if (!status.ok()) return;
   status = file->Append(data);
+  if (!status.ok()) return;
   unflushed += data.size();
   if (unflushed >= kWritebackEvery) {
     file->StartWriteback();
@@ -72,6 +73,8 @@ class IndexWriter::Appender {
         sink_->Write(std::string_view(data, size));
       } catch (const std::exception& e) {
         if (sink_->status.ok()) sink_->status = InternalError(std::string("index write: ") + e.what());
+      } catch (...) {
+        if (sink_->status.ok()) sink_->status = InternalError("index write: a non-standard exception");
       }
       lock.lock();
       pending_ = nullptr;
@@ -156,7 +159,7 @@ void IndexWriter::Pks(const PkSet& pks) {
 
 Status IndexWriter::Finish() {
   appender_.reset();  // appends what is queued and joins: the sink is ours alone from here
-  sink_.Write(std::string_view(buffer_, used_));
+  if (used_ > 0) sink_.Write(std::string_view(buffer_, used_));
   spilled_ += used_;
   used_ = 0;
   if (sink_.file == nullptr) return OkStatus();

@@ -31,7 +31,7 @@ namespace warmup::engine {
 // snapshot smaller than one buffer is written on the caller's thread at
 // Finish. The file is used by one thread at a time: the writer's until Finish.
 // Without a file it encodes into memory, for parts encoded on other threads
-// (EncodeInOrder) and spliced into a file's stream.
+// (OrderedEncoder) and spliced into a file's stream.
 class IndexWriter {
  public:
   explicit IndexWriter(AppendFile* file);
