@@ -29,7 +29,10 @@ StatusOr<BenchCommand> ParseBench(const std::vector<std::string>& args) {
       "unary round trips timed per sitting (after 200 not counted)")(
       "disk-mib", po::value(&cmd.disk_mib)->default_value(cmd.disk_mib),
       "MiB the disk probe writes in --out (0: no probe, the goLive row is not measured)")(
-      "no-remote", po::bool_switch(&no_remote), "no started-server run (its rows are not measured)")(
+      "disk-probes", po::value(&cmd.disk_probes)->default_value(cmd.disk_probes),
+      "disk probes in a row: the goLive row holds their median, and is too close to call when the slowest "
+      "and the fastest would decide it differently")("no-remote", po::bool_switch(&no_remote),
+                                                     "no started-server run (its rows are not measured)")(
       "evitadb-command", po::value(&cmd.evitadb_command),
       "evitaDB's server as a reindex --server-command (placeholders {port} {data} {run} {gclog} {xmx})")(
       "evitadb-xmx", po::value(&cmd.evitadb_xmx), "its heap, for {xmx}")(
@@ -82,6 +85,7 @@ StatusOr<BenchCommand> ParseBench(const std::vector<std::string>& args) {
   if (auto records = ParseRecordCompression(cmd.compression); !records.ok()) return records.status();
   if (auto s = CheckRange("rtt-calls", cmd.rtt_calls, 10, 1'000'000); !s.ok()) return s;
   if (auto s = CheckRange("disk-mib", cmd.disk_mib, 0, 1 << 20); !s.ok()) return s;
+  if (auto s = CheckRange("disk-probes", cmd.disk_probes, 1, 20); !s.ok()) return s;
   if (!cmd.evitadb_xmx.empty() && cmd.evitadb_command.empty()) {
     return InvalidArgumentError("--evitadb-xmx fills {xmx} of --evitadb-command; give both");
   }

@@ -195,6 +195,7 @@ struct BenchCommand {
   std::string compression = "zstd";      // the embedded engine's and the started serve's --compress
   int rtt_calls = 2000;                  // unary round trips timed per sitting
   int disk_mib = 1024;                   // the disk probe's size; 0 = no probe
+  int disk_probes = 3;                   // probes in a row; the goLive row holds the median
   bool remote = true;                    // --no-remote: no started-server run
   std::string evitadb_command;           // --evitadb-command: evitaDB's server as reindex --server-command
   std::string evitadb_xmx;               // its {xmx}

@@ -126,11 +126,13 @@ int Bench(const std::vector<std::string>& args) {
 
   warmup::BenchFigures figures;
   if (cmd->disk_mib > 0) {
-    std::cerr << "warmup bench: the disk: " << cmd->disk_mib << " MiB with fdatasync in " << out.string()
-              << "\n";
-    auto disk = warmup::MeasureSequentialWrite(out.string(), int64_t{cmd->disk_mib} << 20);
-    if (!disk.ok()) return FailWith(disk.status());
-    figures.disk = *disk;
+    std::cerr << "warmup bench: the disk: " << cmd->disk_probes << " x " << cmd->disk_mib
+              << " MiB with fdatasync in " << out.string() << "\n";
+    for (int probe = 0; probe < cmd->disk_probes && signals.received() == 0; ++probe) {
+      auto disk = warmup::MeasureSequentialWrite(out.string(), int64_t{cmd->disk_mib} << 20);
+      if (!disk.ok()) return FailWith(disk.status());
+      figures.disk.push_back(*disk);
+    }
   } else {
     figures.disk_absent = "--disk-mib 0";
   }

@@ -763,6 +763,7 @@ TEST_CASE(
   CHECK(defaults->compression == "zstd");
   CHECK(defaults->remote);
   CHECK(defaults->out_dir == "warmup-bench");
+  CHECK(defaults->disk_probes == 3);
   auto scales = ParseBench({"--scales", "0.1,1.0,2", "--profile", "tiny", "--no-remote", "--disk-mib", "0",
                             "--evitadb-command", "run {port}", "--evitadb-xmx", "8g", "--require-targets"});
   REQUIRE_OK(scales);
@@ -771,6 +772,13 @@ TEST_CASE(
   CHECK(scales->generator.profile == "tiny");
   CHECK_FALSE(scales->remote);
   CHECK(scales->disk_mib == 0);
+  auto probes = ParseBench({"--disk-probes", "5"});
+  REQUIRE_OK(probes);
+  CHECK(probes->disk_probes == 5);
+  for (const char* bad : {"0", "21"}) {
+    CAPTURE(bad);
+    CHECK(ParseBench({"--disk-probes", bad}).status().message().find("--disk-probes") != std::string::npos);
+  }
   CHECK(scales->evitadb_command == "run {port}");
   CHECK(scales->evitadb_xmx == "8g");
   CHECK(scales->require_targets);

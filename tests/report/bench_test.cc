@@ -59,7 +59,7 @@ BenchFigures Figures() {
   second.evitadb_absent = "no --evitadb-command";
   BenchFigures figures;
   figures.sittings = {first, second};
-  figures.disk = DiskWrite{"/out/.probe", 320'000'000, 2.0};  // 160 MB/s
+  figures.disk = {DiskWrite{"/out/.probe", 320'000'000, 2.0}};  // 160 MB/s
   return figures;
 }
 
@@ -149,6 +149,45 @@ TEST_CASE("bench table: source read compares only runs that read the source the 
   auto both = RowsOf(BenchTable(figures), "0.1")["source read, embedded / null-target"];
   REQUIRE(both.measured.has_value());
   CHECK(*both.measured == doctest::Approx(9.6 / 8));
+}
+
+// goLive in Figures() writes 200 MB in 2 s: 100 MB/s.
+TEST_CASE("bench table: goLive against the disk probes' median, too close to call when the probes disagree") {
+  BenchFigures figures = Figures();
+  auto golive = [&] {
+    return RowsOf(BenchTable(figures), "0.1")["embedded goLive write rate / disk's sequential write"];
+  };
+  // 100, 400 and 160 MB/s: the median 160 gives 0.625, met alone; the
+  // slowest (1.0) and the fastest (0.25) disagree about >= 0.5.
+  figures.disk = {DiskWrite{"/out/.p", 100'000'000, 1.0}, DiskWrite{"/out/.p", 100'000'000, 0.25},
+                  DiskWrite{"/out/.p", 160'000'000, 1.0}};
+  BenchRow r = golive();
+  CHECK(r.measured.value() == doctest::Approx(0.625));
+  CHECK(r.outcome == TargetOutcome::kTooClose);
+  CHECK(r.why == "the disk probes disagree: 1.000 x against the slowest, 0.250 x against the fastest");
+  CHECK(r.value == "200.0 MB in 2.00 s = 100.0 MB/s, disk 160.0 MB/s (median of 3 probes, 100.0 to 400.0)");
+  // 150, 160 and 180 MB/s: every probe says met (0.667, 0.625, 0.556).
+  figures.disk = {DiskWrite{"/out/.p", 150'000'000, 1.0}, DiskWrite{"/out/.p", 160'000'000, 1.0},
+                  DiskWrite{"/out/.p", 180'000'000, 1.0}};
+  CHECK(golive().outcome == TargetOutcome::kMet);
+  // 300 and 500 MB/s: the median of two is their mean, 400 (0.25); both say not met.
+  figures.disk = {DiskWrite{"/out/.p", 300'000'000, 1.0}, DiskWrite{"/out/.p", 500'000'000, 1.0}};
+  r = golive();
+  CHECK(r.measured.value() == doctest::Approx(0.25));
+  CHECK(r.outcome == TargetOutcome::kNotMet);
+  // The text and JSON name every probe, in order, and the median.
+  figures.disk = {DiskWrite{"/out/.p", 100'000'000, 1.0}, DiskWrite{"/out/.p", 100'000'000, 0.25},
+                  DiskWrite{"/out/.p", 160'000'000, 1.0}};
+  const std::vector<BenchRow> rows = BenchTable(figures);
+  CHECK(
+      RenderBenchText(figures, rows)
+          .find("disk: 160.0 MB/s sequential write, the median of 3 probes of 95 MiB with fdatasync (100.0, "
+                "400.0, 160.0 MB/s, in order; /out/.p)\n") != std::string::npos);
+  const auto json = nlohmann::json::parse(RenderBenchJson(figures, rows));
+  CHECK(json["disk"]["bytes_per_second"] == doctest::Approx(160e6));
+  REQUIRE(json["disk"]["probes"].size() == 3);
+  CHECK(json["disk"]["probes"][1]["bytes_per_second"] == doctest::Approx(400e6));
+  CHECK(json["disk"]["probes"][1]["seconds"] == doctest::Approx(0.25));
 }
 
 TEST_CASE("bench exit status: 1 unless every run stood, then 3 for a missed target, 4 for one too close") {

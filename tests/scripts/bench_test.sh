@@ -42,6 +42,9 @@ for s in doc["sittings"]:
 unmeasured = [r["figure"] for r in doc["rows"] if r["outcome"] == "not measured"]
 assert unmeasured == ["evitaDB TOTAL / embedded TOTAL"] * 2, unmeasured
 assert doc["disk"]["bytes"] == 8 << 20
+# Three probes by default, each named; the median is what the goLive row holds.
+rates = sorted(p["bytes_per_second"] for p in doc["disk"]["probes"])
+assert len(rates) == 3 and doc["disk"]["bytes_per_second"] == rates[1], doc["disk"]
 assert sorted(os.listdir(out)) == ["bench.json", "bench.txt", "sitting-1", "sitting-2"], os.listdir(out)
 PY
 # The reports are run reports: compare reads those of two benches (scale 1 against scale 2, so

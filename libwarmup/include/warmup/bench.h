@@ -58,7 +58,9 @@ struct BenchSitting {
 // Everything one `warmup bench` measured.
 struct BenchFigures {
   std::vector<BenchSitting> sittings;  // in the order they were run
-  std::optional<DiskWrite> disk;
+  // Every probe of the disk, in the order made; empty when not measured. The
+  // goLive row holds goLive's write rate against their median.
+  std::vector<DiskWrite> disk;
   std::string disk_absent;  // why the disk was not measured
 };
 
@@ -79,7 +81,7 @@ struct BenchRow {
   bool at_most = true;             // met when measured <= bound, else when measured >= bound
   std::string unit;                // "x", "GiB", "s"
   TargetOutcome outcome = TargetOutcome::kNotMeasured;
-  std::string why;  // not measured: what was missing; not met: anything besides the figure
+  std::string why;  // not measured: what was missing; otherwise anything besides the figure
 };
 
 // The table: per sitting, in this order,
@@ -89,6 +91,8 @@ struct BenchRow {
 //   started warmup serve stop after SIGTERM                    <= 2 s, and it exited 0
 //   source read, embedded / null                               <= 1.1 x
 //   goLive's write rate (data growth / goLive time) / disk     >= 0.5 x
+//     (the disk: the probes' median; too close to call when the slowest
+//     and the fastest probe would decide it differently)
 //   remote TOTAL / (embedded TOTAL + n x RTT p50 x 1.2)        <= 1 x
 //   evitaDB TOTAL / embedded TOTAL                             >= 30 x
 // and, with two sittings or more, the Product mean upsert of the last over
@@ -108,7 +112,9 @@ std::string RenderBenchText(const BenchFigures& figures, const std::vector<Bench
 // The figures and the table as JSON, schema "warmup-bench/1": {schema,
 // sittings: [{label, snapshot, rtt_p50_us, runs: {null, embedded, remote,
 // evitadb: report path or null}, remote_absent, evitadb_absent}], disk:
-// {file, bytes, seconds, bytes_per_second} or null, disk_absent, rows:
+// {file, bytes, seconds, bytes_per_second (the probes' median; seconds is
+// bytes over it), probes: [{seconds, bytes_per_second}] in order} or null,
+// disk_absent, rows:
 // [{sitting, figure, value, measured, bound, at_most, unit, outcome, why}]}.
 std::string RenderBenchJson(const BenchFigures& figures, const std::vector<BenchRow>& rows);
 
