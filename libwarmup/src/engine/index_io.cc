@@ -314,8 +314,9 @@ int32_t IndexReader::NonNegativeI32(std::string_view what) {
 }
 
 void IndexReader::Invalid(std::string_view what) {
-  if (status_.ok())
+  if (status_.ok()) {
     status_ = DataLossError(name_ + ": offset " + std::to_string(pos_) + ": " + std::string(what));
+  }
 }
 
 Status IndexReader::Done() {

@@ -245,8 +245,9 @@ StatusOr<BenchRun> ReadBenchRun(const std::string& report_json) {
   const json& doc = *read;
   auto bad = [&](const std::string& why) { return InvalidArgumentError(report_json + ": " + why); };
   const std::string schema = doc.value("schema", "");
-  if (!schema.starts_with("warmup-run/"))
+  if (!schema.starts_with("warmup-run/")) {
     return bad("not a run report, but " + (schema.empty() ? "no schema" : schema));
+  }
   try {
     BenchRun run;
     run.report = report_json;
