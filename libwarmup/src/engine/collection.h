@@ -6,6 +6,7 @@
 #define WARMUP_SRC_ENGINE_COLLECTION_H_
 
 #include <absl/container/btree_set.h>
+#include <absl/container/node_hash_map.h>
 
 #include <map>
 #include <memory>
@@ -168,7 +169,10 @@ class Collection {
   std::map<int32_t, uint64_t> offsets_;
   ValueDictionary values_;  // before the indexes that hold its keys
   EntityIndex global_[2] = {EntityIndex(&values_), EntityIndex(&values_)};  // by Scope
-  absl::flat_hash_map<DerivedKey, DerivedIndex> derived_;
+  // Nodes, not slots: a reduced index is ~350 bytes, and a flat table of them
+  // left up to half its slots empty (Category's 118,772 at senesi 1.0 sat in
+  // 262,143 slots, ~50 MB of them empty).
+  absl::node_hash_map<DerivedKey, DerivedIndex> derived_;
   // Hierarchy per scope: every placed entity's parent (-1 = root), and children by parent.
   struct Hierarchy {
     absl::flat_hash_map<int32_t, int32_t> parent_of;
