@@ -830,7 +830,8 @@ TEST_CASE(
       RunCli(with({"catalogs", "--address", address, "--tls", "--ca-cert", certs.ca()}, client));
   CHECK(Contains(listed.output, "over_mtls"));
   CHECK_FALSE(Contains(listed.output, "no_cert"));
-  CHECK(server.Stop().exit_code == 0);
+  const CliResult stopped = server.Stop();
+  CHECK_MESSAGE(stopped.exit_code == 0, "signal ", stopped.signal, ": ", stopped.output);
 }
 
 TEST_CASE("warmup reindex --address over TLS without client certificates verifies its content with exit 0") {
