@@ -225,19 +225,23 @@ int Serve(const std::vector<std::string>& args) {
   // The engine is not freed: at scale 1.0 that took longer than a
   // supervisor's 10 s grace, and the process's end frees it at once. What
   // it holds buffered reaches the OS first, as its destruction would have
-  // made it; the server stays reachable, so that no leak checker calls it lost.
+  // made it; it stays reachable, so that no leak checker calls it lost. The
+  // rest of the server is destroyed, so that no gRPC or system-endpoint
+  // thread runs on while the process ends (one that did ended it by a
+  // signal now and then, after a clean stop).
   const warmup::Status flushed = (*server)->Flush();
-  static warmup::Server* const kept_until_exit = server->release();
+  static warmup::Engine* const kept_until_exit = (*server)->ReleaseEngine().release();
   (void)kept_until_exit;
+  server->reset();
   if (!flushed.ok()) return FailWith(flushed.WithContext("warmup serve stopping"));
 
   const warmup::ProcessUsage usage = warmup::UsageOfThisProcess();
   std::printf(
       "warmup serve stopped: user %.2f s, sys %.2f s, peak RSS %.1f MB, page faults %lld minor / %lld major, "
-      "context switches %lld voluntary / %lld involuntary\n",
+      "context switches %lld voluntary / %lld involuntary; %d thread(s) left running\n",
       usage.user_seconds, usage.system_seconds, static_cast<double>(usage.peak_rss_bytes) / (1024.0 * 1024.0),
       static_cast<long long>(usage.minor_faults), static_cast<long long>(usage.major_faults),
       static_cast<long long>(usage.voluntary_context_switches),
-      static_cast<long long>(usage.involuntary_context_switches));
+      static_cast<long long>(usage.involuntary_context_switches), warmup::ThreadsOfThisProcess());
   return 0;
 }

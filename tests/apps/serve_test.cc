@@ -8,6 +8,7 @@
 #include "apps/cli.h"
 #include "common/status_matchers.h"
 #include "common/temp_dir.h"
+#include "common/test_certificates.h"
 #include "warmup/copy_engine.h"
 #include "warmup/engine.h"
 #include "warmup/generator.h"
@@ -41,6 +42,26 @@ TEST_CASE("warmup serve: header with pid and port, a remote load into it, clean 
                 stopped.output);
   CHECK(stopped.exited);
   CHECK(stopped.exit_code == 0);
+}
+
+TEST_CASE(
+    "warmup serve on SIGTERM ends with no gRPC, reaper or system-endpoint thread left running (regression: a "
+    "server kept whole until the process ended was ended by a signal now and then after a clean stop)") {
+  testing::TempDir dir;
+  const testing::TestCertificates certs;
+  ServeProcess server;
+  // TLS, the system endpoint and the orphan reaper (on by default): every
+  // thread serve starts besides gRPC's own.
+  server.Start(dir / "data", {"--tls-cert", certs.server_cert(), "--tls-key", certs.server_key(),
+                              "--system-listen", "127.0.0.1:0"});
+  server.AwaitOutput("system endpoint: http://127.0.0.1:\\d+/system/server.crt");
+  const CliResult loaded =
+      RunCli({"load", "--pristine-dir", testing::GenerateTiny(dir), "--target", "remote", "--address",
+              server.address(), "--tls", "--ca-cert", certs.ca(), "--quiet"});
+  CHECK_MESSAGE(loaded.exit_code == 0, loaded.output);
+  const CliResult stopped = server.Stop();
+  CHECK_MESSAGE(stopped.exit_code == 0, "signal ", stopped.signal, ": ", stopped.output);
+  CHECK_MESSAGE(testing::Contains(stopped.output, "; 1 thread(s) left running"), stopped.output);
 }
 
 TEST_CASE(

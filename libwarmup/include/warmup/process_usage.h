@@ -21,6 +21,10 @@ struct ProcessUsage {
 // The usage of this process so far.
 ProcessUsage UsageOfThisProcess();
 
+// How many threads this process runs now (/proc/self/task), this one
+// included; 0 when that cannot be read.
+int ThreadsOfThisProcess();
+
 // One reading of a process taken while the run went on.
 struct ProcessSample {
   double seconds = 0;  // since the run started

@@ -105,7 +105,8 @@ class Server {
   virtual int port() const = 0;
   // The system endpoint's port; 0 without one.
   virtual int system_port() const = 0;
-  // Stops accepting calls, finishes those in flight, and closes the engine.
+  // Stops accepting calls and finishes those in flight; the engine stays
+  // open until the server (or, after ReleaseEngine, its new owner) is destroyed.
   virtual void Shutdown() = 0;
   // Blocks until Shutdown has been called and has finished.
   virtual void Wait() = 0;
@@ -115,6 +116,14 @@ class Server {
   // supervisor waits for the process to end (warmup serve on SIGTERM).
   // Errors: Engine::Flush's.
   virtual Status Flush() = 0;
+  // After Wait: gives the engine, with its catalogs, to the caller, so that
+  // the server can be destroyed (its gRPC server, its threads and the
+  // system endpoint's stopped and joined) without freeing the engine: a
+  // process about to end need not spend seconds freeing a large one, and
+  // must not end with the server's threads still running while its static
+  // objects are destroyed (warmup serve on SIGTERM). The server serves no
+  // call after it. REQUIRES: Wait has returned; called once.
+  virtual std::unique_ptr<Engine> ReleaseEngine() = 0;
   // The engine's leftovers (see Engine::leftovers), for the start-up header.
   virtual std::vector<std::string> leftovers() const = 0;
   // Per RPC method (its short name, e.g. "UpsertEntity"), the `clientversion`

@@ -124,6 +124,15 @@ std::optional<double> Environment::steal_share() const {
 
 Environment DescribeEnvironment() { return report::CollectEnvironment(); }
 ProcessUsage UsageOfThisProcess() { return report::CollectResourceUsage(); }
+int ThreadsOfThisProcess() {
+  std::error_code ec;
+  int threads = 0;
+  for (std::filesystem::directory_iterator it("/proc/self/task", ec), end; !ec && it != end;
+       it.increment(ec)) {
+    ++threads;
+  }
+  return ec ? 0 : threads;
+}
 }  // namespace warmup
 
 namespace warmup {

@@ -58,6 +58,9 @@ class CatalogRegistry {
   void SetTransition(const std::string& name, std::optional<pb::GrpcCatalogState> state);
   // The engine's buffered records to the OS (Engine::Flush).
   Status Flush() { return engine_->Flush(); }
+  // The engine, taken out; the registry must not be used after it but to
+  // be destroyed.
+  std::unique_ptr<Engine> ReleaseEngine() { return std::move(engine_); }
 
  private:
   std::unique_ptr<Engine> engine_;

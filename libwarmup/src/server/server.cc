@@ -512,6 +512,10 @@ class ServerImpl : public Server {
     std::lock_guard lock(state_.mu);
     return state_.catalogs.Flush();
   }
+  std::unique_ptr<Engine> ReleaseEngine() override {
+    std::lock_guard lock(state_.mu);
+    return state_.catalogs.ReleaseEngine();
+  }
   std::vector<std::string> leftovers() const override { return leftovers_; }
   std::map<std::string, std::set<std::string>> ClientVersions() const override {
     return client_versions_.Get();
