@@ -51,11 +51,10 @@ void BM_PkSetAddShuffled(benchmark::State& state) {
 }
 BENCHMARK(BM_PkSetAddShuffled)->Arg(3)->Arg(64)->Arg(65)->Arg(4096);
 
-// The storage parts of senesi's Products at scale 0.01 (generated once), as
-// the engine writes them.
-const std::vector<std::string>& ProductParts() {
-  static const std::vector<std::string> parts = [] {
-    std::vector<std::string> out;
+// senesi's Products at scale 0.01 (1,188 entities), generated once.
+const std::vector<warmup::Entity>& Products() {
+  static const std::vector<warmup::Entity> products = [] {
+    std::vector<warmup::Entity> out;
     warmup::GeneratorOptions options;
     options.scale = 0.01;
     auto source = warmup::OpenGeneratorSource(options);
@@ -72,12 +71,50 @@ const std::vector<std::string>& ProductParts() {
     while (true) {
       auto more = (*stream)->Next(&entity);
       if (!more.ok() || !*more) break;
+      out.push_back(entity);
+    }
+    return out;
+  }();
+  return products;
+}
+
+// Their storage parts, as the engine writes them.
+const std::vector<std::string>& ProductParts() {
+  static const std::vector<std::string> parts = [] {
+    std::vector<std::string> out;
+    for (const warmup::Entity& entity : Products()) {
       for (auto& part : warmup::engine::SplitIntoParts(entity)) out.push_back(std::move(part.record));
     }
     return out;
   }();
   return parts;
 }
+
+// Each Product split into its storage part records (the serialization every
+// upsert pays before compression).
+void BM_SplitIntoParts(benchmark::State& state) {
+  const std::vector<warmup::Entity>& products = Products();
+  for (auto _ : state) {
+    for (const warmup::Entity& entity : products)
+      benchmark::DoNotOptimize(warmup::engine::SplitIntoParts(entity));
+  }
+  state.SetItemsProcessed(state.iterations() * static_cast<int64_t>(products.size()));
+}
+BENCHMARK(BM_SplitIntoParts)->Unit(benchmark::kMillisecond);
+
+// Each Product copied whole: what handing an entity to another thread by
+// value costs.
+void BM_EntityCopy(benchmark::State& state) {
+  const std::vector<warmup::Entity>& products = Products();
+  for (auto _ : state) {
+    for (const warmup::Entity& entity : products) {
+      warmup::Entity copy = entity;
+      benchmark::DoNotOptimize(copy.primary_key);
+    }
+  }
+  state.SetItemsProcessed(state.iterations() * static_cast<int64_t>(products.size()));
+}
+BENCHMARK(BM_EntityCopy)->Unit(benchmark::kMillisecond);
 
 // Every Product part appended to an in-memory file, compressed as asked:
 // the encoder's and the compressor's cost without the disk's.

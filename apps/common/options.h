@@ -127,7 +127,8 @@ struct ServeCommand {
   // no authentication, and anyone who reaches it can drop catalogs.
   bool allow_remote_clients = false;
   RecordCompression compression = RecordCompression::kNone;  // --compress
-  bool reset_data = false;  // wipe the data directory first (only if warmup's marker is there)
+  bool records_inline = false;  // --records-inline: EngineOptions::background_records off
+  bool reset_data = false;      // wipe the data directory first (only if warmup's marker is there)
   int session_idle_seconds = 60;
   int orphaned_session_grace_seconds = 10;  // see ServerOptions
   // Testing aids for clients' failure paths (see ServerOptions).

@@ -70,7 +70,10 @@ po::options_description TargetGroup::Options() {
           : "the embedded target's directory; used only when absent, empty or carrying warmup's marker, and "
             "only what warmup made there is cleared; no source or output may lie inside it")(
       "compress", po::value(&compression)->default_value("none"),
-      (std::string("records (storage.compress): ") + kRecordCompressHelp).c_str());
+      (std::string("records (storage.compress): ") + kRecordCompressHelp).c_str())(
+      "records-inline", po::bool_switch(&spec.records_inline),
+      "each upsert writes its entity's records itself, as evitaDB's does (default: a second thread "
+      "writes them in WARM_UP, and upsert times leave that work out)");
   return group;
 }
 
@@ -113,8 +116,10 @@ Status TargetGroup::Finish(const po::variables_map& vm, VerifyMode verify) {
         return InvalidArgumentError(
             "--verify content reads the catalog back, and --target null keeps nothing to read");
       }
-      if (auto s = RefuseIgnored(
-              vm, {"work-dir", "compress", "address", "golive-timeout", "upsert-timeout", "tls"}, with_kind);
+      if (auto s = RefuseIgnored(vm,
+                                 {"work-dir", "compress", "records-inline", "address", "golive-timeout",
+                                  "upsert-timeout", "tls"},
+                                 with_kind);
           !s.ok()) {
         return s;
       }
@@ -126,8 +131,8 @@ Status TargetGroup::Finish(const po::variables_map& vm, VerifyMode verify) {
       }
       break;
     case TargetKind::kRemote:
-      if (auto s =
-              RefuseIgnored(vm, {"work-dir", "compress"}, "with a remote target that is already running");
+      if (auto s = RefuseIgnored(vm, {"work-dir", "compress", "records-inline"},
+                                 "with a remote target that is already running");
           !s.ok()) {
         return s;
       }
@@ -294,7 +299,7 @@ Status StartedServerGroup::Finish(const po::variables_map& vm, TargetKind kind) 
   if (auto s = CheckRange("server-stop-grace", server.stop_grace_seconds, 0, 3600); !s.ok()) return s;
   server.extra_args = SplitAtSpaces(args);
   if (!server.command.empty()) {
-    return RefuseIgnored(vm, {"server-binary", "server-args", "compress"},
+    return RefuseIgnored(vm, {"server-binary", "server-args", "compress", "records-inline"},
                          "with --server-command: the command says how its server runs");
   }
   return RefuseIgnored(vm, {"server-xmx"}, "without --server-command");

@@ -155,6 +155,7 @@ int Serve(const std::vector<std::string>& args) {
   options.data_dir = cmd->data_dir;
   options.listen = cmd->listen;
   options.engine.compression = cmd->compression;
+  options.engine.background_records = !cmd->records_inline;
   options.session_idle_seconds = cmd->session_idle_seconds;
   options.orphaned_session_grace_seconds = cmd->orphaned_session_grace_seconds;
   options.golive_delay_ms = cmd->golive_delay_ms;
@@ -166,9 +167,9 @@ int Serve(const std::vector<std::string>& args) {
   auto server = warmup::Server::Start(options);
   if (!server.ok()) return fail_before_start(server.status());
   const warmup::Environment env = warmup::DescribeEnvironment();
-  std::printf("warmup serve %s: pid %d, listening on port %d (%s), data %s%s\n", env.build.c_str(),
+  std::printf("warmup serve %s: pid %d, listening on port %d (%s), data %s%s%s\n", env.build.c_str(),
               static_cast<int>(getpid()), (*server)->port(), cmd->listen.c_str(), cmd->data_dir.c_str(),
-              CompressionLabel(cmd->compression));
+              CompressionLabel(cmd->compression), cmd->records_inline ? ", records inline" : "");
   std::printf("  host %s: %s, %d cores, memory limit %.1f GiB\n", env.hostname.c_str(), env.cpu_model.c_str(),
               env.cores, static_cast<double>(env.memory_limit_bytes) / (1 << 30));
   if (!cmd->tls.cert_file.empty()) {

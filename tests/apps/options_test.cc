@@ -218,6 +218,8 @@ TEST_CASE(
       {"compress",
        {with({"--compress", "deflate"}),
         [](const LoadCommand& c) { return c.target.compression == RecordCompression::kDeflate; }}},
+      {"records-inline",
+       {with({"--records-inline"}), [](const LoadCommand& c) { return c.target.records_inline; }}},
       {"address",
        {with({"--target", "remote", "--address", "10.0.0.9:7777"}),
         [](const LoadCommand& c) { return c.target.address == "10.0.0.9:7777"; }}},
@@ -391,6 +393,8 @@ TEST_CASE("generate, inspect, unpack, export and serve: every documented flag is
         {serve({"--compress", "deflate"}),
          [](const ServeCommand& c) { return c.compression == RecordCompression::kDeflate; }}},
        {"reset-data", {serve({"--reset-data"}), [](const ServeCommand& c) { return c.reset_data; }}},
+       {"records-inline",
+        {serve({"--records-inline"}), [](const ServeCommand& c) { return c.records_inline; }}},
        {"allow-remote-clients",
         {serve({"--listen", "0.0.0.0:5555", "--allow-remote-clients"}),
          [](const ServeCommand& c) { return c.allow_remote_clients && c.listen == "0.0.0.0:5555"; }}},
@@ -586,6 +590,10 @@ TEST_CASE("an option that would have no effect in its mode is refused, naming th
         "--work-dir has no effect with --target null; leave it out");
   CHECK(ParseLoad(with({"--target", "null", "--compress", "zstd"})).status().message() ==
         "--compress has no effect with --target null; leave it out");
+  CHECK(ParseLoad(with({"--target", "null", "--records-inline"})).status().message() ==
+        "--records-inline has no effect with --target null; leave it out");
+  CHECK(ParseLoad(with({"--target", "remote", "--records-inline"})).status().message() ==
+        "--records-inline has no effect with a remote target that is already running; leave it out");
   CHECK(ParseLoad(with({"--address", "127.0.0.1:7777"})).status().message() ==
         "--address has no effect with --target embedded; leave it out");
   CHECK(ParseLoad(with({"--golive-timeout", "5"})).status().message() ==
@@ -1078,6 +1086,8 @@ TEST_CASE(
       {"compress",
        {with({"--compress", "zstd"}),
         [](const LoadCommand& c) { return c.target.compression == RecordCompression::kZstd; }}},
+      {"records-inline",
+       {with({"--records-inline"}), [](const LoadCommand& c) { return c.target.records_inline; }}},
       {"ca-cert",
        {over_tls({"--ca-cert", "ca.pem"}),
         [](const LoadCommand& c) { return c.source.tls.ca_cert_file == "ca.pem"; }}},
@@ -1259,6 +1269,7 @@ TEST_CASE(
       {"verify", {with({"--verify", "none"}), [](const P& c) { return c.copy.verify == VerifyMode::kNone; }}},
       {"keep-target", {with({"--keep-target"}), [](const P& c) { return c.copy.keep_target; }}},
       {"no-read-ahead", {with({"--no-read-ahead"}), [](const P& c) { return !c.copy.read_ahead; }}},
+      {"records-inline", {with({"--records-inline"}), [](const P& c) { return c.target.records_inline; }}},
       {"run", {with({"--run", "prof"}), [](const P& c) { return c.copy.run_label == "prof"; }}},
       {"report-json",
        {with({"--report-json", "p.json"}), [](const P& c) { return c.report.report_json == "p.json"; }}},

@@ -11,6 +11,7 @@
 #include <cerrno>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <numeric>
 #include <regex>
 #include <set>
@@ -81,35 +82,64 @@ TEST_CASE("a write failing mid-goLive: goLive errs, the catalog stays WARM_UP, n
 TEST_CASE(
     "a full disk during the load: the upsert fails with the disk's error, nothing is corrupted, a retry "
     "works") {
-  testing::TempDir dir;
-  const std::string data = dir / "data";
-  std::map<std::string, int64_t> stored;  // what was accepted before the disk filled up
-  {
-    engine::FaultInjectingEnv env(engine::DefaultEnv(), ".records", 150, ENOSPC);
-    auto opened = engine::OpenEngineWithEnv(&env, data, {});
-    REQUIRE_OK(opened);
-    auto source = OpenGeneratorSource({"tiny", 1.0, 3, "tiny"});
-    auto catalog = (*opened)->CreateCatalog((*source)->schema());
-    REQUIRE_OK(catalog);
+  // Inline, the upsert whose records hit the full disk fails; in the
+  // background (the default), a later call reports it, naming the entity.
+  for (const bool background : {false, true}) {
+    CAPTURE(background);
+    testing::TempDir dir;
+    const std::string data = dir / "data";
+    std::vector<std::pair<std::string, int32_t>> accepted;  // in upsert order
     Status failed;
-    Entity e;
-    for (const auto& c : (*source)->collections()) {
-      auto stream = (*source)->OpenCollection(c.entity_type);
-      while (failed.ok() && *(*stream)->Next(&e)) {
-        failed = (*catalog)->Upsert(e);
-        if (failed.ok()) ++stored[e.type];
+    {
+      engine::FaultInjectingEnv env(engine::DefaultEnv(), ".records", 150, ENOSPC);
+      EngineOptions options;
+      options.background_records = background;
+      auto opened = engine::OpenEngineWithEnv(&env, data, options);
+      REQUIRE_OK(opened);
+      auto source = OpenGeneratorSource({"tiny", 1.0, 3, "tiny"});
+      auto catalog = (*opened)->CreateCatalog((*source)->schema());
+      REQUIRE_OK(catalog);
+      Entity e;
+      for (const auto& c : (*source)->collections()) {
+        auto stream = (*source)->OpenCollection(c.entity_type);
+        while (failed.ok() && *(*stream)->Next(&e)) {
+          failed = (*catalog)->Upsert(e);
+          if (failed.ok()) accepted.emplace_back(e.type, e.primary_key);
+        }
       }
+      if (failed.ok()) failed = (*catalog)->GoLive();  // the last writes fail only there
+      CHECK(failed.code() == StatusCode::kUnavailable);
+      CHECK_MESSAGE(failed.message().find(".records: write: No space left on device") != std::string::npos,
+                    failed.message());
+      // goLive refuses a catalog whose records did not all reach the disk.
+      const Status live = (*catalog)->GoLive();
+      CHECK(live.code() == StatusCode::kUnavailable);
+      CHECK((*catalog)->state() == CatalogState::kWarmingUp);
     }
-    CHECK(failed.code() == StatusCode::kUnavailable);
-    CHECK_MESSAGE(failed.message().find(".records: write: No space left on device") != std::string::npos,
-                  failed.message());
-  }
-  // Reopened on a disk with room again: the catalog is as it was when the disk filled up.
-  {
+    // What reached the disk: every accepted upsert inline; in the
+    // background, those accepted before the one whose records failed.
+    size_t stored_upserts = accepted.size();
+    if (background) {
+      std::smatch named;
+      const std::string message = failed.message();
+      REQUIRE_MESSAGE(
+          std::regex_search(message, named,
+                            std::regex("writing the records of (\\w+)/(\\d+) \\(accepted earlier")),
+          message);
+      const std::pair<std::string, int32_t> lost{named[1].str(), std::stoi(named[2].str())};
+      auto at = std::find(accepted.begin(), accepted.end(), lost);
+      REQUIRE(at != accepted.end());
+      stored_upserts = static_cast<size_t>(at - accepted.begin());
+    }
+    std::map<std::string, int64_t> stored;
+    for (size_t i = 0; i < stored_upserts; ++i) ++stored[accepted[i].first];
+    // Reopened on a disk with room again: the catalog is as it was when the disk filled up.
     auto engine = OpenEngine(data);
     Catalog* catalog = *engine->GetCatalog("tiny");
     CHECK(catalog->state() == CatalogState::kWarmingUp);
-    for (const auto& [type, count] : stored) CHECK(*catalog->Count(type) == count);
+    auto source = OpenGeneratorSource({"tiny", 1.0, 3, "tiny"});
+    for (const auto& c : (*source)->collections())
+      CHECK(*catalog->Count(c.entity_type) == stored[c.entity_type]);
     REQUIRE_OK(engine->DeleteCatalog("tiny"));
     LoadTiny(*engine, 3);  // the retry
     REQUIRE_OK((*engine->GetCatalog("tiny"))->GoLive());

@@ -10,6 +10,7 @@
 #include <doctest/doctest.h>
 
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
 
@@ -119,6 +120,35 @@ TEST_CASE(
   CHECK(series["inline"].find("source read") == std::string::npos);
   CHECK(series["ahead"].find("source read: ahead, on a second thread") != std::string::npos);
   CHECK(series["inline"] != series["ahead"]);
+}
+
+// Likewise every run recorded before reports said who wrote the records wrote
+// them on the upserting thread.
+TEST_CASE(
+    "History: a run writing records inline keeps the series of the runs before the field, a run writing "
+    "them in the background starts one") {
+  TempDir dir;
+  auto history = History::Open(dir / "h.sqlite");
+  REQUIRE_OK(history);
+  const std::string older = WriteRunReport(dir.path(), "older", 10, 500);
+  {
+    nlohmann::json doc = nlohmann::json::parse(std::ifstream(older));
+    REQUIRE(doc["config"].erase("record_writes") == 1);
+    std::ofstream(older) << doc.dump();
+  }
+  REQUIRE_OK(RecordReportFile(**history, older));
+  REQUIRE_OK(RecordReportFile(**history, WriteRunReport(dir.path(), "inline", 10, 500)));
+  REQUIRE_OK(RecordReportFile(**history, WriteRunReport(dir.path(), "background", 10, 500, [](RunResult& r) {
+    r.config.record_writes = "background";
+  })));
+  auto runs = (*history)->Runs({});
+  REQUIRE_OK(runs);
+  REQUIRE(runs->size() == 3);
+  std::map<std::string, std::string> series;
+  for (const HistoryRun& run : *runs) series[run.record.run_label] = run.series;
+  CHECK(series["older"] == series["inline"]);
+  CHECK(series["background"].find("record writes: background") != std::string::npos);
+  CHECK(series["background"] != series["inline"]);
 }
 
 TEST_CASE("History records a run once, reads it back as its report says, and never replaces it") {

@@ -68,6 +68,7 @@ RunResult Example() {
   r.config.command_line = {"warmup", "reindex", "--pristine-dir", "/s"};
   r.config.target_kind = "remote";
   r.config.compression = "zstd";
+  r.config.record_writes = "inline";
   r.config.max_per_collection = 20;
   r.config.source_read_ahead = true;
   r.config.collections = {"Brand", "Product"};
@@ -201,6 +202,7 @@ TEST_CASE("the JSON report carries every documented figure with its value") {
   CHECK(j["config"] == json{{"command_line", {"warmup", "reindex", "--pristine-dir", "/s"}},
                             {"target_kind", "remote"},
                             {"compression", "zstd"},
+                            {"record_writes", "inline"},
                             {"max_per_collection", 20},
                             {"source_read_ahead", true},
                             {"collections", {"Brand", "Product"}},

@@ -3,6 +3,8 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
+
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -10,6 +12,7 @@
 
 #include "common/temp_dir.h"
 #include "warmup/generator.h"
+#include "warmup/report.h"
 #include "warmup/run_result.h"
 #include "warmup/snapshot.h"
 
@@ -66,6 +69,7 @@ TEST_CASE(
   CHECK(result->copied() == 300);
   CHECK(result->config.target_kind == "embedded");
   CHECK(result->config.compression == "none");
+  CHECK(result->config.record_writes == "background");  // EngineOptions' default
   REQUIRE(result->source_cache.has_value());
   CHECK(result->source_cache->action == "none");
   CHECK(result->time_series.has_value());
@@ -87,6 +91,7 @@ TEST_CASE("RunLoad: a source the caller opened is read as it is, with no page ca
   CHECK(result->copied() == 300);
   CHECK(result->config.target_kind == "null");
   CHECK(result->config.compression == "n/a");
+  CHECK(result->config.record_writes == "n/a");
   CHECK_FALSE(result->source_cache.has_value());
   CHECK_FALSE(result->target_data.has_value());  // no data directory of warmup's to look into
 }
@@ -178,6 +183,43 @@ TEST_CASE("RunLoad: a started server is run, measured and stopped, its figures a
   std::set<std::string> lines;
   for (std::string line; std::getline(marker, line);) lines.insert(line);
   CHECK(lines.count("created: data") == 1);
+}
+
+TEST_CASE(
+    "RunLoad: --records-inline reaches the embedded engine and a started serve, and the report says so") {
+  TempDir dir;
+  RunSpec embedded = TinyRun(dir, TargetKind::kEmbedded);
+  embedded.target.records_inline = true;
+  auto inline_run = RunLoad(embedded);
+  REQUIRE_MESSAGE(inline_run.ok(), inline_run.status().ToString());
+  CHECK(inline_run->ExitCode() == 0);
+  CHECK(inline_run->config.record_writes == "inline");
+  // Only a run whose upserts left the record writes out carries the caveat.
+  auto background_caveat = [](const RunResult& r) {
+    const auto caveats = RunCaveats(r);
+    return std::count_if(caveats.begin(), caveats.end(), [](const std::string& c) {
+      return c.rfind("records written in the background:", 0) == 0;
+    });
+  };
+  CHECK(background_caveat(*inline_run) == 0);
+  embedded.target.records_inline = false;
+  embedded.target.work_dir = dir / "background";
+  auto background_run = RunLoad(embedded);
+  REQUIRE_MESSAGE(background_run.ok(), background_run.status().ToString());
+  CHECK(background_run->config.record_writes == "background");
+  CHECK(background_caveat(*background_run) == 1);
+  RunSpec served = embedded;  // the same snapshot
+  served.target.kind = TargetKind::kStartedServer;
+  served.server.binary = WARMUP_CLI_PATH;
+  served.target.work_dir = dir / "served";
+  served.target.records_inline = true;
+  auto served_run = RunLoad(served);
+  REQUIRE_MESSAGE(served_run.ok(), served_run.status().ToString());
+  CHECK(served_run->config.record_writes == "inline");
+  // The serve it started was told: its start-up line says how it writes.
+  REQUIRE(served_run->server_process.has_value());
+  CHECK_MESSAGE(served_run->server_process->header.find(", records inline") != std::string::npos,
+                served_run->server_process->header);
 }
 
 TEST_CASE("RunLoad: a started server needs a binary or a command, and OpenTarget cannot open one") {

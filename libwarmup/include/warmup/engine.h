@@ -30,7 +30,16 @@ const char* RecordCompressionName(RecordCompression compression);
 
 struct EngineOptions {
   RecordCompression compression = RecordCompression::kNone;
+  // In WARM_UP, a new entity's storage-part records are split, compressed
+  // and appended on a second thread while its upsert indexes it (in upsert
+  // order; a read of the collection's records waits for them, and a write
+  // error reaches a later upsert or goLive). Upserts then no longer include
+  // that work: evitaDB's WARM_UP upsert writes its records on its own thread.
+  // False: each upsert writes its records itself.
+  bool background_records = true;
 };
+// "background" or "inline": a report's name for background_records.
+const char* RecordWritesName(bool background_records);
 
 enum class CatalogState { kWarmingUp, kAlive };
 

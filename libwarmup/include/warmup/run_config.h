@@ -32,6 +32,11 @@ struct RunConfig {
   // How the target stores records (storage.compress): "none", "zstd",
   // "deflate", or empty when not known (a remote server warmup did not start).
   std::string compression;
+  // Who writes the target's records in WARM_UP: "background" (a second
+  // thread, EngineOptions::background_records: upsert times leave that work
+  // out), "inline" (each upsert, as evitaDB's does), "n/a" (a null target),
+  // or empty when not known (a remote server warmup did not start).
+  std::string record_writes;
   int64_t max_per_collection = 0;        // 0 = all
   std::vector<std::string> collections;  // the subset asked for; empty = all
   // Whether the source was read ahead on a second thread (CopyOptions::

@@ -65,6 +65,10 @@ struct TargetSpec {
   std::string work_dir = "warmup-work";
   // How the engine's records are compressed (kEmbedded; a started warmup serve's --compress).
   RecordCompression compression = RecordCompression::kNone;
+  // kEmbedded, and a started warmup serve (its --records-inline): each upsert
+  // writes its entity's records itself, as evitaDB's does, instead of a second
+  // thread writing them (EngineOptions::background_records).
+  bool records_inline = false;
 };
 
 // kStartedServer: the server warmup starts, supervises and stops.

@@ -9,15 +9,20 @@
 namespace warmup::engine {
 
 CatalogImpl::CatalogImpl(Env* env, std::string dir, CatalogSchema schema, CatalogState state,
-                         RecordCompression compression)
-    : env_(env), dir_(std::move(dir)), schema_(std::move(schema)), state_(state), indexes_(&schema_) {
+                         const EngineOptions& options)
+    : env_(env),
+      dir_(std::move(dir)),
+      schema_(std::move(schema)),
+      state_(state),
+      background_records_(options.background_records),
+      indexes_(&schema_) {
   size_t index = 0;
   for (const auto& [type, entity_schema] : schema_.entities) {
     char prefix[8];
     std::snprintf(prefix, sizeof(prefix), "%03zu", index++);
     paths_[type] = dir_ + "/collections/" + prefix;
-    collections_.emplace(
-        type, std::make_unique<Collection>(env_, paths_[type] + ".records", &entity_schema, compression));
+    collections_.emplace(type, std::make_unique<Collection>(env_, paths_[type] + ".records", &entity_schema,
+                                                            options.compression));
   }
 }
 
@@ -110,6 +115,10 @@ Status CatalogImpl::Upsert(const Entity& entity) {
   }
   const Entity& stored = with_defaults ? *with_defaults : entity;
   if (Status s = collection.Validate(stored, indexes_); !s.ok()) return s;
+  if (pipeline_ == nullptr && background_records_ && state_ == CatalogState::kWarmingUp) {
+    pipeline_ = std::make_unique<RecordPipeline>();
+    for (auto& [type, c] : collections_) c->WriteInBackground(pipeline_.get());
+  }
   auto before = collection.Store(stored, state_ == CatalogState::kAlive, &indexes_);
   if (!before.ok()) return before.status();
   return ApplyReflections(*before, &stored);
@@ -138,7 +147,21 @@ StatusOr<std::vector<int32_t>> CatalogImpl::PrimaryKeys(const std::string& entit
   return keys;
 }
 
+Status CatalogImpl::SettleRecords(bool stop) {
+  if (pipeline_ == nullptr) return OkStatus();
+  for (auto& [type, collection] : collections_) {
+    if (Status s = collection->Settle(); !s.ok())
+      return s.WithContext("writing " + paths_[type] + ".records");
+  }
+  if (stop) {
+    for (auto& [type, collection] : collections_) collection->WriteInBackground(nullptr);
+    pipeline_.reset();
+  }
+  return OkStatus();
+}
+
 Status CatalogImpl::Flush() {
+  if (Status s = SettleRecords(/*stop=*/false); !s.ok()) return s;
   for (auto& [type, collection] : collections_) {
     if (collection->writer() == nullptr) continue;
     if (Status s = collection->writer()->Flush(); !s.ok()) return s.WithContext("flushing " + paths_[type]);
@@ -152,6 +175,7 @@ Status CatalogImpl::GoLive() {
   }
   // Everything durable first; the header switch comes last, so a failure or a
   // crash anywhere before it leaves a catalog that reopens as WARM_UP.
+  if (Status s = SettleRecords(/*stop=*/true); !s.ok()) return s.WithContext("goLive of " + schema_.name);
   if (Status s = WriteGoLiveFiles(); !s.ok()) return s.WithContext("goLive of " + schema_.name);
   state_ = CatalogState::kAlive;
   return OkStatus();

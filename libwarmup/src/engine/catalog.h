@@ -23,7 +23,7 @@ class CatalogImpl : public Catalog {
  public:
   // A catalog held in `dir` (which already holds its header and schema).
   CatalogImpl(Env* env, std::string dir, CatalogSchema schema, CatalogState state,
-              RecordCompression compression);
+              const EngineOptions& options);
 
   // Loads every collection from disk (a reopened catalog): for an ALIVE one
   // the offsets and index snapshots goLive wrote, then the records appended
@@ -84,6 +84,10 @@ class CatalogImpl : public Catalog {
  private:
   // Everything goLive makes durable, before the header switch.
   Status WriteGoLiveFiles();
+  // Waits for every record the pipeline writes, and then (`stop`) ends it:
+  // records are written on the calling thread again. Errors: the pipeline's
+  // first write error; the pipeline is kept then, and refuses every write.
+  Status SettleRecords(bool stop);
   // The collection of `type`, or kNotFound naming the catalog and the type.
   StatusOr<Collection*> Find(const std::string& type) const;
   // The index a read call uses, or nullptr when that reduced index is empty.
@@ -112,6 +116,11 @@ class CatalogImpl : public Catalog {
   CatalogState state_;
   std::map<std::string, std::string> paths_;  // entity type -> collections/NNN
   std::map<std::string, std::unique_ptr<Collection>> collections_;
+  // WARM_UP's record writes (EngineOptions::background_records), from the
+  // first upsert to goLive; after the collections, so that it is destroyed,
+  // and what it still holds written, while they exist.
+  bool background_records_;
+  std::unique_ptr<RecordPipeline> pipeline_;
   CatalogIndexes indexes_;
   std::vector<CollectionIndexStatistics> statistics_;
 };

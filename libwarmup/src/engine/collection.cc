@@ -27,14 +27,37 @@ StatusOr<std::optional<Entity>> Collection::Replace(const Entity& e, uint64_t of
 }
 
 StatusOr<std::optional<Entity>> Collection::Store(const Entity& e, bool durable, CatalogIndexes* catalog) {
+  auto existing = offsets_.find(e.primary_key);
+  if (existing == offsets_.end() && pipeline_ != nullptr && !durable) {
+    if (Status s = pipeline_->Write(this, e); !s.ok()) return s;
+    ++unsettled_;
+    offsets_.emplace(e.primary_key, kPendingOffset);
+    UpdateIndexes(e, true, catalog);
+    return std::optional<Entity>();
+  }
+  // From here the record file is this thread's: the pipeline is done with it.
+  if (Status s = Settle(); !s.ok()) return s;
   std::optional<Entity> old;
   std::vector<PartLocation> old_parts;
   std::vector<std::string> old_records;
-  if (auto existing = offsets_.find(e.primary_key); existing != offsets_.end()) {
+  if (existing != offsets_.end()) {
     old.emplace();
     if (Status s = ReadEntity(existing->second, &*old, &old_parts, &old_records); !s.ok()) return s;
     if (*old == e) return old;  // nothing changed: nothing to write or index, as in evitaDB
   }
+  auto offset = AppendEntity(e, old_parts, old_records);
+  if (!offset.ok()) return offset.status();
+  if (durable) {
+    if (Status s = writer_->Sync(); !s.ok()) return s;
+  }
+  if (old) UpdateIndexes(*old, false, catalog);
+  offsets_[e.primary_key] = *offset;
+  UpdateIndexes(e, true, catalog);
+  return old;
+}
+
+StatusOr<uint64_t> Collection::AppendEntity(const Entity& e, const std::vector<PartLocation>& old_parts,
+                                            const std::vector<std::string>& old_records) {
   // Only the parts that changed are written again; the body, last, names them all.
   std::vector<PartLocation> locations;
   for (StoragePart& part : SplitIntoParts(e)) {
@@ -52,11 +75,26 @@ StatusOr<std::optional<Entity>> Collection::Store(const Entity& e, bool durable,
     locations.push_back(std::move(location));
   }
   uint64_t offset = 0;
-  if (Status s = AppendRecord(EncodeBody(e, locations), durable, &offset); !s.ok()) return s;
-  if (old) UpdateIndexes(*old, false, catalog);
-  offsets_[e.primary_key] = offset;
-  UpdateIndexes(e, true, catalog);
-  return old;
+  if (Status s = AppendRecord(EncodeBody(e, locations), false, &offset); !s.ok()) return s;
+  return offset;
+}
+
+StatusOr<uint64_t> Collection::WriteRecords(const Entity& entity) {
+  auto offset = AppendEntity(entity, {}, {});
+  if (!offset.ok()) {
+    return offset.status().WithContext("writing the records of " + EntityLabel(entity) +
+                                       " (accepted earlier: WARM_UP writes records in the background)");
+  }
+  return offset;
+}
+
+Status Collection::Settle() const {
+  if (unsettled_ == 0) return OkStatus();
+  RecordPipeline::Written written;
+  const Status status = pipeline_->Settle(const_cast<Collection*>(this), &written);
+  for (const auto& [pk, offset] : written) offsets_[pk] = offset;
+  unsettled_ = 0;
+  return status;
 }
 
 StatusOr<std::optional<Entity>> Collection::Restore(const Entity& e, uint64_t offset,
@@ -65,6 +103,7 @@ StatusOr<std::optional<Entity>> Collection::Restore(const Entity& e, uint64_t of
 }
 
 StatusOr<Entity> Collection::Erase(int32_t pk, bool durable, CatalogIndexes* catalog) {
+  if (Status s = Settle(); !s.ok()) return s;
   if (!offsets_.contains(pk)) {
     return NotFoundError(schema_->name + "/" + std::to_string(pk) + " is not stored");
   }
@@ -75,6 +114,7 @@ StatusOr<Entity> Collection::Erase(int32_t pk, bool durable, CatalogIndexes* cat
 }
 
 StatusOr<std::optional<Entity>> Collection::Unstore(int32_t pk, CatalogIndexes* catalog) {
+  if (Status s = Settle(); !s.ok()) return s;
   auto existing = offsets_.find(pk);
   if (existing == offsets_.end()) return std::optional<Entity>();
   Entity old;
@@ -85,6 +125,7 @@ StatusOr<std::optional<Entity>> Collection::Unstore(int32_t pk, CatalogIndexes* 
 }
 
 StatusOr<std::optional<Entity>> Collection::Get(int32_t pk) const {
+  if (Status s = Settle(); !s.ok()) return s;
   auto it = offsets_.find(pk);
   if (it == offsets_.end()) return std::optional<Entity>();
   Entity entity;

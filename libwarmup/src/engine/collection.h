@@ -18,6 +18,7 @@
 #include "engine/env.h"
 #include "engine/index_io.h"
 #include "engine/record_file.h"
+#include "engine/record_pipeline.h"
 #include "engine/storage_parts.h"
 #include "engine/upsert_validation.h"
 #include "engine/value_dictionary.h"
@@ -25,10 +26,10 @@
 
 namespace warmup::engine {
 
-class Collection {
+class Collection : private EntityRecordSink {
  public:
   Collection(Env* env, std::string records_path, const EntitySchema* schema, RecordCompression compression);
-  ~Collection();
+  ~Collection() override;
   // Its indexes point into its value dictionary: a collection stays where it
   // was made.
   Collection(const Collection&) = delete;
@@ -59,8 +60,20 @@ class Collection {
   }
   // Stores and indexes a validated entity, replacing the one with its primary
   // key; `durable` syncs the record file. Returns the replaced entity, so the
-  // catalog can work out the reflected references that change.
+  // catalog can work out the reflected references that change. With a
+  // pipeline (WriteInBackground), a new entity that need not be durable has
+  // its records written there while this indexes it; the error of an
+  // earlier such write, if any, is returned instead (and nothing changes).
   StatusOr<std::optional<Entity>> Store(const Entity& entity, bool durable, CatalogIndexes* catalog);
+  // Where Store writes new entities' records from now on; null: on the
+  // calling thread. REQUIRES: settled (Settle) before it changes, and the
+  // pipeline outlives the collection or the next change.
+  void WriteInBackground(RecordPipeline* pipeline) { pipeline_ = pipeline; }
+  // Waits for the records the pipeline writes for this collection, and puts
+  // their offsets in place; every read of a record, and every write on this
+  // thread, does it first. Logically const: it changes only when offsets
+  // become known. Errors: the pipeline's first write error (sticky).
+  Status Settle() const;
   // Store for a record already in the file at `offset` (a replay).
   StatusOr<std::optional<Entity>> Restore(const Entity& entity, uint64_t offset, CatalogIndexes* catalog);
   // Removes the entity (a removal record, then its index entries); returns it.
@@ -78,6 +91,9 @@ class Collection {
   // which the catalog attaches).
   StatusOr<std::optional<Entity>> Get(int32_t pk) const;
   int64_t count() const { return static_cast<int64_t>(offsets_.size()); }
+  // Every stored primary key, with its body's offset once settled (Settle);
+  // kPendingOffset for one the pipeline has not written yet.
+  static constexpr uint64_t kPendingOffset = UINT64_MAX;
   const std::map<int32_t, uint64_t>& offsets() const { return offsets_; }
   const EntitySchema& schema() const { return *schema_; }
   RecordWriter* writer() { return writer_.get(); }
@@ -156,6 +172,14 @@ class Collection {
   Status ReadStored(const ReadFile& file, uint64_t offset, Entity* entity, std::vector<PartLocation>* parts,
                     std::vector<std::string>* records) const;
   Status AppendRecord(std::string_view payload, bool durable, uint64_t* offset);
+  // Appends `entity`'s parts that differ from `old_parts` (whose records are
+  // `old_records`; none for a new entity), then its body; returns the body's
+  // offset. Nothing is synced.
+  StatusOr<uint64_t> AppendEntity(const Entity& entity, const std::vector<PartLocation>& old_parts,
+                                  const std::vector<std::string>& old_records);
+  // EntityRecordSink: a new entity's records, on the pipeline's thread; an
+  // error names the entity, since a later call reports it.
+  StatusOr<uint64_t> WriteRecords(const Entity& entity) override;
   // Appends the record that tells a replay `pk` was removed.
   Status AppendRemoval(int32_t pk, bool durable);
 
@@ -166,8 +190,11 @@ class Collection {
   std::unique_ptr<RecordWriter> writer_;
   mutable std::unique_ptr<ReadFile> reader_;
   mutable uint64_t reader_size_ = 0;
-  std::map<int32_t, uint64_t> offsets_;
-  ValueDictionary values_;  // before the indexes that hold its keys
+  // Mutable for Settle, which only fills in offsets that became known.
+  mutable std::map<int32_t, uint64_t> offsets_;
+  RecordPipeline* pipeline_ = nullptr;  // null: records are written on the calling thread
+  mutable int64_t unsettled_ = 0;       // entities given to the pipeline since the last Settle
+  ValueDictionary values_;              // before the indexes that hold its keys
   EntityIndex global_[2] = {EntityIndex(&values_), EntityIndex(&values_)};  // by Scope
   // Nodes, not slots: a reduced index is ~350 bytes, and a flat table of them
   // left up to half its slots empty (Category's 118,772 at senesi 1.0 sat in

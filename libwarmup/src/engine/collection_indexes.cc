@@ -214,6 +214,7 @@ Status Collection::ApplyReflected(int32_t pk, const Reference& r, bool add, Cata
   }
   // evitaDB reads the entity's storage parts to fill the new reduced index;
   // warmup reads them once for all the links that are not faceted.
+  if (Status s = Settle(); !s.ok()) return s;
   Entity e;
   if (Status s = ReadEntity(stored->second, &e); !s.ok()) return s;
   const bool faceted = faceted_in(e.scope);

@@ -23,6 +23,9 @@ Status Collection::OpenForAppend() {
 
 Status Collection::ReadEntity(uint64_t offset, Entity* entity, std::vector<PartLocation>* parts,
                               std::vector<std::string>* records) const {
+  if (offset == kPendingOffset) {  // a caller that did not Settle: a bug, not the data's fault
+    return InternalError(records_path_ + ": an entity's records are read before they were written");
+  }
   if (writer_) {
     if (Status s = writer_->Flush(); !s.ok()) return s;
   }

@@ -47,8 +47,7 @@ class EngineImpl : public Engine {
       if (!schema_data.ok()) return schema_data.status();
       auto schema = engine::ParseSchema(*schema_data, path + "/" + kSchemaFile);
       if (!schema.ok()) return schema.status();
-      auto catalog =
-          std::make_unique<CatalogImpl>(env_, path, std::move(schema).value(), *state, options_.compression);
+      auto catalog = std::make_unique<CatalogImpl>(env_, path, std::move(schema).value(), *state, options_);
       if (Status s = catalog->Load(); !s.ok()) return s.WithContext("loading catalog " + name);
       catalogs_.emplace(name, std::move(catalog));
     }
@@ -97,8 +96,7 @@ class EngineImpl : public Engine {
         !s.ok()) {
       return s;
     }
-    auto catalog =
-        std::make_unique<CatalogImpl>(env_, path, schema, CatalogState::kWarmingUp, options_.compression);
+    auto catalog = std::make_unique<CatalogImpl>(env_, path, schema, CatalogState::kWarmingUp, options_);
     if (Status s = catalog->OpenForAppend(); !s.ok()) return s;
     Catalog* raw = catalog.get();
     catalogs_.emplace(schema.name, std::move(catalog));
@@ -153,6 +151,8 @@ StatusOr<std::unique_ptr<Engine>> OpenEngineWithEnv(Env* env, const std::string&
   return std::unique_ptr<Engine>(std::move(engine));
 }
 }  // namespace engine
+
+const char* RecordWritesName(bool background_records) { return background_records ? "background" : "inline"; }
 
 const char* RecordCompressionName(RecordCompression compression) {
   switch (compression) {

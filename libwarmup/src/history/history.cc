@@ -42,6 +42,8 @@ std::string SeriesOf(const RunRecord& run) {
     // Every run stored before the field read inline: an inline run goes on
     // in their series, a run read ahead starts its own.
     if (field == "source read" && value == "inline") continue;
+    // Likewise record writes: only a run writing them in the background is new.
+    if (field == "record writes" && value != "background") continue;
     series += (series.empty() ? "" : "; ") + field + ": " + value;
   }
   return series;

@@ -82,6 +82,7 @@ json Config(const RunConfig& c) {
   return {{"command_line", c.command_line},
           {"target_kind", or_null(c.target_kind)},
           {"compression", or_null(c.compression)},
+          {"record_writes", or_null(c.record_writes)},
           {"max_per_collection", c.max_per_collection},
           {"source_read_ahead", c.source_read_ahead},
           {"collections", c.collections},

@@ -51,6 +51,12 @@ void ReadSetup(const json& doc, RunRecord& run) {
     run.setup["target kind"] = text("target_kind");
   }
   run.setup["compression"] = text("compression");
+  // Reports before the field: every target that said how it compressed wrote
+  // its records on the upserting thread.
+  run.setup["record writes"] = config != nullptr && config->contains("record_writes") ? text("record_writes")
+                               : run.setup["compression"] == kNotRecorded || run.setup["compression"] == "n/a"
+                                   ? run.setup["compression"]
+                                   : "inline";
   std::string scale = kNotRecorded;
   if (config != nullptr) {
     const json& provenance = config->at("dataset_provenance");

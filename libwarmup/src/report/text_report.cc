@@ -106,6 +106,13 @@ std::vector<std::string> RunCaveats(const RunResult& r) {
                         "expression admits, so up to that many are work evitaDB would not do.");
     }
   }
+  if (r.config.record_writes == "background") {
+    caveats.push_back(
+        "records written in the background: a second thread split, compressed and appended each new "
+        "entity's storage records while the upserts went on, where evitaDB's WARM_UP upsert writes its "
+        "own; upsert times leave that work out, the load's wall-clock and goLive (which waits for what "
+        "is queued) keep it. --records-inline measures each upsert with it.");
+  }
   if (is("null"))
     caveats.push_back("null target: nothing is stored; the figures measure the harness itself.");
   if (is("remote") || is("embedded")) {
@@ -199,8 +206,8 @@ std::string DescribeConfig(const RunResult& r) {
       "target kind " + (c.target_kind.empty() ? std::string("not recorded") : c.target_kind) +
       ", records compressed: " +
       (c.compression.empty() ? std::string("unknown (a server warmup did not start)") : c.compression) +
-      ", verify " + VerifyModeName(r.verify_mode) +
-      (c.source_read_ahead ? ", source read ahead" : ", source read inline");
+      (c.record_writes.empty() ? std::string() : ", record writes " + c.record_writes) + ", verify " +
+      VerifyModeName(r.verify_mode) + (c.source_read_ahead ? ", source read ahead" : ", source read inline");
   if (c.max_per_collection > 0)
     out += Format(", at most %lld per collection", static_cast<long long>(c.max_per_collection));
   if (!c.collections.empty()) out += ", collections " + JoinWords(c.collections);

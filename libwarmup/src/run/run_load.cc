@@ -168,6 +168,7 @@ ServerProcessOptions StartedServerOptions(const RunSpec& spec, const std::string
   if (spec.target.compression == RecordCompression::kDeflate) {
     options.serve_args.insert(options.serve_args.end(), {"--compress", "deflate"});
   }
+  if (spec.target.records_inline) options.serve_args.push_back("--records-inline");
   options.serve_args.insert(options.serve_args.end(), spec.server.extra_args.begin(),
                             spec.server.extra_args.end());
   options.start_timeout = std::chrono::seconds(spec.server.start_timeout_seconds);
@@ -206,9 +207,11 @@ StatusOr<RunResult> Copy(const RunSpec& spec, const RunHooks& hooks, CatalogSour
       TargetKindName(spec.target.kind == TargetKind::kStartedServer ? TargetKind::kRemote : spec.target.kind);
   if (spec.target.kind == TargetKind::kEmbedded) {
     copy.config.compression = RecordCompressionName(spec.target.compression);
+    copy.config.record_writes = RecordWritesName(!spec.target.records_inline);
     copy.config.storage = DescribeStorage(spec.target.work_dir);
   } else if (spec.target.kind == TargetKind::kNull) {
     copy.config.compression = "n/a";
+    copy.config.record_writes = "n/a";
   }  // a remote server's storage is its own: a started one's is filled in after
   copy.observers.insert(copy.observers.end(), hooks.observers.begin(), hooks.observers.end());
   copy.observers.insert(copy.observers.end(), more_observers.begin(), more_observers.end());
@@ -290,6 +293,7 @@ StatusOr<RunResult> RunAgainstStartedServer(const RunSpec& spec, const RunHooks&
   config.storage = DescribeStorage(data_dir);
   if (spec.server.command.empty()) {
     config.compression = RecordCompressionName(spec.target.compression);
+    config.record_writes = RecordWritesName(!spec.target.records_inline);
     config.server_binary = options.binary;
     config.server_args = spec.server.extra_args;
   } else {
@@ -378,6 +382,7 @@ StatusOr<std::unique_ptr<CatalogTarget>> OpenTarget(const TargetSpec& spec) {
     case TargetKind::kEmbedded: {
       EngineOptions options;
       options.compression = spec.compression;
+      options.background_records = !spec.records_inline;
       return MakeEmbeddedTarget(spec.work_dir, options);
     }
     case TargetKind::kRemote: {
