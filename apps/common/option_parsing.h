@@ -90,6 +90,10 @@ Status ParseSnapshotCompression(const std::string& compression, SnapshotWriteOpt
 inline constexpr const char* kRecordCompressHelp =
     "none | zstd | deflate (raw deflate at level 3, evitaDB's codec; a bare --compress is zstd)";
 StatusOr<RecordCompression> ParseRecordCompression(const std::string& compression);
+// --records-inline of the commands whose target stores records.
+inline constexpr const char* kRecordsInlineHelp =
+    "each upsert writes its entity's records itself, as evitaDB's does (default: a second thread writes "
+    "them in WARM_UP, and upsert times leave that work out)";
 
 // The profiler group (--profiler, --profile-out, and for serve
 // --profile-golive), read into `*kind_name` and `*profiler`; FinishProfiler

@@ -71,9 +71,7 @@ po::options_description TargetGroup::Options() {
             "only what warmup made there is cleared; no source or output may lie inside it")(
       "compress", po::value(&compression)->default_value("none"),
       (std::string("records (storage.compress): ") + kRecordCompressHelp).c_str())(
-      "records-inline", po::bool_switch(&spec.records_inline),
-      "each upsert writes its entity's records itself, as evitaDB's does (default: a second thread "
-      "writes them in WARM_UP, and upsert times leave that work out)");
+      "records-inline", po::bool_switch(&spec.records_inline), kRecordsInlineHelp);
   return group;
 }
 

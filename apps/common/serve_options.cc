@@ -19,9 +19,7 @@ StatusOr<ServeCommand> ParseServe(const std::vector<std::string>& args) {
       "let --listen be an address other machines reach (no authentication: anyone can drop catalogs)")(
       "compress", po::value(&compression)->default_value("none"),
       (std::string("records (storage.compress): ") + kRecordCompressHelp).c_str())(
-      "records-inline", po::bool_switch(&cmd.records_inline),
-      "each upsert writes its entity's records itself, as evitaDB's does (default: a second thread writes "
-      "them in WARM_UP)")(
+      "records-inline", po::bool_switch(&cmd.records_inline), kRecordsInlineHelp)(
       "reset-data", po::bool_switch(&cmd.reset_data),
       "clear the data directory first of the catalogs warmup made there (only a marker-owned one)")(
       "session-idle-seconds", po::value(&cmd.session_idle_seconds)->default_value(cmd.session_idle_seconds),

@@ -34,7 +34,7 @@ struct EngineOptions {
   // and appended on a second thread while its upsert indexes it (in upsert
   // order; a read of the collection's records waits for them, and a write
   // error reaches a later upsert or goLive). Upserts then no longer include
-  // that work: evitaDB's WARM_UP upsert writes its records on its own thread.
+  // that work, where evitaDB's WARM_UP upsert writes its records itself.
   // False: each upsert writes its records itself.
   bool background_records = true;
 };

@@ -1,8 +1,8 @@
 // A catalog's WARM_UP record writes on a thread of their own: an upsert hands
 // its entity over and goes on to index it, while the pipeline splits it into
 // storage parts, compresses and appends them, in the order given. Splitting
-// and compressing were about a quarter of a senesi Product upsert
-// (docs/performance.md). Internal.
+// and compressing were about a quarter of the upserting thread's time in a
+// cpu-clock profile of senesi 0.3 with --compress zstd. Internal.
 #ifndef WARMUP_SRC_ENGINE_RECORD_PIPELINE_H_
 #define WARMUP_SRC_ENGINE_RECORD_PIPELINE_H_
 
