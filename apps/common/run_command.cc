@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "common/progress.h"
+#include "warmup/catalog_admin.h"
 #include "warmup/html_report.h"
 #include "warmup/report.h"
 #include "warmup/run_result.h"
@@ -226,6 +227,20 @@ int RunRepeated(const warmup::cli::LoadCommand& cmd, const char* command, warmup
       std::cerr << prefix << result.status().ToString() << "\n";
       incomplete = label + " could not run: " + result.status().ToString();
       break;
+    }
+    if (cmd.target.kind == warmup::TargetKind::kRemote && !cmd.copy.keep_target &&
+        result->target_drop == warmup::TargetDrop::kNotNeeded) {
+      // A run's ALIVE catalog would stay on a server warmup did not start and
+      // share its heap with every later run of the series.
+      warmup::ServerAdminOptions admin;
+      admin.tls = cmd.target.tls;
+      const warmup::Status dropped =
+          warmup::DeleteServerCatalog(cmd.target.address, result->target_catalog, admin);
+      result->notes.push_back(dropped.ok() ? "the run's catalog " + result->target_catalog +
+                                                 " was dropped after it, so that the next run of the series "
+                                                 "does not share the server with it (--keep-target keeps it)"
+                                           : "the run's catalog " + result->target_catalog +
+                                                 " could not be dropped after it: " + dropped.ToString());
     }
     const fs::path json = out / (label + ".json");
     for (const auto& [path, text] : {std::pair{json, warmup::RenderJsonReport(*result)},

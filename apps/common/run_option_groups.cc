@@ -59,7 +59,12 @@ po::options_description TargetGroup::Options() {
         "upsert-timeout", po::value(&spec.upsert_timeout_seconds)->default_value(3600),
         "remote target: seconds one upsert may take before the load aborts (a server in WARM_UP may "
         "stall)")("golive-timeout", po::value(&spec.golive_timeout_seconds)->default_value(0),
-                  "remote target: client-side goLive limit in seconds (0 = none)");
+                  "remote target: client-side goLive limit in seconds (0 = none)")(
+        "server-pid", po::value(&spec.server_pid)->default_value(0),
+        "with --address: the server's pid on this machine, sampled for its RSS and CPU as a started "
+        "server's (never signalled)")(
+        "server-gc-log", po::value(&spec.server_gc_log),
+        "with --server-pid: the server's GC log (-Xlog:gc:file=...), read for this run's collections");
   }
   group.add_options()(
       "work-dir", po::value(&spec.work_dir)->default_value(spec.work_dir),
@@ -116,14 +121,15 @@ Status TargetGroup::Finish(const po::variables_map& vm, VerifyMode verify) {
       }
       if (auto s = RefuseIgnored(vm,
                                  {"work-dir", "compress", "records-inline", "address", "golive-timeout",
-                                  "upsert-timeout", "tls"},
+                                  "upsert-timeout", "tls", "server-pid", "server-gc-log"},
                                  with_kind);
           !s.ok()) {
         return s;
       }
       break;
     case TargetKind::kEmbedded:
-      if (auto s = RefuseIgnored(vm, {"address", "golive-timeout", "upsert-timeout", "tls"}, with_kind);
+      if (auto s = RefuseIgnored(vm, {"address", "golive-timeout", "upsert-timeout", "tls", "server-pid", "server-gc-log"},
+                                 with_kind);
           !s.ok()) {
         return s;
       }
@@ -136,7 +142,7 @@ Status TargetGroup::Finish(const po::variables_map& vm, VerifyMode verify) {
       }
       break;
     case TargetKind::kStartedServer:
-      if (auto s = RefuseIgnored(vm, {"tls"},
+      if (auto s = RefuseIgnored(vm, {"tls", "server-pid", "server-gc-log"},
                                  "with the server reindex starts (plaintext, on loopback); a TLS server "
                                  "goes with --address");
           !s.ok()) {
@@ -144,6 +150,10 @@ Status TargetGroup::Finish(const po::variables_map& vm, VerifyMode verify) {
       }
       break;
   }
+  if (Given(vm, "server-gc-log") && spec.server_pid == 0) {
+    return InvalidArgumentError("--server-gc-log goes with --server-pid (the server whose log it is)");
+  }
+  if (auto s = CheckRange("server-pid", spec.server_pid, 0, 1 << 22); !s.ok()) return s;
   if (auto s = CheckRange("upsert-timeout", spec.upsert_timeout_seconds, 1, kDaySeconds); !s.ok()) return s;
   if (auto s = CheckRange("golive-timeout", spec.golive_timeout_seconds, 0, kWeekSeconds); !s.ok()) return s;
   auto records = ParseRecordCompression(compression);

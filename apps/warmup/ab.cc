@@ -98,6 +98,14 @@ int Ab(const std::vector<std::string>& args) {
     run.target.work_dir = (work / planned.label).string();
     run.copy.run_label = planned.label;
     auto result = RunCommand(run, "ab", signals);
+    // A failed run's work directory (its server's log and data) is the
+    // evidence of what went wrong: kept beside its report, out of OUT/work.
+    const fs::path kept = out / (planned.label + "-work");
+    const bool failed = !result.ok() || result->ExitCode() == kExitFailed;
+    if (failed && fs::exists(run.target.work_dir, ec)) {
+      fs::rename(run.target.work_dir, kept, ec);
+      if (!ec) std::cerr << "warmup ab: run " << planned.label << " failed; its work directory is kept in " << kept.string() << "\n";
+    }
     if (!result.ok()) {
       remove_work();
       return FailToRun(result.status().WithContext("warmup ab, run " + planned.label));

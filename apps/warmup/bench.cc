@@ -97,6 +97,25 @@ warmup::StatusOr<double> RoundTripMicros(const fs::path& data_dir, int calls) {
   return stats->median_us;
 }
 
+// A run's work directory after it: removed when the run stood, else moved
+// to `keep` (beside its report, out of the OUT/work that bench removes), so
+// that a failed run's server log and data are there to read.
+void KeepOrRemoveWork(const fs::path& work, const fs::path& keep, bool failed) {
+  std::error_code ec;
+  if (!fs::exists(work, ec)) return;
+  if (failed) {
+    fs::rename(work, keep, ec);
+    if (!ec) {
+      std::cerr << "warmup bench: the failed run's work directory (its server's log and data) is kept in "
+                << keep.string() << "\n";
+      return;
+    }
+    std::cerr << "warmup bench: cannot keep the failed run's work directory " << work.string() << " as "
+              << keep.string() << ": " << ec.message() << "\n";
+  }
+  fs::remove_all(work, ec);
+}
+
 }  // namespace
 
 int Bench(const std::vector<std::string>& args) {
@@ -183,6 +202,7 @@ int Bench(const std::vector<std::string>& args) {
         absent = exit_code.status().ToString();
         std::cerr << "warmup bench: " << absent << "\n";
         every_run_stood = false;
+        KeepOrRemoveWork(work / name, reports / (std::string(name) + "-work"), true);
         return signals.received() == 0;
       }
       if (*exit_code != 0) every_run_stood = false;
@@ -197,7 +217,7 @@ int Bench(const std::vector<std::string>& args) {
         std::cerr << "warmup bench: " << name << ": " << absent << "\n";
         every_run_stood = false;
       }
-      fs::remove_all(work / name, ec);
+      KeepOrRemoveWork(work / name, reports / (std::string(name) + "-work"), !into || *exit_code != 0);
       return signals.received() == 0;
     };
     if (!run("null", "load", {"--target", "null"}, sitting.null_run, sitting.null_absent) ||

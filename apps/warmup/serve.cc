@@ -104,6 +104,9 @@ class ServeLog : public warmup::ServerObserver {
     std::printf("warmup serve: closed %s\n", description.c_str());
     std::fflush(stdout);
   }
+  void OnInternalError(const std::string& description) override {
+    std::fprintf(stderr, "ERROR warmup serve: %s\n", description.c_str());
+  }
 
  private:
   warmup::ServerObserver* next_;

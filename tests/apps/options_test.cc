@@ -229,6 +229,13 @@ TEST_CASE(
       {"upsert-timeout",
        {with({"--target", "remote", "--upsert-timeout", "7200"}),
         [](const LoadCommand& c) { return c.target.upsert_timeout_seconds == 7200; }}},
+      {"server-pid",
+       {with({"--target", "remote", "--address", "10.0.0.9:7777", "--server-pid", "4242"}),
+        [](const LoadCommand& c) { return c.target.server_pid == 4242; }}},
+      {"server-gc-log",
+       {with({"--target", "remote", "--address", "10.0.0.9:7777", "--server-pid", "4242", "--server-gc-log",
+              "/j/gc.log"}),
+        [](const LoadCommand& c) { return c.target.server_gc_log == "/j/gc.log"; }}},
       {"runs",
        {with({"--runs", "5"}),
         [](const LoadCommand& c) {
@@ -1147,6 +1154,9 @@ TEST_CASE(
        {with({"--warmup-runs", "2"}), "--warmup-runs: warmup ab makes one warm-up run per arm"}},
       // The server each run starts is plaintext, on loopback.
       {"tls", {with({"--tls"}), "--tls has no effect with the server reindex starts"}},
+      {"server-pid", {with({"--server-pid", "42"}), "--server-pid has no effect with the server reindex starts"}},
+      {"server-gc-log",
+       {with({"--server-gc-log", "/g"}), "--server-gc-log has no effect with the server reindex starts"}},
       // {xmx} is for the arms' commands: without one it would be lost.
       {"server-xmx",
        {with({"--server-xmx", "8g"}), "--server-xmx has no effect without --a-command or --b-command"}},

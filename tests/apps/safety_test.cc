@@ -243,7 +243,7 @@ TEST_CASE("every run report records its configuration and command line (warmup-r
                                 "zstd", "--max-per-collection", "5", "--report-json", dir / "run.json"});
   REQUIRE_MESSAGE(run.exit_code == 0, run.output);
   const auto json = nlohmann::json::parse(ReadText(dir / "run.json"));
-  CHECK(json["schema"] == "warmup-run/8");
+  CHECK(json["schema"] == "warmup-run/9");
   const auto& config = json["config"];
   CHECK(config["target_kind"] == "embedded");
   CHECK(config["compression"] == "zstd");

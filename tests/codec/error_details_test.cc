@@ -32,6 +32,10 @@ TEST_CASE("the exception evitaDB names in an error's details is read from google
   CHECK(ErrorDomain("").empty());
   CHECK(ErrorDomain(std::string("\x08\x03", 2)).empty());
   CHECK(ErrorDomain("\xff\xff\xff").empty());
+  const ErrorInfoFields info =
+      ReadErrorInfo(RichStatus("type.googleapis.com/google.rpc.ErrorInfo", "InvalidSchemaMutationException"));
+  CHECK(info.domain == "InvalidSchemaMutationException");
+  CHECK(info.reason == "E1: no");
 }
 
 TEST_CASE("warmup serve's error details are google.rpc.Status bytes as evitaDB sends them") {

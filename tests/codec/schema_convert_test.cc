@@ -50,6 +50,36 @@ TEST_CASE("schemas survive model -> read messages -> model") {
   }
 }
 
+// Seen against evitaDB: a catalog published into it could not be exported
+// ("entity type AdjustedPricePolicy: attribute 'code' differs from the global
+// attribute"): its CatalogSchemaConverter never sends a global attribute's
+// `representative`, while each entity's copy of it does.
+TEST_CASE("regression: a representative global attribute read without its flag, as evitaDB sends it, is whole") {
+  CatalogSchema schema = generator::RandomCatalogSchema(1);
+  std::string name;
+  for (auto& [type, entity] : schema.entities) {
+    for (auto& [attribute, a] : entity.attributes) {
+      if (a.kind == AttributeSchemaKind::kGlobal) name = attribute;
+    }
+  }
+  REQUIRE(!name.empty());
+  schema.attributes.at(name).representative = true;
+  for (auto& [type, entity] : schema.entities) {
+    if (auto used = entity.attributes.find(name); used != entity.attributes.end()) used->second.representative = true;
+  }
+  REQUIRE_OK(ValidateCatalogSchema(schema));
+  pb::GrpcCatalogSchema catalog;
+  CatalogSchemaToProto(schema, &catalog);
+  catalog.mutable_attributes()->at(name).set_representative(false);  // what evitaDB answers
+  std::vector<pb::GrpcEntitySchema> entities;
+  for (const auto& [type, entity] : schema.entities) EntitySchemaToProto(entity, &entities.emplace_back());
+  auto back = CatalogSchemaFromProto(catalog, entities);
+  REQUIRE_OK(back);
+  CHECK(back->attributes.at(name).representative);
+  CHECK_OK(ValidateCatalogSchema(*back));
+  CHECK(*back == schema);
+}
+
 TEST_CASE(
     "regression: a reference's bucketed histograms (evitaDB 2026.2) were dropped on read and never sent, now "
     "they survive the read messages, the snapshot and the create mutations") {

@@ -51,6 +51,41 @@ TEST_CASE("local date-times follow evitaDB's wire placement") {
   CHECK(std::get<DateTime>(shifted->scalar()).epoch_seconds == 3661 + 3600);
 }
 
+// Seen against evitaDB: "UpsertEntity of Product/1: ...: From must be before
+// or equals to to!": the tiny profile made ranges evitaDB cannot hold, and
+// serve took them.
+TEST_CASE("regression: ranges evitaDB cannot hold are refused as they are read, as evitaDB refuses them") {
+  SUBCASE("a number range upside down") {
+    pb::GrpcEvitaValue proto;
+    proto.set_type(pb::LONG_NUMBER_RANGE);
+    proto.mutable_longnumberrangevalue()->mutable_from()->set_value(5);
+    proto.mutable_longnumberrangevalue()->mutable_to()->set_value(4);
+    auto v = ValueFromProto(proto);
+    REQUIRE_FALSE(v.ok());
+    CHECK(v.status().code() == StatusCode::kInvalidArgument);
+    CHECK(v.status().message().find("from must not be after its to") != std::string::npos);
+    proto.mutable_longnumberrangevalue()->mutable_to()->set_value(5);  // from == to is a range
+    CHECK_OK(ValueFromProto(proto));
+  }
+  SUBCASE("a date-time range with no bound") {
+    pb::GrpcEvitaValue proto;
+    proto.set_type(pb::DATE_TIME_RANGE);
+    proto.mutable_datetimerangevalue();
+    auto v = ValueFromProto(proto);
+    REQUIRE_FALSE(v.ok());
+    CHECK(v.status().message().find("at least one bound") != std::string::npos);
+  }
+  SUBCASE("a BigDecimal range compared by value, not by text") {
+    pb::GrpcEvitaValue proto;
+    proto.set_type(pb::BIG_DECIMAL_NUMBER_RANGE);
+    proto.mutable_bigdecimalnumberrangevalue()->mutable_from()->set_valuestring("9.5");
+    proto.mutable_bigdecimalnumberrangevalue()->mutable_to()->set_valuestring("10");
+    CHECK_OK(ValueFromProto(proto));  // "9.5" > "10" as text, not as numbers
+    proto.mutable_bigdecimalnumberrangevalue()->mutable_to()->set_valuestring("9.49");
+    CHECK_FALSE(ValueFromProto(proto).ok());
+  }
+}
+
 TEST_CASE("bad values give a clear error naming the field") {
   SUBCASE("unknown value type") {
     pb::GrpcEvitaValue proto;

@@ -504,7 +504,7 @@ TEST_CASE("the JSON report of a real run states its figures (every field: json_r
   ScriptedTarget target;
   const RunResult r = Run(target, With([](CopyOptions& o) { o.run_label = "json"; }));
   auto json = nlohmann::json::parse(RenderJsonReport(r));
-  CHECK(json["schema"] == "warmup-run/8");
+  CHECK(json["schema"] == "warmup-run/9");
   CHECK(json["server_process"].is_null());
   CHECK(json["exit_code"] == 0);
   CHECK(json["copied"] == 300);

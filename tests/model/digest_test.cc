@@ -125,6 +125,22 @@ TEST_CASE("the digest changes with every field of an entity, its prices and its 
   CHECK(changes == 38);
 }
 
+// Seen against evitaDB: every entity of a collection without prices "differs
+// in prices", evitaDB answering UNKNOWN where the snapshot held NONE.
+TEST_CASE("regression: an entity without prices has one digest whether its handling reads NONE or UNKNOWN") {
+  Entity none;
+  none.type = "Brand";
+  none.primary_key = 4;
+  none.attributes.global["code"] = Value::String("b4");
+  none.price_inner_record_handling = PriceInnerRecordHandling::kNone;
+  Entity unknown = none;
+  unknown.price_inner_record_handling = PriceInnerRecordHandling::kUnknown;
+  CHECK(EntityDigest(none) == EntityDigest(unknown));
+  Entity sum = none;  // a handling evitaDB keeps without prices still counts
+  sum.price_inner_record_handling = PriceInnerRecordHandling::kSum;
+  CHECK(EntityDigest(sum) != EntityDigest(none));
+}
+
 TEST_CASE("the digest of a random entity changes with any content") {
   const CatalogSchema schema = generator::RandomCatalogSchema(1);
   generator::Rng rng(4);

@@ -24,6 +24,27 @@ TEST_CASE("DeriveLocales: the sorted tags of non-empty localized attributes and 
   CHECK(EntityLabel(e) == "Product/3");
 }
 
+// evitaDB keeps no prices container for an entity without prices whose
+// handling is NONE (PricesStoragePart.isEmpty) and reads such an entity back
+// as UNKNOWN (EntityFactory); a container with LOWEST_PRICE or SUM is kept.
+TEST_CASE("StoredPriceInnerRecordHandling: UNKNOWN without prices and NONE, else as given") {
+  using H = PriceInnerRecordHandling;
+  Entity e;
+  for (H given : {H::kNone, H::kUnknown}) {
+    e.price_inner_record_handling = given;
+    CHECK(StoredPriceInnerRecordHandling(e) == H::kUnknown);
+  }
+  for (H given : {H::kLowestPrice, H::kSum}) {
+    e.price_inner_record_handling = given;
+    CHECK(StoredPriceInnerRecordHandling(e) == given);
+  }
+  e.prices.push_back(Price{});
+  for (H given : {H::kNone, H::kLowestPrice, H::kSum}) {
+    e.price_inner_record_handling = given;
+    CHECK(StoredPriceInnerRecordHandling(e) == given);
+  }
+}
+
 // Category.products, reflecting Product.categories.
 ReferenceSchema ReflectedProducts() {
   ReferenceSchema products;

@@ -25,6 +25,40 @@ TEST_CASE("BigDecimal that does not parse is named in the error") {
   }
 }
 
+TEST_CASE("CompareBigDecimals compares values, whatever their scale, sign or exponent") {
+  auto cmp = [](const char* a, const char* b) {
+    return CompareBigDecimals(*BigDecimal::Parse(a), *BigDecimal::Parse(b));
+  };
+  CHECK(cmp("1.50", "1.5") == 0);
+  CHECK(cmp("15E-1", "1.5") == 0);
+  CHECK(cmp("0", "-0.000") == 0);
+  CHECK(cmp("9.5", "10") < 0);
+  CHECK(cmp("10", "9.5") > 0);
+  CHECK(cmp("-10", "-9.5") < 0);
+  CHECK(cmp("-0.01", "0") < 0);
+  CHECK(cmp("12", "12.5") < 0);
+  CHECK(cmp("1E+3", "999.99") > 0);
+  CHECK(cmp("+7", "7.0") == 0);
+}
+
+TEST_CASE("CheckRangeBounds: one bound at least, from not after to (evitaDB's ranges)") {
+  CHECK_FALSE(CheckRangeBounds(NumberRange{}).ok());
+  CHECK(CheckRangeBounds(NumberRange{std::nullopt, 3}).ok());
+  CHECK(CheckRangeBounds(NumberRange{3, 3}).ok());
+  CHECK_FALSE(CheckRangeBounds(NumberRange{4, 3}).ok());
+  DateTimeRange times;
+  CHECK_FALSE(CheckRangeBounds(times).ok());
+  times.from = DateTime{100, 5, 3600};
+  times.to = DateTime{100, 4, 0};
+  CHECK_FALSE(CheckRangeBounds(times).ok());  // the instants, whatever the offsets
+  times.to = DateTime{100, 5, -3600};
+  CHECK(CheckRangeBounds(times).ok());
+  BigDecimalRange decimals{*BigDecimal::Parse("2.50"), *BigDecimal::Parse("2.5"), 2};
+  CHECK(CheckRangeBounds(decimals).ok());
+  decimals.to = *BigDecimal::Parse("2.4999");
+  CHECK_FALSE(CheckRangeBounds(decimals).ok());
+}
+
 TEST_CASE("Locale accepts BCP 47 tags and rejects the rest") {
   for (const char* good : {"cs", "cs-CZ", "sr-Latn-RS", "en-US-x-private", "de-CH-1996"}) {
     CHECK_MESSAGE(Locale::Parse(good).ok(), good);

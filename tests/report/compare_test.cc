@@ -659,7 +659,7 @@ TEST_CASE(
   CHECK(mixed.status().code() == StatusCode::kInvalidArgument);
   CHECK(mixed.status().message().find("measured different things") != std::string::npos);
   int refused = 0;
-  for (const std::string schema : {"warmup-run/4", "warmup-run/9", "warmup-compare/2", ""}) {
+  for (const std::string schema : {"warmup-run/4", "warmup-run/10", "warmup-compare/2", ""}) {
     CAPTURE(schema);
     const std::string other = WriteRun(dir.path(), "schema" + std::to_string(refused), 10, 500);
     EditRun(other, [&](nlohmann::json& doc) {
@@ -671,7 +671,7 @@ TEST_CASE(
     });
     auto c = CompareRuns({v7[0], v7[1]}, {v7[2], other}, {}, {});
     CHECK(c.status().code() == StatusCode::kInvalidArgument);
-    CHECK(c.status().message() == other + ": not a run report (schema warmup-run/8, 7, 6 or 5), but " +
+    CHECK(c.status().message() == other + ": not a run report (schema warmup-run/9, 8, 7, 6 or 5), but " +
                                       (schema.empty() ? "no schema" : schema));
     ++refused;
   }

@@ -128,6 +128,24 @@ TEST_CASE(
   CHECK(Contains(banner, "the partial target catalog was dropped"));
 }
 
+// Seen against evitaDB: a content mismatch after a goLive that completed
+// was reported as "the partial target catalog was dropped".
+TEST_CASE("regression: a run that went ALIVE and then failed content verification is not called partial") {
+  RunResult r = VerifiedRun();
+  r.verify_mode = VerifyMode::kContent;
+  r.verification = Verification::kContentDiffers;
+  r.content_compared = 19;
+  r.content_differences = 1;
+  r.target_drop = TargetDrop::kDropped;
+  REQUIRE(r.ExitCode() == 1);
+  CHECK(TargetDropNote(r) == "; the target catalog was dropped");
+  CHECK(TargetDropNote(InterruptedRun()) == "; the partial target catalog was dropped");
+  const std::string banner = Banner(RenderRunHtml(r));
+  CAPTURE(banner);
+  CHECK(Contains(banner, "; the target catalog was dropped"));
+  CHECK(!Contains(banner, "partial"));
+}
+
 TEST_CASE("RenderRunHtml: the banner is green without 'do not quote' for exit 0, amber with it for exit 2") {
   RunResult r = VerifiedRun();
   std::string banner = Banner(RenderRunHtml(r));

@@ -146,6 +146,8 @@ RunResult Example() {
   server.samples = {{0.25, 500, 0.1, false}, {0.5, 555, 0.2, true}};
   server.gc = GcFigures{"/w/gc.log", 7, 1, 2, 0.125};
   r.server_process = server;
+  r.server_identity = ServerIdentity{"127.0.0.1:5555", "2026.2.0-SNAPSHOT", "evitaDB-a7c2", "2026-12-07T02:15:00Z",
+                                     "API_UNKNOWN", false};
   TimeSeries series;
   series.interval_seconds = 0.5;
   series.intervals = {{0, 0.5, 10, 20, 100, 900}};
@@ -192,12 +194,13 @@ TEST_CASE("the JSON report carries every documented figure with its value") {
                                          "target_drop",
                                          "loader",
                                          "server_process",
+                                         "server_identity",
                                          "time_series",
                                          "target_data",
                                          "copied",
                                          "expected",
                                          "exit_code"});
-  CHECK(j["schema"] == "warmup-run/8");
+  CHECK(j["schema"] == "warmup-run/9");
   CHECK(j["loader_pid"] == 4242);
   CHECK(j["config"] == json{{"command_line", {"warmup", "reindex", "--pristine-dir", "/s"}},
                             {"target_kind", "remote"},
@@ -299,7 +302,7 @@ TEST_CASE("the JSON report carries every documented figure with its value") {
                             {"involuntary_context_switches", 44}});
   const json& server = j["server_process"];
   CHECK(Keys(server) == std::set<std::string>{"binary", "header", "build", "usage_sampled", "gc",
-                                              "gc_unavailable", "pid", "usage", "ended", "stop_seconds",
+                                              "gc_unavailable", "pid", "usage", "attached", "ended", "stop_seconds",
                                               "data_dir", "data_bytes", "peak_rss_load_bytes",
                                               "peak_rss_golive_bytes", "samples"});
   CHECK(server["binary"] == "/opt/warmup");
@@ -315,6 +318,17 @@ TEST_CASE("the JSON report carries every documented figure with its value") {
   CHECK(server["usage"]["peak_rss_bytes"] == 555);
   CHECK(server["ended"] == "exited 0");
   CHECK(server["stop_seconds"] == 0.375);
+  CHECK(server["attached"] == false);
+  CHECK(j["server_identity"] == json{{"address", "127.0.0.1:5555"},
+                                     {"version", "2026.2.0-SNAPSHOT"},
+                                     {"instance_id", "evitaDB-a7c2"},
+                                     {"started_at", "2026-12-07T02:15:00Z"},
+                                     {"readiness", "API_UNKNOWN"},
+                                     {"readiness_probed", false}});
+  // A readiness that was not probed is a caveat of the run.
+  bool said = false;
+  for (const auto& caveat : j["caveats"]) said = said || caveat.get<std::string>().find("API_UNKNOWN") != std::string::npos;
+  CHECK(said);
   CHECK(j["target_data"] ==
         json{{"dir", "/w/data"}, {"bytes_at_golive_start", 1000}, {"bytes_at_golive_end", 3500}});
   CHECK(server["data_dir"] == "/w");
@@ -346,6 +360,7 @@ TEST_CASE("the JSON report's outcome names, and nulls where a figure does not ex
   r.collections.clear();
   r.server.reset();
   r.server_process.reset();
+  r.server_identity.reset();
   r.abort_error.clear();
   r.output_error.clear();
   r.first_upsert.reset();
@@ -366,6 +381,7 @@ TEST_CASE("the JSON report's outcome names, and nulls where a figure does not ex
     CHECK(j["total_seconds"].is_null() == (outcome != GoLiveOutcome::kCompleted));
     CHECK(j["server"].is_null());
     CHECK(j["server_process"].is_null());
+    CHECK(j["server_identity"].is_null());
     CHECK(j["abort_error"].is_null());
   }
   r.golive = GoLiveOutcome::kCompleted;

@@ -66,6 +66,21 @@ TEST_CASE(
   }
 }
 
+// Seen against evitaDB: "creating catalog tiny_85c1: UpdateCatalogSchema: "
+// and nothing after it. evitaDB answers an exception it did not expect
+// INTERNAL with no message and no details (GlobalExceptionHandlerInterceptor).
+TEST_CASE("regression: a server error with no message says so, and names where the reason is") {
+  const Status bare = rpc::FromGrpc(::grpc::Status(::grpc::StatusCode::INTERNAL, ""), "UpdateCatalogSchema");
+  CHECK(bare.code() == StatusCode::kInternal);
+  CHECK(bare.message() ==
+        "UpdateCatalogSchema: INTERNAL with no message from the server (evitaDB answers so for an "
+        "exception it did not expect; its log names it)");
+  // A message is quoted as it is; with no message, the details' reason stands in.
+  const Status said =
+      rpc::FromGrpc(::grpc::Status(::grpc::StatusCode::INVALID_ARGUMENT, "E1: no"), "UpsertEntity");
+  CHECK(said.message() == "UpsertEntity: E1: no");
+}
+
 TEST_CASE("a call without clientversion is seen as one (the server's log is not a constant)") {
   testing::TempDir dir;
   auto server = testing::StartServer(dir / "served");

@@ -53,7 +53,7 @@ def test_bad_arguments_raise_invalid_argument(tiny, tmp_path):
 
 def test_run_into_the_null_target_reports_every_collection(tiny):
     report = warmup.run(tiny, target="null", run_label="py-null")
-    assert report["schema"] == "warmup-run/8"
+    assert report["schema"] == "warmup-run/9"
     assert report["run_label"] == "py-null"
     assert report["exit_code"] == 0
     assert report["verification"]["outcome"] == "not_applicable"  # the null target stores nothing to verify

@@ -39,7 +39,7 @@ struct BenchRun {
   std::optional<int64_t> data_bytes_at_golive_start, data_bytes_at_golive_end;
 };
 
-// Reads a run report (JSON, schema warmup-run/8; older ones lack the server's
+// Reads a run report (JSON, schema warmup-run/9 or 8; older ones lack the server's
 // stop time and the data directory's sizes, and their rows say so).
 // Errors: kNotFound when the file cannot be read; kInvalidArgument naming the
 // file when it is not a run report or a field is missing or of the wrong type.

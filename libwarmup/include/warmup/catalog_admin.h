@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "warmup/latency_stats.h"
+#include "warmup/server_identity.h"
 #include "warmup/status.h"
 #include "warmup/tls.h"
 
@@ -36,16 +37,21 @@ StatusOr<std::vector<ServerCatalog>> ListServerCatalogs(const std::string& addre
 Status DeleteServerCatalog(const std::string& address, const std::string& name,
                            const ServerAdminOptions& options = {});
 
-// Whether the server at `address` takes calls: evitaDB's IsReady answers
-// true, and, when the server has the management service, its ServerStatus
-// says API_READY (evitaDB answers IsReady as soon as gRPC is up, while its
-// other APIs may still be starting). How a started server is known to be
-// ready without reading its output. OK when ready.
-// Errors: kUnavailable while nothing answers, or it answers not ready (the
-// message says which); kFailedPrecondition when it wants TLS and was asked
-// in plaintext (it will never answer otherwise); kInvalidArgument as
+// Whether the server at `address` takes calls, and what it says of itself.
+// Ready means evitaDB's IsReady answers true and, when the server has the
+// management service, its ServerStatus says API_READY (evitaDB answers
+// IsReady as soon as gRPC is up, while its other APIs may still be
+// starting) or API_UNKNOWN: evitaDB's answer when it has no readiness probes
+// to run (a build without its Observability module), which after IsReady
+// can only mean "no probe", so it is taken as ready with
+// ServerIdentity::readiness_probed false. How a started server is known to
+// be ready without reading its output; the identity goes into the report.
+// Errors: kUnavailable while nothing answers, or it answers not ready
+// (IsReady false, or API_STARTING, API_STALLING, API_SHUTDOWN: the message
+// says which); kFailedPrecondition when it wants TLS and was asked in
+// plaintext (it will never answer otherwise); kInvalidArgument as
 // ListServerCatalogs.
-Status CheckServerReady(const std::string& address, const ServerAdminOptions& options = {});
+StatusOr<ServerIdentity> CheckServerReady(const std::string& address, const ServerAdminOptions& options = {});
 
 // `calls` unary round trips (IsReady, the cheapest call evitaDB's protocol
 // has) to the server at `address`, one after another on one channel, after

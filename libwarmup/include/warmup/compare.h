@@ -139,7 +139,7 @@ struct Comparison {
   int ExitCode() const;
 };
 
-// Reads the run reports (JSON, schema warmup-run/8, 7, 6 or 5) of arm A, arm B
+// Reads the run reports (JSON, schema warmup-run/9, 8, 7, 6 or 5) of arm A, arm B
 // and, optionally, A/A runs that set each metric's noise threshold, and
 // compares every metric all runs have: TOTAL, net load (load minus source
 // read), goLive, the Product mean upsert, each collection's median upsert

@@ -86,6 +86,16 @@ struct Entity {
   friend bool operator==(const Entity&, const Entity&) = default;
 };
 
+// The price inner-record handling evitaDB reads back for `entity`: kUnknown
+// when the entity keeps no prices container, that is when it has no prices
+// and its handling is kNone or kUnknown (evitaDB stores no empty container:
+// PricesStoragePart.isEmpty; an entity read without one is given UNKNOWN:
+// EntityFactory), whatever its collection's schema; else its own handling.
+// What the generator makes, the engine stores and answers, and the content
+// digest compares, so that NONE-without-prices and UNKNOWN are one content.
+// Thread-safety: pure function.
+PriceInnerRecordHandling StoredPriceInnerRecordHandling(const Entity& entity);
+
 // Returns the sorted set of language tags used by `entity`'s localized
 // attributes and associated data, as evitaDB computes an entity's locales.
 std::vector<Locale> DeriveLocales(const Entity& entity);

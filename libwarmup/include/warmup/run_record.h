@@ -24,7 +24,7 @@ struct RunRecord {
   std::string file;      // as given
   std::string path;      // canonical, to tell one file given twice
   std::string identity;  // run label, start, host, pid: the same run under two names
-  std::string schema;    // "warmup-run/8" ...
+  std::string schema;    // "warmup-run/9" ...
   std::string run_label;
   std::string started_at;  // UTC, ISO 8601
   int exit_code = 0;       // the run's own (RunResult::ExitCode)
@@ -57,7 +57,7 @@ struct RunRecord {
   std::map<std::string, int64_t> collection_counts;  // entities copied, per collection
 };
 
-// Reads the run report `file` (JSON, schema warmup-run/8, 7, 6 or 5; the
+// Reads the run report `file` (JSON, schema warmup-run/9, 8, 7, 6 or 5; the
 // later ones only add fields). A failed run is read too: its exit_code says
 // so, and its figures do not stand.
 // Errors: kNotFound "FILE: cannot be read"; kInvalidArgument naming the file

@@ -19,6 +19,7 @@
 #include "warmup/process_usage.h"
 #include "warmup/run_config.h"
 #include "warmup/server_figures.h"
+#include "warmup/server_identity.h"
 #include "warmup/time_series.h"
 
 namespace warmup {
@@ -142,6 +143,10 @@ struct RunResult {
   std::string output_error;
   // Set when the run started its own server (warmup reindex).
   std::optional<ServerFigures> server_process;
+  // What a remote target's server said of itself before the load (started
+  // or reached by --address); nullopt for other targets, or when it would
+  // not say (a note says why).
+  std::optional<ServerIdentity> server_identity;
   // Snapshot sources: the page cache's share of the snapshot before the run.
   std::optional<SourceCache> source_cache;
   // When a TimeSeriesRecorder watched the run.

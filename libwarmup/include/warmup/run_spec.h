@@ -59,6 +59,11 @@ struct TargetSpec {
   int golive_timeout_seconds = 0;          // kRemote, kStartedServer: 0 = none
   int upsert_timeout_seconds = 3600;       // kRemote, kStartedServer: each upsert's deadline
   ClientTlsOptions tls;                    // kRemote
+  // kRemote: the server's pid on this machine (0 = not known) and its GC log
+  // ("" = none): the report then has its RSS, CPU and this run's garbage
+  // collections, as a started server's (ServerProcess::Attach).
+  int server_pid = 0;
+  std::string server_gc_log;
   // kEmbedded: the engine's data directory; kStartedServer: the directory the
   // server's data (WORK/data), log and GC log go in. A work directory
   // (work_dir.h): prepared fresh, refusing a directory warmup did not make.

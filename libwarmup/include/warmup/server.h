@@ -36,6 +36,10 @@ class ServerObserver {
   // session, on which catalog, and whose client. Called from the server's
   // own thread.
   virtual void OnOrphanedSessionClosed(const std::string& description) { (void)description; }
+  // A call was answered INTERNAL with neither a message nor details, as
+  // evitaDB answers an exception it did not expect (then logging it);
+  // `description` is what such a log line says: the call and the cause.
+  virtual void OnInternalError(const std::string& description) { (void)description; }
 };
 
 struct ServerOptions {

@@ -33,6 +33,9 @@ struct ServerFigures {
   // (CPU up to the stop, peak RSS of the samples); faults and context
   // switches are not known.
   bool usage_sampled = false;
+  // A server warmup did not start but was named by its pid (--server-pid):
+  // sampled, never signalled, so it has no stop time.
+  bool attached = false;
   std::string ended;  // how it ended, e.g. "exited 0", "killed by SIGKILL after the grace period"
   // From SIGTERM to its end (to the SIGKILL after the grace period when it
   // did not end by itself): how long a stop takes.

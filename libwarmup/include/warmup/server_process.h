@@ -61,7 +61,15 @@ class ServerProcess {
   // unknown placeholder or one whose value is not set, and for a serve that
   // exits 64 (EX_USAGE) before it is ready: its arguments were wrong.
   static StatusOr<std::unique_ptr<ServerProcess>> Start(const ServerProcessOptions& options);
-  // Stops the server if it still runs.
+  // A server warmup did not start (a load by --address), named by the user
+  // (--server-pid): sampled as a started one is, never signalled. Its CPU
+  // figures count from here on; its GC log `gc_log` ("" for none) is read
+  // from where it ends now, so that only this run's collections count.
+  // Stop() leaves it running and returns its figures.
+  // Errors: kNotFound when /proc has no readable process `pid`.
+  static StatusOr<std::unique_ptr<ServerProcess>> Attach(pid_t pid, const std::string& address,
+                                                         const std::string& gc_log);
+  // Stops the server if it still runs (an attached one is left running).
   virtual ~ServerProcess() = default;
 
   virtual pid_t pid() const = 0;
@@ -80,6 +88,16 @@ class ServerProcess {
   // how it ended. Idempotent: later calls return the first result.
   virtual ServerFigures Stop() = 0;
 };
+
+// The last `max_lines` error lines of the server log at `path` (a server
+// command's WORK/server.log), oldest first: lines with "ERROR" in them
+// (evitaDB's logger and serve's own), and the exception lines under them
+// ("java.lang.IllegalArgumentException: ...", "Caused by: ..."), never the
+// stack frames. Reads at most the log's last 256 KiB; each line is cut at
+// 400 characters. Empty when there is no such line or no log: what a failed
+// run adds to its error, since evitaDB answers an exception it did not
+// expect with no message at all and logs the reason.
+std::vector<std::string> LastErrorLines(const std::string& path, size_t max_lines = 8);
 
 // An observer that samples `server` every `interval` from the run's start to
 // its end, marking the samples taken during goLive. Thread-safety: the

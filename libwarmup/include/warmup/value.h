@@ -77,6 +77,15 @@ const std::vector<ValueType>& AllValueTypes();
 bool IsArrayType(ValueType type);
 // Returns the element type of an array type, or `type` itself for a scalar.
 ValueType ElementType(ValueType type);
+// Returns true for the number ranges (BIG_DECIMAL_, LONG_, INTEGER_, SHORT_,
+// BYTE_NUMBER_RANGE) and their arrays; not for DATE_TIME_RANGE.
+//
+// evitaDB cannot define associated data of these types over gRPC: its
+// associated-data type enum calls them BIG_DECIMAL_RANGE, LONG_RANGE, ...,
+// and its server maps that enum onto GrpcEvitaDataType by name, which has
+// only *_NUMBER_RANGE (EvitaDataTypesConverter.toEvitaDataType; seen at dev
+// 720796cc). The server answers INTERNAL with no message.
+bool IsNumberRangeType(ValueType type);
 // Returns the array type whose elements are `type`; nullopt when there is none
 // (predecessors, complex objects, arrays).
 std::optional<ValueType> ArrayTypeOf(ValueType type);
@@ -147,6 +156,19 @@ struct NumberRange {
   std::optional<int64_t> to;
   friend bool operator==(const NumberRange&, const NumberRange&) = default;
 };
+
+// Compares two BigDecimals by value, whatever their scale ("1.50" equals
+// "1.5" and "15E-1"): negative, zero or positive as a < b, a == b, a > b.
+int CompareBigDecimals(const BigDecimal& a, const BigDecimal& b);
+
+// OK when a range has the bounds evitaDB can hold: at least one of them, and
+// `from` not after `to` (evitaDB's DateTimeRange, NumberRange and
+// BigDecimalNumberRange refuse anything else as they are made, so such a
+// value cannot reach it, nor come back from it).
+// Errors: kInvalidArgument saying which rule the range breaks.
+Status CheckRangeBounds(const DateTimeRange& range);
+Status CheckRangeBounds(const BigDecimalRange& range);
+Status CheckRangeBounds(const NumberRange& range);
 
 // A locale as a well-formed BCP 47 language tag, e.g. "cs", "cs-CZ", "sr-Latn-RS".
 class Locale {

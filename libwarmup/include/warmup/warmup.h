@@ -41,6 +41,7 @@
 #include "warmup/schema.h"
 #include "warmup/server.h"
 #include "warmup/server_figures.h"
+#include "warmup/server_identity.h"
 #include "warmup/server_process.h"
 #include "warmup/snapshot.h"
 #include "warmup/status.h"

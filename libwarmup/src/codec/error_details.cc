@@ -44,15 +44,19 @@ std::string EncodeErrorDetails(int code, std::string_view message, std::string_v
   return status.SerializeAsString();
 }
 
-std::string ErrorDomain(std::string_view details) {
+ErrorInfoFields ReadErrorInfo(std::string_view details) {
   rpcstatus::RpcStatus status;
-  if (details.empty() || !status.ParseFromArray(details.data(), static_cast<int>(details.size()))) return "";
+  if (details.empty() || !status.ParseFromArray(details.data(), static_cast<int>(details.size()))) return {};
   for (const auto& any : status.details()) {
     rpcstatus::ErrorInfo info;
-    if (any.type_url() == kErrorInfoType && info.ParseFromString(any.value())) return info.domain();
+    if (any.type_url() == kErrorInfoType && info.ParseFromString(any.value())) {
+      return {info.domain(), info.reason()};
+    }
   }
-  return "";
+  return {};
 }
+
+std::string ErrorDomain(std::string_view details) { return ReadErrorInfo(details).domain; }
 
 bool IsSessionOrCatalogRefusal(std::string_view domain) {
   return std::ranges::find(kSessionOrCatalogRefusals, domain) != kSessionOrCatalogRefusals.end();

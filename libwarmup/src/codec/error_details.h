@@ -15,9 +15,18 @@ namespace warmup::codec {
 // and whose domain is the exception's simple class name (`domain`).
 std::string EncodeErrorDetails(int code, std::string_view message, std::string_view domain);
 
-// The domain of the first google.rpc.ErrorInfo in serialized rich-status
-// `details`, or "" when there is none or the bytes are not a rich status
-// (a server that sends no details, or a proxy's own error).
+// The first google.rpc.ErrorInfo in serialized rich-status `details`: its
+// domain (evitaDB: the exception's simple class name) and reason (evitaDB:
+// `<error code>: <public message>`); both "" when there is none or the bytes
+// are not a rich status (a server that sends no details, as evitaDB for an
+// exception it did not expect, or a proxy's own error).
+struct ErrorInfoFields {
+  std::string domain;
+  std::string reason;
+};
+ErrorInfoFields ReadErrorInfo(std::string_view details);
+
+// ReadErrorInfo(details).domain.
 std::string ErrorDomain(std::string_view details);
 
 // True for the evitaDB exceptions that refuse the session or the catalog

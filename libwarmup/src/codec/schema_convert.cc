@@ -262,6 +262,19 @@ StatusOr<CatalogSchema> CatalogSchemaFromProto(const pb::GrpcCatalogSchema& cata
       return InvalidArgumentError("catalog " + schema.name + ": entity type " + name + " listed twice");
     }
   }
+  // evitaDB never sends a global attribute's `representative`
+  // (CatalogSchemaConverter.toGrpcGlobalAttributeSchema leaves it out; seen
+  // at dev 720796cc), while every entity schema's copy of that attribute
+  // carries it: the flag is taken back from the entities that use it.
+  for (auto& [name, global] : schema.attributes) {
+    for (const auto& [type, entity] : schema.entities) {
+      auto used = entity.attributes.find(name);
+      if (used != entity.attributes.end() && used->second.kind == AttributeSchemaKind::kGlobal &&
+          used->second.representative) {
+        global.representative = true;
+      }
+    }
+  }
   return schema;
 }
 

@@ -73,6 +73,7 @@ StatusOr<Scalar> ScalarFrom(ValueType, const pb::GrpcBigDecimalNumberRange& m) {
     WARMUP_ASSIGN_OR_RETURN(range.to, BigDecimalFromProto(m.to()));
   }
   range.decimal_places_to_compare = m.decimalplacestocompare();
+  WARMUP_RETURN_IF_ERROR(CheckRangeBounds(range));  // as evitaDB's BigDecimalNumberRange is made
   return Scalar(std::move(range));
 }
 template <>
@@ -80,6 +81,7 @@ StatusOr<Scalar> ScalarFrom(ValueType, const pb::GrpcLongNumberRange& m) {
   NumberRange range;
   if (m.has_from()) range.from = m.from().value();
   if (m.has_to()) range.to = m.to().value();
+  WARMUP_RETURN_IF_ERROR(CheckRangeBounds(range));  // as evitaDB's NumberRange is made
   return Scalar(range);
 }
 template <>
@@ -87,6 +89,7 @@ StatusOr<Scalar> ScalarFrom(ValueType, const pb::GrpcIntegerNumberRange& m) {
   NumberRange range;
   if (m.has_from()) range.from = m.from().value();
   if (m.has_to()) range.to = m.to().value();
+  WARMUP_RETURN_IF_ERROR(CheckRangeBounds(range));  // as evitaDB's NumberRange is made
   return Scalar(range);
 }
 template <>
@@ -563,6 +566,7 @@ StatusOr<DateTimeRange> DateTimeRangeFromProto(const pb::GrpcDateTimeRange& prot
     if (!to.ok()) return to.status().WithContext("to");
     range.to = *to;
   }
+  WARMUP_RETURN_IF_ERROR(CheckRangeBounds(range));  // as evitaDB's DateTimeRange is made
   return range;
 }
 

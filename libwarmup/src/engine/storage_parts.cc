@@ -105,7 +105,7 @@ std::string EncodeBody(const Entity& e, const std::vector<PartLocation>& parts) 
   own.scope = e.scope;
   own.parent = e.parent;
   own.locales = e.locales;
-  own.price_inner_record_handling = e.price_inner_record_handling;
+  own.price_inner_record_handling = StoredPriceInnerRecordHandling(e);  // as evitaDB reads it back
   return out + Record(PartKind::kBody, own).substr(1);
 }
 

@@ -22,6 +22,8 @@ class GeneratorStream : public EntityStream {
   StatusOr<bool> Next(Entity* entity) override {
     if (next_pk_ > count_) return false;
     profile_.MakeEntity(type_, static_cast<int32_t>(next_pk_++), entity);
+    // What evitaDB holds once the entity is stored: UNKNOWN without prices.
+    entity->price_inner_record_handling = StoredPriceInnerRecordHandling(*entity);
     return true;
   }
 

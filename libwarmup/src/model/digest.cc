@@ -10,7 +10,7 @@ namespace warmup {
 namespace {
 
 // Version of the canonical form below; part of the hashed bytes.
-constexpr uint8_t kCanonicalFormVersion = 1;
+constexpr uint8_t kCanonicalFormVersion = 2;
 
 // Appends a canonical, unambiguous byte form: every variable-length item is
 // length-prefixed, every integer fixed-width little-endian, every choice tagged.
@@ -187,7 +187,7 @@ Digest EntityDigest(const Entity& entity) {
   if (entity.parent) w.I64(*entity.parent);
   w.Write(entity.attributes);
   w.Write(entity.associated_data);
-  w.Tag(static_cast<uint8_t>(entity.price_inner_record_handling));
+  w.Tag(static_cast<uint8_t>(StoredPriceInnerRecordHandling(entity)));
   WriteUnordered(w, entity.prices);
   WriteUnordered(w, entity.references);
   std::vector<std::string> locales;

@@ -18,6 +18,15 @@ std::string_view PriceInnerRecordHandlingName(PriceInnerRecordHandling handling)
   return "UNKNOWN";
 }
 
+PriceInnerRecordHandling StoredPriceInnerRecordHandling(const Entity& entity) {
+  const PriceInnerRecordHandling handling = entity.price_inner_record_handling;
+  if (entity.prices.empty() && (handling == PriceInnerRecordHandling::kNone ||
+                                handling == PriceInnerRecordHandling::kUnknown)) {
+    return PriceInnerRecordHandling::kUnknown;
+  }
+  return handling;
+}
+
 std::vector<Locale> DeriveLocales(const Entity& entity) {
   std::set<std::string> tags;
   for (const auto& [tag, values] : entity.attributes.localized) {

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstring>
 #include <limits>
+#include <utility>
 
 namespace warmup {
 namespace {
@@ -295,6 +296,19 @@ bool IsArrayType(ValueType type) {
   return n >= 50 && n <= 70;
 }
 
+bool IsNumberRangeType(ValueType type) {
+  switch (ElementType(type)) {
+    case ValueType::kBigDecimalNumberRange:
+    case ValueType::kLongNumberRange:
+    case ValueType::kIntegerNumberRange:
+    case ValueType::kShortNumberRange:
+    case ValueType::kByteNumberRange:
+      return true;
+    default:
+      return false;
+  }
+}
+
 ValueType ElementType(ValueType type) {
   // Each array type's number is its element type's number plus 50.
   return IsArrayType(type) ? static_cast<ValueType>(static_cast<int>(type) - 50) : type;
@@ -343,6 +357,87 @@ StatusOr<BigDecimal> BigDecimal::Parse(std::string_view text) {
   }
   if (i != text.size()) return bad();
   return BigDecimal(std::string(text));
+}
+
+namespace {
+
+// A BigDecimal's text as sign, significant digits and the power of ten of
+// the last digit: "-12.50" is {-1, "125", -1}; zero is {0, "", 0}.
+struct Decimal {
+  int sign = 0;
+  std::string digits;
+  int64_t exponent = 0;
+};
+Decimal Normalize(const std::string& text) {
+  Decimal d;
+  size_t i = 0;
+  bool negative = false;
+  if (i < text.size() && (text[i] == '+' || text[i] == '-')) negative = text[i++] == '-';
+  int64_t fraction = 0;
+  bool in_fraction = false;
+  for (; i < text.size() && text[i] != 'e' && text[i] != 'E'; ++i) {
+    if (text[i] == '.') {
+      in_fraction = true;
+      continue;
+    }
+    d.digits.push_back(text[i]);
+    if (in_fraction) ++fraction;
+  }
+  int64_t exponent = 0;
+  if (i < text.size()) exponent = std::stoll(text.substr(i + 1));  // at most 9 digits (Parse)
+  const size_t first = d.digits.find_first_not_of('0');
+  if (first == std::string::npos) return {};
+  d.digits.erase(0, first);
+  d.exponent = exponent - fraction;
+  while (d.digits.size() > 1 && d.digits.back() == '0') {
+    d.digits.pop_back();
+    ++d.exponent;
+  }
+  d.sign = negative ? -1 : 1;
+  return d;
+}
+
+template <typename T>
+Status CheckBounds(const std::optional<T>& from, const std::optional<T>& to, bool from_after_to) {
+  if (!from && !to) return InvalidArgumentError("a range needs at least one bound, and this one has neither");
+  if (from_after_to) return InvalidArgumentError("a range's from must not be after its to");
+  return OkStatus();
+}
+
+}  // namespace
+
+int CompareBigDecimals(const BigDecimal& a, const BigDecimal& b) {
+  const Decimal x = Normalize(a.text());
+  const Decimal y = Normalize(b.text());
+  if (x.sign != y.sign) return x.sign < y.sign ? -1 : 1;
+  if (x.sign == 0) return 0;
+  // Magnitudes: the power of ten of the leading digit first, then the digits.
+  const int64_t x_lead = x.exponent + static_cast<int64_t>(x.digits.size());
+  const int64_t y_lead = y.exponent + static_cast<int64_t>(y.digits.size());
+  int magnitude = 0;
+  if (x_lead != y_lead) {
+    magnitude = x_lead < y_lead ? -1 : 1;
+  } else {
+    const int c = x.digits.compare(y.digits);  // same leading power: digit by digit, shorter is smaller
+    magnitude = c < 0 ? -1 : (c > 0 ? 1 : 0);
+  }
+  return x.sign * magnitude;
+}
+
+Status CheckRangeBounds(const DateTimeRange& range) {
+  const bool after = range.from && range.to &&
+                     std::pair(range.from->epoch_seconds, range.from->nanos) >
+                         std::pair(range.to->epoch_seconds, range.to->nanos);
+  return CheckBounds(range.from, range.to, after);
+}
+
+Status CheckRangeBounds(const BigDecimalRange& range) {
+  const bool after = range.from && range.to && CompareBigDecimals(*range.from, *range.to) > 0;
+  return CheckBounds(range.from, range.to, after);
+}
+
+Status CheckRangeBounds(const NumberRange& range) {
+  return CheckBounds(range.from, range.to, range.from && range.to && *range.from > *range.to);
 }
 
 std::string FormatZoneOffset(int32_t offset_seconds) {

@@ -418,11 +418,11 @@ StatusOr<std::unique_ptr<ServerProcess>> StartCommand(const ServerProcessOptions
           "the server command `" + *command + "` " + DescribeStatus(status) + " before it was ready" +
           (last.empty() ? " (it printed nothing)" : "; the end of its log " + options.log + ":\n" + last));
     }
-    const Status ready = CheckServerReady(address, probe);
+    const auto ready = CheckServerReady(address, probe);
     if (ready.ok()) break;
-    last_answer = ready.message();
+    last_answer = ready.status().message();
     // It answered, and will answer the same until the deadline: say it now.
-    const bool never = ready.code() == StatusCode::kFailedPrecondition;
+    const bool never = ready.status().code() == StatusCode::kFailedPrecondition;
     if (never || Clock::now() >= deadline) {
       const ServerFigures stopped = server->Stop();
       if (never) {
@@ -439,7 +439,95 @@ StatusOr<std::unique_ptr<ServerProcess>> StartCommand(const ServerProcessOptions
   return std::unique_ptr<ServerProcess>(std::move(server));
 }
 
+// A server of the user's, by pid: read, never signalled.
+class AttachedServerProcess : public ServerProcess {
+ public:
+  AttachedServerProcess(pid_t pid, std::string address, std::string gc_log, int64_t base_ticks,
+                        int64_t base_system_ticks, std::streamoff gc_offset)
+      : pid_(pid),
+        address_(std::move(address)),
+        gc_log_(std::move(gc_log)),
+        base_ticks_(base_ticks),
+        base_system_ticks_(base_system_ticks),
+        gc_offset_(gc_offset) {}
+
+  pid_t pid() const override { return pid_; }
+  std::string address() const override { return address_; }
+  std::string header() const override { return "attached: pid " + std::to_string(pid_) + " (--server-pid)"; }
+  std::string output() const override { return ""; }
+  StatusOr<ProcessSample> SampleNow() const override {
+    const std::string proc = "/proc/" + std::to_string(pid_);
+    const auto stat = ReadProcStat(proc);
+    ProcessSample sample;
+    sample.rss_bytes = ResidentBytes(proc);
+    if (!stat || sample.rss_bytes < 0) return UnavailableError(proc + ": cannot be read (has the server ended?)");
+    const auto tick = static_cast<double>(::sysconf(_SC_CLK_TCK));
+    sample.cpu_seconds = static_cast<double>(stat->ticks - base_ticks_) / tick;
+    std::lock_guard lock(mu_);
+    usage_.peak_rss_bytes = std::max(usage_.peak_rss_bytes, sample.rss_bytes);
+    usage_.user_seconds =
+        static_cast<double>((stat->ticks - stat->system_ticks) - (base_ticks_ - base_system_ticks_)) / tick;
+    usage_.system_seconds = static_cast<double>(stat->system_ticks - base_system_ticks_) / tick;
+    return sample;
+  }
+  ServerFigures Stop() override {
+    (void)SampleNow();  // its CPU up to here
+    ServerFigures figures;
+    figures.binary = "pid " + std::to_string(pid_);
+    figures.header = header();
+    figures.pid = pid_;
+    {
+      std::lock_guard lock(mu_);
+      figures.usage = usage_;
+    }
+    figures.usage_sampled = true;
+    figures.attached = true;
+    figures.ended = ::kill(pid_, 0) == 0 ? "left running (attached by --server-pid, not started by warmup)"
+                                         : "gone by the end of the run (attached by --server-pid)";
+    if (gc_log_.empty()) {
+      figures.gc_unavailable = "no GC log: --server-gc-log was not given";
+    } else {
+      std::ifstream in(gc_log_, std::ios::binary);
+      in.seekg(gc_offset_);
+      const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+      if (!in.good() && !in.eof()) {
+        figures.gc_unavailable = gc_log_ + ": cannot be read";
+      } else {
+        figures.gc = ParseGcLogText(text);
+        figures.gc->log = gc_log_ + " (from byte " + std::to_string(gc_offset_) + ": this run's collections)";
+      }
+    }
+    return figures;
+  }
+
+ private:
+  const pid_t pid_;
+  const std::string address_;
+  const std::string gc_log_;
+  const int64_t base_ticks_;
+  const int64_t base_system_ticks_;
+  const std::streamoff gc_offset_;
+  mutable std::mutex mu_;
+  mutable ProcessUsage usage_;
+};
+
 }  // namespace
+
+StatusOr<std::unique_ptr<ServerProcess>> ServerProcess::Attach(pid_t pid, const std::string& address,
+                                                               const std::string& gc_log) {
+  const std::string proc = "/proc/" + std::to_string(pid);
+  const auto stat = pid > 0 ? ReadProcStat(proc) : std::nullopt;
+  if (!stat) return NotFoundError("no process " + std::to_string(pid) + " to attach to (" + proc + "/stat)");
+  std::streamoff gc_offset = 0;
+  if (!gc_log.empty()) {
+    std::error_code ec;
+    const auto size = std::filesystem::file_size(gc_log, ec);
+    if (ec) return NotFoundError("the server's GC log " + gc_log + ": " + ec.message());
+    gc_offset = static_cast<std::streamoff>(size);
+  }
+  return std::unique_ptr<ServerProcess>(
+      std::make_unique<AttachedServerProcess>(pid, address, gc_log, stat->ticks, stat->system_ticks, gc_offset));
+}
 
 StatusOr<std::unique_ptr<ServerProcess>> ServerProcess::Start(const ServerProcessOptions& options) {
   if (!options.command.empty()) return StartCommand(options);

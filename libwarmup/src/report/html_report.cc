@@ -753,20 +753,7 @@ std::string RunBanner(const RunResult& r) {
       golive = "goLive not attempted";
       break;
   }
-  std::string drop;
-  switch (r.target_drop) {
-    case TargetDrop::kDropped:
-      drop = "; the partial target catalog was dropped";
-      break;
-    case TargetDrop::kKept:
-      drop = "; the partial target catalog was kept (keep target)";
-      break;
-    case TargetDrop::kFailed:
-      drop = "; the partial target catalog could NOT be dropped (" + r.target_drop_error + ")";
-      break;
-    case TargetDrop::kNotNeeded:
-      break;
-  }
+  const std::string drop = TargetDropNote(r);
   out += Paragraph("outcome", Grouped(r.copied()) + " of " + Grouped(r.expected()) + " entities copied; " +
                                   golive + "; verification " + VerificationWords(r.verification) + drop);
   if (!r.output_error.empty()) out += Paragraph("output-error", "OUTPUT FAILED: " + r.output_error);

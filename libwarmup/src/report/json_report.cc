@@ -1,4 +1,4 @@
-// RunResult as JSON, schema "warmup-run/8" (docs/measurement.md).
+// RunResult as JSON, schema "warmup-run/9" (docs/measurement.md).
 #include <nlohmann/json.hpp>
 
 #include "warmup/report.h"
@@ -116,6 +116,7 @@ json Server(const std::optional<ServerFigures>& server, bool golive_ran) {
                                    {"pause_seconds", server->gc->pause_seconds}}
                             : json(nullptr)},
           {"gc_unavailable", server->gc_unavailable},
+          {"attached", server->attached},
           {"ended", server->ended},
           {"stop_seconds", server->stop_seconds},
           {"data_dir", server->data_dir},
@@ -189,7 +190,7 @@ std::string RenderJsonReport(const RunResult& r) {
   }
   const auto& e = r.environment;
   json doc = {
-      {"schema", "warmup-run/8"},
+      {"schema", "warmup-run/9"},
       {"run_label", r.run_label},
       {"started_at", r.started_at},
       {"loader_pid", r.loader_pid},
@@ -241,6 +242,13 @@ std::string RenderJsonReport(const RunResult& r) {
         {"error", r.target_drop_error.empty() ? json(nullptr) : json(r.target_drop_error)}}},
       {"loader", Usage(r.loader)},
       {"server_process", Server(r.server_process, r.golive != GoLiveOutcome::kNotAttempted)},
+      {"server_identity", r.server_identity ? json{{"address", r.server_identity->address},
+                                                   {"version", r.server_identity->version},
+                                                   {"instance_id", r.server_identity->instance_id},
+                                                   {"started_at", r.server_identity->started_at},
+                                                   {"readiness", r.server_identity->readiness},
+                                                   {"readiness_probed", r.server_identity->readiness_probed}}
+                                            : json(nullptr)},
       {"notes", r.notes},
       {"output_error", r.output_error.empty() ? json(nullptr) : json(r.output_error)},
       {"time_series", Series(r.time_series)},

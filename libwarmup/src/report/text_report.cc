@@ -74,10 +74,30 @@ std::string Wrapped(const std::string& text, size_t width, const std::string& in
 
 }  // namespace
 
+std::string DescribeServer(const ServerIdentity& server) {
+  std::string out = server.version.empty() ? std::string("a server that did not name its version")
+                    : server.version.starts_with("warmup") ? server.version
+                                                           : "evitaDB " + server.version;
+  out += " at " + server.address;
+  if (!server.instance_id.empty()) out += ", instance " + server.instance_id;
+  if (!server.started_at.empty()) out += ", started " + server.started_at;
+  out += ", readiness " + (server.readiness.empty() ? std::string("not reported (no management service)")
+                                                    : server.readiness);
+  return out;
+}
+
 std::vector<std::string> RunCaveats(const RunResult& r) {
   std::vector<std::string> caveats = {
       "upsert figures are service times of a closed loop (one upsert at a time, each waiting for the last), "
       "not latencies under an open-loop arrival schedule."};
+  if (r.server_identity && !r.server_identity->readiness_probed) {
+    caveats.push_back(
+        "the server's readiness was not probed: it answered IsReady but " +
+        (r.server_identity->readiness.empty() ? std::string("has no management service")
+                                              : "its ServerStatus says " + r.server_identity->readiness) +
+        " (evitaDB without readiness probes, e.g. built without its Observability module); the load began "
+        "when gRPC answered, whatever else of the server was still starting.");
+  }
   // The kind RunLoad or the target itself recorded (CatalogTarget::Kind),
   // never read out of the target's description.
   auto is = [&](const char* kind) { return r.config.target_kind == kind; };
@@ -178,6 +198,23 @@ std::string RunVerdict(const RunResult& r) {
   return what + "), not the whole source";
 }
 
+std::string TargetDropNote(const RunResult& r) {
+  // A catalog that went ALIVE holds every entity the load sent, even when
+  // verification then found it differs: it is not partial.
+  const std::string which = r.golive == GoLiveOutcome::kCompleted ? "target catalog" : "partial target catalog";
+  switch (r.target_drop) {
+    case TargetDrop::kDropped:
+      return "; the " + which + " was dropped";
+    case TargetDrop::kKept:
+      return "; the " + which + " was kept (keep target)";
+    case TargetDrop::kFailed:
+      return "; the " + which + " could NOT be dropped (" + r.target_drop_error + ")";
+    case TargetDrop::kNotNeeded:
+      break;
+  }
+  return "";
+}
+
 namespace {
 
 // "a b 'c d'": words as a shell would take them back.
@@ -221,19 +258,6 @@ std::string DescribeConfig(const RunResult& r) {
   return out;
 }
 
-std::string DropNote(const RunResult& r) {
-  switch (r.target_drop) {
-    case TargetDrop::kDropped:
-      return "; the partial target catalog was dropped";
-    case TargetDrop::kKept:
-      return "; the partial target catalog was kept (keep target)";
-    case TargetDrop::kFailed:
-      return "; the partial target catalog could NOT be dropped (" + r.target_drop_error + ")";
-    case TargetDrop::kNotNeeded:
-      break;
-  }
-  return "";
-}
 
 // What ran, where, on what: the run, source, target, configuration, storage, command, build and host.
 std::string HeaderSection(const RunResult& r) {
@@ -242,6 +266,7 @@ std::string HeaderSection(const RunResult& r) {
   out += "warmup run " + r.run_label + " (started " + r.started_at + ")\n";
   out += "  source   " + r.source + ", fingerprint " + r.dataset_fingerprint + "\n";
   out += "  target   " + r.target + ", catalog " + r.target_catalog + "\n";
+  if (const auto& server = r.server_identity) out += "  server   " + DescribeServer(*server) + "\n";
   out += "  config   " + DescribeConfig(r) + "\n";
   if (const auto& storage = r.config.storage) {
     out +=
@@ -395,8 +420,9 @@ std::string ProcessSection(const RunResult& r) {
     } else if (!server->gc_unavailable.empty()) {
       out += "  server GC            unknown: " + server->gc_unavailable + "\n";
     }
-    out += Format("                       %s, %.2f s after SIGTERM; %zu samples of RSS and CPU\n",
-                  server->ended.c_str(), server->stop_seconds, server->samples.size());
+    const std::string stop = server->attached ? "" : Format(", %.2f s after SIGTERM", server->stop_seconds);
+    out += Format("                       %s%s; %zu samples of RSS and CPU\n", server->ended.c_str(), stop.c_str(),
+                  server->samples.size());
   }
   return out;
 }
@@ -485,7 +511,7 @@ std::string VerdictSection(const RunResult& r) {
   for (const std::string& note : r.notes) out += "\nnote: " + note + "\n";
   if (!r.output_error.empty()) out += "\nOUTPUT FAILED: " + r.output_error + "\n";
   const int exit_code = r.ExitCode();
-  out += Format("\nverdict: %s (exit %d)%s\n", RunVerdict(r).c_str(), exit_code, DropNote(r).c_str());
+  out += Format("\nverdict: %s (exit %d)%s\n", RunVerdict(r).c_str(), exit_code, TargetDropNote(r).c_str());
   out += "RUN_STATUS=MEASUREMENT-DONE-" + r.run_label + "\n";
   return out;
 }

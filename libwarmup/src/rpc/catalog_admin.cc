@@ -1,10 +1,23 @@
 #include "warmup/catalog_admin.h"
 
 #include <chrono>
+#include <ctime>
 
 #include "rpc/client.h"
 
 namespace warmup {
+namespace {
+
+// "2026-12-07T02:15:00Z": a moment a server named, in UTC.
+std::string UtcText(int64_t epoch_seconds) {
+  const std::time_t t = static_cast<std::time_t>(epoch_seconds);
+  std::tm tm{};
+  if (::gmtime_r(&t, &tm) == nullptr) return "";
+  char text[32];
+  return std::strftime(text, sizeof(text), "%Y-%m-%dT%H:%M:%SZ", &tm) > 0 ? text : "";
+}
+
+}  // namespace
 
 StatusOr<std::vector<ServerCatalog>> ListServerCatalogs(const std::string& address,
                                                         const ServerAdminOptions& options) {
@@ -55,7 +68,7 @@ Status DeleteServerCatalog(const std::string& address, const std::string& name,
   return OkStatus();
 }
 
-Status CheckServerReady(const std::string& address, const ServerAdminOptions& options) {
+StatusOr<ServerIdentity> CheckServerReady(const std::string& address, const ServerAdminOptions& options) {
   auto connected = rpc::EvitaClient::Connect(address, options.tls, options.call_timeout_seconds);
   if (!connected.ok()) return connected.status();
   const rpc::EvitaClient& client = *connected;
@@ -69,18 +82,28 @@ Status CheckServerReady(const std::string& address, const ServerAdminOptions& op
     return UnavailableError(s.message());
   }
   if (!ready.ready()) return UnavailableError(address + " answers IsReady: not ready");
+  ServerIdentity identity;
+  identity.address = address;
   pb::GrpcEvitaServerStatusResponse status;
   auto context = client.Context();
   const ::grpc::Status answered =
       client.management().ServerStatus(context.get(), google::protobuf::Empty(), &status);
-  if (answered.error_code() == ::grpc::StatusCode::UNIMPLEMENTED) return OkStatus();  // IsReady is all it has
+  if (answered.error_code() == ::grpc::StatusCode::UNIMPLEMENTED) {  // IsReady is all it has
+    identity.readiness_probed = false;
+    return identity;
+  }
   if (!answered.ok())
     return UnavailableError(rpc::FromGrpc(answered, "ServerStatus on " + address).message());
-  if (status.readiness() != pb::API_READY) {
-    return UnavailableError(address + " is up but not ready: ServerStatus says " +
-                            pb::GrpcReadiness_Name(status.readiness()));
+  identity.version = status.version();
+  identity.instance_id = status.instanceid();
+  if (status.has_startedat()) identity.started_at = UtcText(status.startedat().timestamp().seconds());
+  identity.readiness = pb::GrpcReadiness_Name(status.readiness());
+  if (status.readiness() == pb::API_UNKNOWN) {
+    identity.readiness_probed = false;  // IsReady said yes; nothing else was probed
+  } else if (status.readiness() != pb::API_READY) {
+    return UnavailableError(address + " is up but not ready: ServerStatus says " + identity.readiness);
   }
-  return OkStatus();
+  return identity;
 }
 
 StatusOr<LatencyStats> MeasureRoundTrips(const std::string& address, int calls, int warm_up_calls,

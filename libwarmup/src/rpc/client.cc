@@ -16,15 +16,29 @@ Status FromGrpc(const ::grpc::Status& s, const std::string& call) {
   // evitaDB refuses every misuse INVALID_ARGUMENT and names the exception in
   // the details: a missing catalog, or a session or catalog that cannot take
   // the call, is not an entity's fault, so it is told apart here.
-  const std::string domain = codec::ErrorDomain(s.error_details());
+  const codec::ErrorInfoFields info = codec::ReadErrorInfo(s.error_details());
+  const std::string& domain = info.domain;
   auto code = static_cast<StatusCode>(s.error_code());
   if (code == StatusCode::kInvalidArgument && codec::IsCatalogNotFound(domain)) {
     code = StatusCode::kNotFound;
   } else if (code == StatusCode::kInvalidArgument && codec::IsSessionOrCatalogRefusal(domain)) {
     code = StatusCode::kFailedPrecondition;
   }
-  std::string message = call + ": " + s.error_message();
-  if (!domain.empty() && s.error_message().find(domain) == std::string::npos) message += " (" + domain + ")";
+  std::string said = s.error_message();
+  if (said.empty()) said = info.reason;
+  std::string message = call + ": ";
+  if (said.empty()) {
+    // evitaDB answers an exception it did not expect (not one of its own)
+    // INTERNAL with neither a message nor details, and logs it: the reason
+    // is in the server's log only.
+    message += std::string(StatusCodeName(code)) + " with no message from the server" +
+               (code == StatusCode::kInternal
+                    ? " (evitaDB answers so for an exception it did not expect; its log names it)"
+                    : "");
+  } else {
+    message += said;
+  }
+  if (!domain.empty() && said.find(domain) == std::string::npos) message += " (" + domain + ")";
   return Status(code, std::move(message));
 }
 

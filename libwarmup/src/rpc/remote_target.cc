@@ -25,6 +25,18 @@ namespace {
 
 using rpc::FromGrpc;
 
+// "Product.dLongRange, ..." for the associated data of `schema` evitaDB
+// cannot define over gRPC (IsNumberRangeType), or "".
+std::string NumberRangeAssociatedData(const CatalogSchema& schema) {
+  std::string named;
+  for (const auto& [type, entity] : schema.entities) {
+    for (const auto& [name, data] : entity.associated_data) {
+      if (IsNumberRangeType(data.type)) named += (named.empty() ? "" : ", ") + type + "." + name;
+    }
+  }
+  return named;
+}
+
 class RemoteTarget : public CatalogTarget {
  public:
   RemoteTarget(rpc::EvitaClient client, RemoteTargetOptions options)
@@ -76,7 +88,16 @@ class RemoteTarget : public CatalogTarget {
     Status schema_set = client_.Call("UpdateCatalogSchema", write_session_, [&](auto* context) {
       return client_.session().UpdateCatalogSchema(context, update, &updated);
     });
-    if (!schema_set.ok()) return schema_set;
+    if (!schema_set.ok()) {
+      const std::string refused = NumberRangeAssociatedData(schema_);
+      if (refused.empty()) return schema_set;
+      return Status(schema_set.code(),
+                    schema_set.message() + "; the schema defines associated data of number-range types (" +
+                        refused +
+                        "), which evitaDB cannot define over gRPC (an evitaDB defect: its "
+                        "EvitaDataTypesConverter maps the associated-data type enum onto GrpcEvitaDataType by "
+                        "name, where these are *_NUMBER_RANGE); leave them out of the source's schema");
+    }
     last_call_ = std::chrono::steady_clock::now();
     StartKeeper();  // from here on, calls on the session may come from two threads
     return schema_set;

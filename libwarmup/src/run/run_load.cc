@@ -10,6 +10,7 @@
 #include <thread>
 #include <utility>
 
+#include "warmup/catalog_admin.h"
 #include "warmup/copy_engine.h"
 #include "warmup/grpc_source.h"
 #include "warmup/page_cache.h"
@@ -242,6 +243,29 @@ StatusOr<RunResult> Copy(const RunSpec& spec, const RunHooks& hooks, CatalogSour
   return result;
 }
 
+// What the server at `address` says of itself, for the report; a server
+// that will not say is no reason to fail the run, and the note says so.
+struct Identified {
+  std::optional<ServerIdentity> identity;
+  std::string note;  // why there is none
+};
+Identified IdentifyServer(const std::string& address, const ClientTlsOptions& tls) {
+  ServerAdminOptions options;
+  options.tls = tls;
+  options.call_timeout_seconds = 10;
+  auto identity = CheckServerReady(address, options);
+  if (!identity.ok()) {
+    return {std::nullopt, "the server did not say what it is: " + identity.status().message()};
+  }
+  return {std::move(identity).value(), ""};
+}
+
+// Puts what IdentifyServer found into a finished run.
+void AddIdentity(const Identified& identified, RunResult& result) {
+  result.server_identity = identified.identity;
+  if (!identified.note.empty()) result.notes.push_back(identified.note);
+}
+
 // kStartedServer: the work directory, the server, the load against it, the
 // server's stop and figures.
 StatusOr<RunResult> RunAgainstStartedServer(const RunSpec& spec, const RunHooks& hooks, CatalogSource& source,
@@ -269,11 +293,13 @@ StatusOr<RunResult> RunAgainstStartedServer(const RunSpec& spec, const RunHooks&
     TargetSpec remote = spec.target;
     remote.kind = TargetKind::kRemote;
     remote.address = (*server)->address();
+    const Identified identified = IdentifyServer(remote.address, remote.tls);
     auto target = OpenTarget(remote);
     if (!target.ok()) {
       result = target.status();
     } else {
       result = Copy(spec, hooks, source, std::move(target).value(), {&sampler}, data_dir);
+      if (result.ok()) AddIdentity(identified, *result);
     }
   }
   ServerFigures figures = (*server)->Stop();
@@ -281,13 +307,22 @@ StatusOr<RunResult> RunAgainstStartedServer(const RunSpec& spec, const RunHooks&
   if (signal >= 0 && hooks.notice) {
     hooks.notice("interrupted by " + SignalText(signal) + "; the server was stopped (" + figures.ended + ")");
   }
+  // What the server's log says went wrong, when the run failed: evitaDB
+  // answers an exception it did not expect with no message at all.
+  std::string log_errors;
+  if (!options.log.empty() && (!result.ok() || result->ExitCode() == 1)) {
+    for (const std::string& line : LastErrorLines(options.log)) log_errors += "\n  " + line;
+    if (!log_errors.empty()) log_errors = "the server's log " + options.log + " ends with:" + log_errors;
+  }
   if (!result.ok()) {
     if (hooks.notice) {
       hooks.notice("the server " + figures.binary + " (pid " + std::to_string(figures.pid) + ") " +
                    figures.ended);
     }
-    return result.status();
+    if (log_errors.empty()) return result.status();
+    return Status(result.status().code(), result.status().message() + "\n" + log_errors);
   }
+  if (!log_errors.empty()) result->notes.push_back(log_errors);
   if (signal >= 0) MarkInterrupted(*result, signal, data_dir);
   RunConfig& config = result->config;
   config.storage = DescribeStorage(data_dir);
@@ -431,10 +466,30 @@ StatusOr<RunResult> RunLoad(const RunSpec& spec, const RunHooks& hooks) {
     if (spec.target.kind == TargetKind::kEmbedded) {
       if (auto s = PrepareWorkDir(spec.target.work_dir, in_use); !s.ok()) return s;
     }
+    Identified identified;
+    std::unique_ptr<ServerProcess> attached;
+    std::unique_ptr<ServerSampler> sampler;
+    std::vector<RunObserver*> observers;
+    if (spec.target.kind == TargetKind::kRemote) {
+      identified = IdentifyServer(spec.target.address, spec.target.tls);
+      if (spec.target.server_pid > 0) {
+        auto server = ServerProcess::Attach(spec.target.server_pid, spec.target.address, spec.target.server_gc_log);
+        if (!server.ok()) return server.status();
+        attached = std::move(server).value();
+        sampler = std::make_unique<ServerSampler>(*attached);
+        observers.push_back(sampler.get());
+      }
+    }
     auto target = OpenTarget(spec.target);
     if (!target.ok()) return target.status();
-    result = Copy(spec, hooks, source, std::move(target).value(), {},
+    result = Copy(spec, hooks, source, std::move(target).value(), observers,
                   spec.target.kind == TargetKind::kEmbedded ? spec.target.work_dir : std::string());
+    if (result.ok() && spec.target.kind == TargetKind::kRemote) AddIdentity(identified, *result);
+    if (result.ok() && attached != nullptr) {
+      ServerFigures figures = attached->Stop();
+      sampler->AddTo(figures);
+      result->server_process = std::move(figures);
+    }
   }
   if (result.ok()) result->source_cache = source_cache;
   return result;
