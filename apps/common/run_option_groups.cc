@@ -128,8 +128,9 @@ Status TargetGroup::Finish(const po::variables_map& vm, VerifyMode verify) {
       }
       break;
     case TargetKind::kEmbedded:
-      if (auto s = RefuseIgnored(vm, {"address", "golive-timeout", "upsert-timeout", "tls", "server-pid", "server-gc-log"},
-                                 with_kind);
+      if (auto s = RefuseIgnored(
+              vm, {"address", "golive-timeout", "upsert-timeout", "tls", "server-pid", "server-gc-log"},
+              with_kind);
           !s.ok()) {
         return s;
       }

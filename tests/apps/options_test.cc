@@ -1154,7 +1154,8 @@ TEST_CASE(
        {with({"--warmup-runs", "2"}), "--warmup-runs: warmup ab makes one warm-up run per arm"}},
       // The server each run starts is plaintext, on loopback.
       {"tls", {with({"--tls"}), "--tls has no effect with the server reindex starts"}},
-      {"server-pid", {with({"--server-pid", "42"}), "--server-pid has no effect with the server reindex starts"}},
+      {"server-pid",
+       {with({"--server-pid", "42"}), "--server-pid has no effect with the server reindex starts"}},
       {"server-gc-log",
        {with({"--server-gc-log", "/g"}), "--server-gc-log has no effect with the server reindex starts"}},
       // {xmx} is for the arms' commands: without one it would be lost.

@@ -35,6 +35,8 @@ TEST_CASE("the generated schema is valid and uses every feature") {
   CHECK_OK(ValidateCatalogSchema(schema));
   const EntitySchema& product = schema.entities.at("Product");
   for (ValueType type : AllValueTypes()) {
+    // Left out: a catalog with it could not be published into evitaDB.
+    if (!WhyEvitaCannotTakeOverGrpc(type, TypeUse::kAttribute).empty()) continue;
     CHECK(std::any_of(product.attributes.begin(), product.attributes.end(),
                       [&](const auto& a) { return a.second.type == type; }));
   }
@@ -54,7 +56,8 @@ TEST_CASE("schemas survive model -> read messages -> model") {
 // ("entity type AdjustedPricePolicy: attribute 'code' differs from the global
 // attribute"): its CatalogSchemaConverter never sends a global attribute's
 // `representative`, while each entity's copy of it does.
-TEST_CASE("regression: a representative global attribute read without its flag, as evitaDB sends it, is whole") {
+TEST_CASE(
+    "regression: a representative global attribute read without its flag, as evitaDB sends it, is whole") {
   CatalogSchema schema = generator::RandomCatalogSchema(1);
   std::string name;
   for (auto& [type, entity] : schema.entities) {
@@ -65,7 +68,8 @@ TEST_CASE("regression: a representative global attribute read without its flag, 
   REQUIRE(!name.empty());
   schema.attributes.at(name).representative = true;
   for (auto& [type, entity] : schema.entities) {
-    if (auto used = entity.attributes.find(name); used != entity.attributes.end()) used->second.representative = true;
+    if (auto used = entity.attributes.find(name); used != entity.attributes.end())
+      used->second.representative = true;
   }
   REQUIRE_OK(ValidateCatalogSchema(schema));
   pb::GrpcCatalogSchema catalog;

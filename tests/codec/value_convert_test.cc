@@ -27,7 +27,7 @@ TEST_CASE("every value type survives model -> proto -> model") {
 TEST_CASE("complex associated data survives model -> proto -> model") {
   generator::Rng rng(11);
   for (int i = 0; i < 200; ++i) {
-    AssociatedDataValue value{generator::RandomDataItem(rng, 4)};
+    AssociatedDataValue value{generator::RandomDataRoot(rng, 4)};
     pb::GrpcEvitaAssociatedDataValue proto;
     AssociatedDataValueToProto(value, &proto);
     CHECK(proto.type() == pb::GrpcEvitaAssociatedDataDataType::COMPLEX_DATA_OBJECT);

@@ -109,16 +109,39 @@ TEST_CASE("ValidateCatalogSchema accepts a consistent schema and names what is w
       {[](CatalogSchema& s) {
          SortableAttributeCompoundSchema compound;
          compound.name = "by";
-         compound.elements = {{"missing"}};
+         compound.elements = {{"code"}, {"missing"}};
          s.entities.at("Product").sortable_attribute_compounds.emplace("by", compound);
        },
        "sortable compound 'by' names unknown attribute 'missing'"},
+      // Seen against evitaDB: a one-attribute compound sent over gRPC is taken,
+      // then every upsert fails ("At least two comparators are required...").
+      {[](CatalogSchema& s) {
+         SortableAttributeCompoundSchema compound;
+         compound.name = "single";
+         compound.elements = {{"code"}};
+         s.entities.at("Product").sortable_attribute_compounds.emplace("single", compound);
+       },
+       "sortable compound 'single' has 1 attribute(s); evitaDB needs two at least"},
       {[](CatalogSchema& s) {
          SortableAttributeCompoundSchema compound;
          compound.name = "empty";
          s.entities.at("Product").sortable_attribute_compounds.emplace("empty", compound);
        },
-       "sortable compound 'empty' has no attributes"},
+       "sortable compound 'empty' has 0 attribute(s); evitaDB needs two at least"},
+      // Seen against evitaDB: "Type `class io.evitadb.dataType.Predecessor` is
+      // expected to be Comparable, but it is not!" on every upsert.
+      {[](CatalogSchema& s) {
+         AttributeSchema chain;
+         chain.name = "chain";
+         chain.type = ValueType::kPredecessor;
+         chain.nullable = true;
+         s.entities.at("Product").attributes.emplace("chain", chain);
+         SortableAttributeCompoundSchema compound;
+         compound.name = "chained";
+         compound.elements = {{"code"}, {"chain"}};
+         s.entities.at("Product").sortable_attribute_compounds.emplace("chained", compound);
+       },
+       "sortable compound 'chained': attribute 'chain' is PREDECESSOR, which evitaDB cannot compare in a compound"},
   };
   for (const auto& [spoil, expected_message] : cases) {
     const std::string& message = expected_message;  // doctest captures it; a binding cannot be

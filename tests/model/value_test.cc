@@ -59,6 +59,23 @@ TEST_CASE("CheckRangeBounds: one bound at least, from not after to (evitaDB's ra
   CHECK_FALSE(CheckRangeBounds(decimals).ok());
 }
 
+// Both seen against evitaDB (dev 720796cc), by its source's
+// EvitaDataTypesConverter.toEvitaDataType.
+TEST_CASE("WhyEvitaCannotTakeOverGrpc: number-range associated data, and CHARACTER_ARRAY anywhere") {
+  for (ValueType t :
+       {ValueType::kBigDecimalNumberRange, ValueType::kLongNumberRange, ValueType::kIntegerNumberRange,
+        ValueType::kShortNumberRange, ValueType::kByteNumberRange, ValueType::kLongNumberRangeArray}) {
+    CAPTURE(ValueTypeName(t));
+    CHECK(!WhyEvitaCannotTakeOverGrpc(t, TypeUse::kAssociatedData).empty());
+    CHECK(WhyEvitaCannotTakeOverGrpc(t, TypeUse::kAttribute).empty());
+  }
+  CHECK(WhyEvitaCannotTakeOverGrpc(ValueType::kDateTimeRange, TypeUse::kAssociatedData).empty());
+  CHECK(!WhyEvitaCannotTakeOverGrpc(ValueType::kCharacterArray, TypeUse::kAttribute).empty());
+  CHECK(!WhyEvitaCannotTakeOverGrpc(ValueType::kCharacterArray, TypeUse::kAssociatedData).empty());
+  CHECK(WhyEvitaCannotTakeOverGrpc(ValueType::kCharacter, TypeUse::kAttribute).empty());
+  CHECK(WhyEvitaCannotTakeOverGrpc(ValueType::kStringArray, TypeUse::kAssociatedData).empty());
+}
+
 TEST_CASE("Locale accepts BCP 47 tags and rejects the rest") {
   for (const char* good : {"cs", "cs-CZ", "sr-Latn-RS", "en-US-x-private", "de-CH-1996"}) {
     CHECK_MESSAGE(Locale::Parse(good).ok(), good);

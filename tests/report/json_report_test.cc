@@ -146,8 +146,8 @@ RunResult Example() {
   server.samples = {{0.25, 500, 0.1, false}, {0.5, 555, 0.2, true}};
   server.gc = GcFigures{"/w/gc.log", 7, 1, 2, 0.125};
   r.server_process = server;
-  r.server_identity = ServerIdentity{"127.0.0.1:5555", "2026.2.0-SNAPSHOT", "evitaDB-a7c2", "2026-12-07T02:15:00Z",
-                                     "API_UNKNOWN", false};
+  r.server_identity = ServerIdentity{"127.0.0.1:5555",       "2026.2.0-SNAPSHOT", "evitaDB-a7c2",
+                                     "2026-12-07T02:15:00Z", "API_UNKNOWN",       false};
   TimeSeries series;
   series.interval_seconds = 0.5;
   series.intervals = {{0, 0.5, 10, 20, 100, 900}};
@@ -302,8 +302,8 @@ TEST_CASE("the JSON report carries every documented figure with its value") {
                             {"involuntary_context_switches", 44}});
   const json& server = j["server_process"];
   CHECK(Keys(server) == std::set<std::string>{"binary", "header", "build", "usage_sampled", "gc",
-                                              "gc_unavailable", "pid", "usage", "attached", "ended", "stop_seconds",
-                                              "data_dir", "data_bytes", "peak_rss_load_bytes",
+                                              "gc_unavailable", "pid", "usage", "attached", "ended",
+                                              "stop_seconds", "data_dir", "data_bytes", "peak_rss_load_bytes",
                                               "peak_rss_golive_bytes", "samples"});
   CHECK(server["binary"] == "/opt/warmup");
   CHECK(server["header"] == "warmup serve 0.1.0: pid 77");
@@ -327,7 +327,8 @@ TEST_CASE("the JSON report carries every documented figure with its value") {
                                      {"readiness_probed", false}});
   // A readiness that was not probed is a caveat of the run.
   bool said = false;
-  for (const auto& caveat : j["caveats"]) said = said || caveat.get<std::string>().find("API_UNKNOWN") != std::string::npos;
+  for (const auto& caveat : j["caveats"])
+    said = said || caveat.get<std::string>().find("API_UNKNOWN") != std::string::npos;
   CHECK(said);
   CHECK(j["target_data"] ==
         json{{"dir", "/w/data"}, {"bytes_at_golive_start", 1000}, {"bytes_at_golive_end", 3500}});

@@ -92,6 +92,7 @@ class RecordingObserver : public ServerObserver {
   void OnGoLiveEnd(const std::string& catalog, bool ok) override {
     Add(std::string(ok ? "golive-ok " : "golive-failed ") + catalog);
   }
+  void OnInternalError(const std::string& description) override { Add("internal-error " + description); }
   std::vector<std::string> events() {
     std::lock_guard lock(mu_);
     return events_;
@@ -125,6 +126,67 @@ TEST_CASE("a server observer hears each catalog's first upsert once, then its go
   CHECK(observer.events() == std::vector<std::string>{"first-upsert first", "golive-start first",
                                                       "golive-ok first", "first-upsert second",
                                                       "golive-start second", "golive-ok second"});
+}
+
+// Seen against evitaDB: "creating catalog tiny_85c1: UpdateCatalogSchema: "
+// and nothing after it (a LONG_RANGE associated data), then, once tiny left
+// those out, "Invalid type: `class [Ljava.lang.Character;`! Attribute
+// `acharacterarray` ... was already stored as type class java.lang.Character".
+// serve answers both as evitaDB does; the client names the evitaDB defect.
+TEST_CASE(
+    "regression: serve refuses what evitaDB cannot define over gRPC as evitaDB does, and the client says "
+    "why") {
+  testing::TempDir dir;
+  RecordingObserver observer;
+  ServerOptions options;
+  options.observer = &observer;
+  auto server = StartServer(dir.path(), options);
+  auto source = Tiny();
+  SUBCASE("number-range associated data: INTERNAL with no message, the reason in serve's log") {
+    CatalogSchema schema = source->schema();
+    schema.name = "ranges";
+    AssociatedDataSchema ranges;
+    ranges.name = "validFor";
+    ranges.type = ValueType::kLongNumberRange;
+    ranges.nullable = true;
+    schema.entities.at("Product").associated_data.emplace(ranges.name, ranges);
+    auto target = MakeRemoteTarget(Address(*server));
+    REQUIRE_OK(target);
+    const Status created = (*target)->CreateCatalog(schema);
+    CHECK(created.code() == StatusCode::kInternal);
+    CHECK(created.message().find("UpdateCatalogSchema: INTERNAL with no message from the server") == 0);
+    CHECK(
+        created.message().find("Product associated data validFor (LONG_NUMBER_RANGE): evitaDB cannot define "
+                               "associated data of a number-range type over gRPC") != std::string::npos);
+    const auto events = observer.events();
+    REQUIRE(events.size() == 1);
+    CAPTURE(events[0]);
+    CHECK(events[0].find("internal-error UpdateCatalogSchema: ") == 0);
+    CHECK(events[0].find("LONG_NUMBER_RANGE: evitaDB cannot define associated data") != std::string::npos);
+  }
+  SUBCASE("a CHARACTER_ARRAY attribute is defined as CHARACTER, and its values are refused") {
+    CatalogSchema schema = source->schema();
+    schema.name = "characters";
+    AttributeSchema letters;
+    letters.name = "letters";
+    letters.type = ValueType::kCharacterArray;
+    letters.nullable = true;
+    schema.entities.at("Brand").attributes.emplace(letters.name, letters);
+    auto target = MakeRemoteTarget(Address(*server));
+    REQUIRE_OK(target);
+    REQUIRE_OK((*target)->CreateCatalog(schema));
+    auto letters_value = Value::Make(ValueType::kCharacterArray, {std::string("a"), std::string("b")});
+    REQUIRE_OK(letters_value);
+    generator::Rng rng(5);
+    Entity brand = generator::RandomEntity(rng, schema, "Brand", 1);
+    brand.attributes.global.insert_or_assign("letters", *letters_value);
+    const Status upserted = (*target)->Upsert(brand, nullptr);
+    CHECK(upserted.code() == StatusCode::kInvalidArgument);
+    CHECK(upserted.message().find(
+              "Brand has what evitaDB cannot take: attribute letters (CHARACTER_ARRAY): evitaDB "
+              "defines a CHARACTER_ARRAY item sent over gRPC as CHARACTER") != std::string::npos);
+    (void)(*target)->DropCatalog();
+  }
 }
 
 TEST_CASE("an injected upsert delay is spent inside the measured server time of every upsert") {

@@ -104,7 +104,11 @@ TEST_CASE("tiny survives generate -> snapshot -> read with the same digests, eve
       for (const auto& [name, v] : values) seen.insert(v.type());
     }
   }
-  CHECK(seen == std::set<ValueType>(AllValueTypes().begin(), AllValueTypes().end()));
+  std::set<ValueType> publishable;  // tiny leaves out what evitaDB cannot define over gRPC
+  for (ValueType type : AllValueTypes()) {
+    if (WhyEvitaCannotTakeOverGrpc(type, TypeUse::kAttribute).empty()) publishable.insert(type);
+  }
+  CHECK(seen == publishable);
 }
 
 // Tiny, read as a live catalog holding reflected references' own attributes

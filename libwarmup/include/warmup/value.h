@@ -77,15 +77,23 @@ const std::vector<ValueType>& AllValueTypes();
 bool IsArrayType(ValueType type);
 // Returns the element type of an array type, or `type` itself for a scalar.
 ValueType ElementType(ValueType type);
-// Returns true for the number ranges (BIG_DECIMAL_, LONG_, INTEGER_, SHORT_,
-// BYTE_NUMBER_RANGE) and their arrays; not for DATE_TIME_RANGE.
-//
-// evitaDB cannot define associated data of these types over gRPC: its
-// associated-data type enum calls them BIG_DECIMAL_RANGE, LONG_RANGE, ...,
-// and its server maps that enum onto GrpcEvitaDataType by name, which has
-// only *_NUMBER_RANGE (EvitaDataTypesConverter.toEvitaDataType; seen at dev
-// 720796cc). The server answers INTERNAL with no message.
-bool IsNumberRangeType(ValueType type);
+// Where a schema declares a value type.
+enum class TypeUse { kAttribute, kAssociatedData };
+// Why evitaDB's server cannot take a schema item (an attribute, of an
+// entity or a reference, or associated data) of `type` and its values sent
+// over gRPC, or "" when it can. Defects of evitaDB (seen at dev 720796cc):
+// its EvitaDataTypesConverter maps an associated-data type onto
+// GrpcEvitaDataType by name, where the number ranges are called
+// *_NUMBER_RANGE, so associated data of BIG_DECIMAL_, LONG_, INTEGER_, SHORT_
+// or BYTE_NUMBER_RANGE (or their arrays) is refused with INTERNAL and no
+// message; it maps CHARACTER_ARRAY to Character, so such an item is defined
+// as CHARACTER and every array value is then refused; and its
+// UpsertAttributeMutation turns a LocalDateTime into an OffsetDateTime, so
+// every value of a LOCAL_DATE_TIME (or _ARRAY) attribute is refused. What
+// the tiny profile leaves out, the remote target names when the server
+// refuses such a schema or value, and `warmup serve` reproduces where
+// docs/evitadb.md §6 says.
+std::string_view WhyEvitaCannotTakeOverGrpc(ValueType type, TypeUse use);
 // Returns the array type whose elements are `type`; nullopt when there is none
 // (predecessors, complex objects, arrays).
 std::optional<ValueType> ArrayTypeOf(ValueType type);
@@ -267,7 +275,10 @@ class Value {
 };
 
 // A node of a complex associated-data object (evitaDB's ComplexDataObject):
-// null, a primitive value, an array of nodes, or a map of named nodes.
+// a primitive value, an array of nodes, or a map of named nodes. A null node
+// (monostate) can be held here but not sent: evitaDB's protocol has none (it
+// refuses a node with no value, and leaves a map's null property out), and
+// warmup's decoder refuses it as evitaDB does.
 struct DataItem {
   using Array = std::vector<DataItem>;
   using Map = std::map<std::string, DataItem>;

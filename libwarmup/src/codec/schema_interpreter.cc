@@ -27,6 +27,21 @@ bool AddOnce(std::vector<T>* values, T value) {
   return true;
 }
 
+// The type evitaDB's server gives a schema item sent as `declared`: its
+// EvitaDataTypesConverter takes CHARACTER_ARRAY for CHARACTER, and throws on
+// number-range associated data (WhyEvitaCannotTakeOverGrpc). (Its refusal of
+// LOCAL_DATE_TIME attribute values is not reproduced: docs/evitadb.md §6.) warmup serve
+// does the same, so that a catalog serve takes, evitaDB takes too; the
+// throw is kInternal, which the server answers as evitaDB does.
+StatusOr<ValueType> AsEvitaDefines(ValueType declared, TypeUse use) {
+  if (declared == ValueType::kCharacterArray) return ValueType::kCharacter;
+  if (std::string_view why = WhyEvitaCannotTakeOverGrpc(declared, use);
+      use == TypeUse::kAssociatedData && !why.empty()) {
+    return InternalError(std::string(ValueTypeName(declared)) + ": " + std::string(why));
+  }
+  return declared;
+}
+
 // The attribute a create mutation describes (entity, reference or global).
 template <typename Message>
 StatusOr<AttributeSchema> AttributeFromCreate(const Message& m, AttributeSchemaKind kind) {
@@ -38,7 +53,8 @@ StatusOr<AttributeSchema> AttributeFromCreate(const Message& m, AttributeSchemaK
   a.localized = m.localized();
   a.nullable = m.nullable();
   a.representative = m.representative();
-  WARMUP_ASSIGN_OR_RETURN(a.type, ValueTypeFromProto(m.type()));
+  WARMUP_ASSIGN_OR_RETURN(ValueType declared, ValueTypeFromProto(m.type()));
+  WARMUP_ASSIGN_OR_RETURN(a.type, AsEvitaDefines(declared, TypeUse::kAttribute));
   if (m.has_defaultvalue()) {
     WARMUP_ASSIGN_OR_RETURN(a.default_value, ValueFromProto(m.defaultvalue()));
   }
@@ -114,7 +130,8 @@ class EntityTypeEditor {
     d.name = c.name();
     d.description = OptionalString(c.has_description(), c.description());
     d.deprecation_notice = OptionalString(c.has_deprecationnotice(), c.deprecationnotice());
-    WARMUP_ASSIGN_OR_RETURN(d.type, AssociatedDataTypeFromProto(c.type()));
+    WARMUP_ASSIGN_OR_RETURN(ValueType declared, AssociatedDataTypeFromProto(c.type()));
+    WARMUP_ASSIGN_OR_RETURN(d.type, AsEvitaDefines(declared, TypeUse::kAssociatedData));
     d.localized = c.localized();
     d.nullable = c.nullable();
     return InsertNew(&e_.associated_data, std::move(d), "associated data");

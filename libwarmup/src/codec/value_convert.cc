@@ -339,8 +339,9 @@ Status DataItemFromProto(const pb::GrpcDataItem& proto, DataItem* out) {
       return OkStatus();
     }
     case pb::GrpcDataItem::VALUE_NOT_SET:
-      out->content = std::monostate{};
-      return OkStatus();
+      // evitaDB refuses a node with no value (EvitaDataTypesConverter.toDataItem)
+      // and never sends one: it leaves a map's null property out.
+      return InvalidArgumentError("a complex object's node has no value (evitaDB takes none)");
   }
   return InvalidArgumentError("unknown data item kind");
 }
@@ -514,6 +515,10 @@ StatusOr<AssociatedDataValue> AssociatedDataValueFromProto(const pb::GrpcEvitaAs
       DataItem root;
       Status s = DataItemFromProto(proto.root(), &root);
       if (!s.ok()) return s.WithContext("root");
+      // evitaDB's ComplexDataObject refuses a value at its root.
+      if (std::holds_alternative<Value>(root.content)) {
+        return InvalidArgumentError("root: a complex object's root is a value, not a map or an array (evitaDB takes none)");
+      }
       return AssociatedDataValue{std::move(root)};
     }
     case pb::GrpcEvitaAssociatedDataValue::kJsonValue:

@@ -182,9 +182,9 @@ Value RandomValue(Rng& rng, ValueType type) {
 }
 
 DataItem RandomDataItem(Rng& rng, int depth) {
-  const int64_t kind = depth <= 0 ? rng.Between(0, 1) : rng.Between(0, 3);
+  // No null node: evitaDB can neither take one over gRPC nor send one.
+  const int64_t kind = depth <= 0 ? 1 : rng.Between(1, 3);
   DataItem item;
-  if (kind == 0) return item;  // null
   if (kind == 1) {
     item.content = RandomValue(
         rng, rng.Pick(std::vector<ValueType>{ValueType::kString, ValueType::kInteger, ValueType::kBigDecimal,
@@ -199,6 +199,15 @@ DataItem RandomDataItem(Rng& rng, int depth) {
       map["k" + std::to_string(i)] = RandomDataItem(rng, depth - 1);
     }
     item.content = std::move(map);
+  }
+  return item;
+}
+
+DataItem RandomDataRoot(Rng& rng, int depth) {
+  DataItem item = RandomDataItem(rng, depth);
+  if (std::holds_alternative<Value>(item.content)) {
+    DataItem::Array wrapped{std::move(item)};
+    item = DataItem{std::move(wrapped)};
   }
   return item;
 }
@@ -266,6 +275,8 @@ CatalogSchema RandomCatalogSchema(uint64_t seed) {
   product.attributes.emplace("url", catalog.attributes.at("url"));
   product.attributes.emplace("priority", catalog.attributes.at("priority"));
   for (ValueType type : AllValueTypes()) {
+    // A catalog with these could not be published into evitaDB.
+    if (!WhyEvitaCannotTakeOverGrpc(type, TypeUse::kAttribute).empty()) continue;
     AttributeSchema a = Attribute(AttributeNameFor(type), type, AttributeSchemaKind::kEntity);
     a.nullable = rng.Coin();
     a.localized = type == ValueType::kString;
@@ -285,9 +296,8 @@ CatalogSchema RandomCatalogSchema(uint64_t seed) {
   }
   for (ValueType type : AllValueTypes()) {
     if (type == ValueType::kPredecessor || type == ValueType::kReferencedEntityPredecessor) continue;
-    // evitaDB cannot define these over gRPC (IsNumberRangeType): a catalog
-    // with them could not be published into it. Attributes still have them.
-    if (IsNumberRangeType(type)) continue;
+    // A catalog with these could not be published into evitaDB.
+    if (!WhyEvitaCannotTakeOverGrpc(type, TypeUse::kAssociatedData).empty()) continue;
     AssociatedDataSchema d;
     d.name = "d" + AttributeNameFor(type).substr(1);
     d.type = type;
@@ -335,10 +345,13 @@ CatalogSchema RandomCatalogSchema(uint64_t seed) {
   label.localized = true;
   label.nullable = true;
   label.sortable_in_scopes = {Scope::kLive};
-  categories.attributes = {{"order", order}, {"label", label}};
+  AttributeSchema rank = Attribute("rank", ValueType::kInteger, AttributeSchemaKind::kReference);
+  rank.nullable = true;
+  categories.attributes = {{"order", order}, {"label", label}, {"rank", rank}};
   SortableAttributeCompoundSchema by_label;
   by_label.name = "byLabel";
-  by_label.elements = {{"label", OrderDirection::kAsc, OrderBehaviour::kNullsLast}};
+  by_label.elements = {{"label", OrderDirection::kAsc, OrderBehaviour::kNullsLast},
+                       {"rank", OrderDirection::kDesc, OrderBehaviour::kNullsFirst}};
   by_label.indexed_in_scopes = {Scope::kLive};
   categories.sortable_attribute_compounds.emplace(by_label.name, by_label);
   product.references.emplace(categories.name, categories);
@@ -389,14 +402,16 @@ CatalogSchema RandomCatalogSchema(uint64_t seed) {
   products.faceted_in_scopes = categories.faceted_in_scopes;
   products.index_types = {{Scope::kLive, ReferenceIndexType::kForFiltering}};
   products.attribute_inheritance_behavior = AttributeInheritanceBehavior::kInheritOnlySpecified;
-  products.attribute_inheritance_filter = {"label"};
+  products.attribute_inheritance_filter = {"label", "rank"};  // byLabel's attributes
   AttributeSchema inherited_label = label;
   inherited_label.inherited = true;
+  AttributeSchema inherited_rank = rank;
+  inherited_rank.inherited = true;
   SortableAttributeCompoundSchema inherited_by_label = by_label;
   inherited_by_label.inherited = true;
   AttributeSchema note = Attribute("note", ValueType::kString, AttributeSchemaKind::kReference);
   note.nullable = true;
-  products.attributes = {{"label", inherited_label}, {"note", note}};
+  products.attributes = {{"label", inherited_label}, {"rank", inherited_rank}, {"note", note}};
   products.sortable_attribute_compounds.emplace(inherited_by_label.name, inherited_by_label);
   category.references.emplace(products.name, products);
   return catalog;
@@ -414,7 +429,7 @@ Entity RandomEntity(Rng& rng, const CatalogSchema& schema, const std::string& ty
     if (rng.Between(0, 2) == 0) continue;
     const AssociatedDataSchema& d = data_schema;  // (clang before 16 cannot capture a structured binding)
     auto make = [&] {
-      return d.type == ValueType::kComplexDataObject ? AssociatedDataValue{RandomDataItem(rng, 3)}
+      return d.type == ValueType::kComplexDataObject ? AssociatedDataValue{RandomDataRoot(rng, 3)}
                                                      : AssociatedDataValue{RandomValue(rng, d.type)};
     };
     if (d.localized) {

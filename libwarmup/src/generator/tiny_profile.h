@@ -17,8 +17,12 @@ namespace warmup::generator {
 
 // A random, valid value of `type` (arrays have 0 to 3 elements).
 Value RandomValue(Rng& rng, ValueType type);
-// A random complex associated-data object, nested up to `depth` levels.
+// A random node of a complex associated-data object, nested up to `depth`
+// levels; never a null node (evitaDB's protocol has none).
 DataItem RandomDataItem(Rng& rng, int depth);
+// A random complex object's root: a map or an array, never a value (evitaDB's
+// ComplexDataObject refuses one).
+DataItem RandomDataRoot(Rng& rng, int depth);
 
 // A catalog schema using every schema feature: global attributes of every
 // uniqueness, an attribute of every value type, associated data of every

@@ -20,8 +20,8 @@ std::string_view PriceInnerRecordHandlingName(PriceInnerRecordHandling handling)
 
 PriceInnerRecordHandling StoredPriceInnerRecordHandling(const Entity& entity) {
   const PriceInnerRecordHandling handling = entity.price_inner_record_handling;
-  if (entity.prices.empty() && (handling == PriceInnerRecordHandling::kNone ||
-                                handling == PriceInnerRecordHandling::kUnknown)) {
+  if (entity.prices.empty() &&
+      (handling == PriceInnerRecordHandling::kNone || handling == PriceInnerRecordHandling::kUnknown)) {
     return PriceInnerRecordHandling::kUnknown;
   }
   return handling;

@@ -51,13 +51,26 @@ Status CheckAttribute(const AttributeSchema& attribute) {
 Status CheckCompounds(const std::map<std::string, SortableAttributeCompoundSchema>& compounds,
                       const std::map<std::string, AttributeSchema>& attributes) {
   for (const auto& [name, compound] : compounds) {
-    if (compound.elements.empty()) {
-      return InvalidArgumentError("sortable compound '" + name + "' has no attributes");
+    // evitaDB's schema builder refuses fewer (InternalSchemaBuilderHelper);
+    // one sent over gRPC is taken, and every upsert it indexes then fails.
+    if (compound.elements.size() < 2) {
+      return InvalidArgumentError("sortable compound '" + name + "' has " +
+                                  std::to_string(compound.elements.size()) +
+                                  " attribute(s); evitaDB needs two at least");
     }
     for (const auto& element : compound.elements) {
-      if (!attributes.contains(element.attribute_name)) {
+      auto attribute = attributes.find(element.attribute_name);
+      if (attribute == attributes.end()) {
         return InvalidArgumentError("sortable compound '" + name + "' names unknown attribute '" +
                                     element.attribute_name + "'");
+      }
+      // evitaDB sorts a compound by comparing its values: it refuses every
+      // upsert whose compound holds a predecessor or an array (not Comparable).
+      const ValueType type = attribute->second.type;
+      if (IsArrayType(type) || type == ValueType::kPredecessor || type == ValueType::kReferencedEntityPredecessor) {
+        return InvalidArgumentError("sortable compound '" + name + "': attribute '" + element.attribute_name +
+                                    "' is " + std::string(ValueTypeName(type)) +
+                                    ", which evitaDB cannot compare in a compound");
       }
     }
   }

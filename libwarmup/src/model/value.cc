@@ -296,16 +296,28 @@ bool IsArrayType(ValueType type) {
   return n >= 50 && n <= 70;
 }
 
-bool IsNumberRangeType(ValueType type) {
+std::string_view WhyEvitaCannotTakeOverGrpc(ValueType type, TypeUse use) {
+  if (type == ValueType::kCharacterArray) {
+    return "evitaDB defines a CHARACTER_ARRAY item sent over gRPC as CHARACTER, then refuses every array "
+           "value (EvitaDataTypesConverter.toEvitaDataType: an evitaDB defect)";
+  }
+  if (use == TypeUse::kAttribute && ElementType(type) == ValueType::kLocalDateTime) {
+    return "evitaDB's UpsertAttributeMutation turns a LocalDateTime into an OffsetDateTime "
+           "(EvitaDataTypes.toSupportedTypeOrItsArray), so it refuses every value of a LOCAL_DATE_TIME "
+           "attribute (an evitaDB defect, since its commit 016d93255 of 2026-03-27)";
+  }
+  if (use != TypeUse::kAssociatedData) return "";
   switch (ElementType(type)) {
     case ValueType::kBigDecimalNumberRange:
     case ValueType::kLongNumberRange:
     case ValueType::kIntegerNumberRange:
     case ValueType::kShortNumberRange:
     case ValueType::kByteNumberRange:
-      return true;
+      return "evitaDB cannot define associated data of a number-range type over gRPC: it maps the "
+             "associated-data type onto GrpcEvitaDataType by name, where these are *_NUMBER_RANGE, and "
+             "answers INTERNAL with no message (EvitaDataTypesConverter.toEvitaDataType: an evitaDB defect)";
     default:
-      return false;
+      return "";
   }
 }
 

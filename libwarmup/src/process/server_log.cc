@@ -36,7 +36,8 @@ std::vector<std::string> LastErrorLines(const std::string& path, size_t max_line
     if (line.size() > kLineCut) line = line.substr(0, kLineCut) + "...";
     found.push_back(line);
   }
-  if (found.size() > max_lines) found.erase(found.begin(), found.end() - static_cast<std::ptrdiff_t>(max_lines));
+  if (found.size() > max_lines)
+    found.erase(found.begin(), found.end() - static_cast<std::ptrdiff_t>(max_lines));
   return found;
 }
 

@@ -460,7 +460,8 @@ class AttachedServerProcess : public ServerProcess {
     const auto stat = ReadProcStat(proc);
     ProcessSample sample;
     sample.rss_bytes = ResidentBytes(proc);
-    if (!stat || sample.rss_bytes < 0) return UnavailableError(proc + ": cannot be read (has the server ended?)");
+    if (!stat || sample.rss_bytes < 0)
+      return UnavailableError(proc + ": cannot be read (has the server ended?)");
     const auto tick = static_cast<double>(::sysconf(_SC_CLK_TCK));
     sample.cpu_seconds = static_cast<double>(stat->ticks - base_ticks_) / tick;
     std::lock_guard lock(mu_);
@@ -525,8 +526,8 @@ StatusOr<std::unique_ptr<ServerProcess>> ServerProcess::Attach(pid_t pid, const 
     if (ec) return NotFoundError("the server's GC log " + gc_log + ": " + ec.message());
     gc_offset = static_cast<std::streamoff>(size);
   }
-  return std::unique_ptr<ServerProcess>(
-      std::make_unique<AttachedServerProcess>(pid, address, gc_log, stat->ticks, stat->system_ticks, gc_offset));
+  return std::unique_ptr<ServerProcess>(std::make_unique<AttachedServerProcess>(
+      pid, address, gc_log, stat->ticks, stat->system_ticks, gc_offset));
 }
 
 StatusOr<std::unique_ptr<ServerProcess>> ServerProcess::Start(const ServerProcessOptions& options) {

@@ -125,8 +125,8 @@ void ReadMetrics(const json& doc, RunRecord& run) {
 StatusOr<RunRecord> FromJson(const json& doc, const std::string& file, const std::string& path) {
   auto bad = [&](const std::string& why) { return InvalidArgumentError(file + ": " + why); };
   const std::string schema = doc.value("schema", "");
-  if (schema != "warmup-run/9" && schema != "warmup-run/8" && schema != "warmup-run/7" && schema != "warmup-run/6" &&
-      schema != "warmup-run/5") {
+  if (schema != "warmup-run/9" && schema != "warmup-run/8" && schema != "warmup-run/7" &&
+      schema != "warmup-run/6" && schema != "warmup-run/5") {
     return bad("not a run report (schema warmup-run/9, 8, 7, 6 or 5), but " +
                doc.value("schema", std::string("no schema")));
   }

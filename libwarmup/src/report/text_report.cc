@@ -81,8 +81,8 @@ std::string DescribeServer(const ServerIdentity& server) {
   out += " at " + server.address;
   if (!server.instance_id.empty()) out += ", instance " + server.instance_id;
   if (!server.started_at.empty()) out += ", started " + server.started_at;
-  out += ", readiness " + (server.readiness.empty() ? std::string("not reported (no management service)")
-                                                    : server.readiness);
+  out += ", readiness " +
+         (server.readiness.empty() ? std::string("not reported (no management service)") : server.readiness);
   return out;
 }
 
@@ -201,7 +201,8 @@ std::string RunVerdict(const RunResult& r) {
 std::string TargetDropNote(const RunResult& r) {
   // A catalog that went ALIVE holds every entity the load sent, even when
   // verification then found it differs: it is not partial.
-  const std::string which = r.golive == GoLiveOutcome::kCompleted ? "target catalog" : "partial target catalog";
+  const std::string which =
+      r.golive == GoLiveOutcome::kCompleted ? "target catalog" : "partial target catalog";
   switch (r.target_drop) {
     case TargetDrop::kDropped:
       return "; the " + which + " was dropped";
@@ -257,7 +258,6 @@ std::string DescribeConfig(const RunResult& r) {
   if (!c.server_xmx.empty()) out += ", heap " + c.server_xmx;
   return out;
 }
-
 
 // What ran, where, on what: the run, source, target, configuration, storage, command, build and host.
 std::string HeaderSection(const RunResult& r) {
@@ -421,8 +421,8 @@ std::string ProcessSection(const RunResult& r) {
       out += "  server GC            unknown: " + server->gc_unavailable + "\n";
     }
     const std::string stop = server->attached ? "" : Format(", %.2f s after SIGTERM", server->stop_seconds);
-    out += Format("                       %s%s; %zu samples of RSS and CPU\n", server->ended.c_str(), stop.c_str(),
-                  server->samples.size());
+    out += Format("                       %s%s; %zu samples of RSS and CPU\n", server->ended.c_str(),
+                  stop.c_str(), server->samples.size());
   }
   return out;
 }

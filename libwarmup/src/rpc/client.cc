@@ -132,8 +132,9 @@ Status ExplainTransport(Status status, bool tls, bool client_certificate) {
             (tls ? (client_certificate ? " (over mTLS; the server may not accept this client certificate)"
                                        : " (over TLS; a server that wants client certificates (mTLS) "
                                          "drops a client without one it accepts)")
-                 : " (over plaintext; a server that accepts TLS only, as evitaDB does by default, "
-                   "drops such connections: then connect with TLS)"));
+                 : " (over plaintext; a server that accepts TLS only drops such connections, as warmup "
+                   "serve with --tls-cert does, while evitaDB answers them HTTP 403: then connect with "
+                   "TLS)"));
   }
   return status;
 }

@@ -2,6 +2,7 @@
 #include "warmup/remote_target.h"
 
 #include <functional>
+#include <map>
 
 #include <grpcpp/grpcpp.h>
 
@@ -25,16 +26,31 @@ namespace {
 
 using rpc::FromGrpc;
 
-// "Product.dLongRange, ..." for the associated data of `schema` evitaDB
-// cannot define over gRPC (IsNumberRangeType), or "".
-std::string NumberRangeAssociatedData(const CatalogSchema& schema) {
-  std::string named;
+// Each item of `schema` evitaDB cannot define over gRPC, with why
+// (WhyEvitaCannotTakeOverGrpc), by entity type: what a refusal of the
+// schema, or of an entity of that type, is most likely about.
+std::map<std::string, std::string> GrpcTypeDefects(const CatalogSchema& schema) {
+  std::map<std::string, std::string> found;
+  auto add = [&](const std::string& type, const std::string& item, ValueType value_type, TypeUse use) {
+    const std::string_view why = WhyEvitaCannotTakeOverGrpc(value_type, use);
+    if (why.empty()) return;
+    std::string& text = found[type];
+    text += (text.empty() ? "" : "; ") + item + " (" + std::string(ValueTypeName(value_type)) +
+            "): " + std::string(why);
+  };
   for (const auto& [type, entity] : schema.entities) {
-    for (const auto& [name, data] : entity.associated_data) {
-      if (IsNumberRangeType(data.type)) named += (named.empty() ? "" : ", ") + type + "." + name;
+    for (const auto& [name, a] : entity.attributes)
+      add(type, "attribute " + name, a.type, TypeUse::kAttribute);
+    for (const auto& [name, d] : entity.associated_data) {
+      add(type, "associated data " + name, d.type, TypeUse::kAssociatedData);
+    }
+    for (const auto& [reference, r] : entity.references) {
+      for (const auto& [name, a] : r.attributes) {
+        add(type, "attribute " + name + " of reference " + reference, a.type, TypeUse::kAttribute);
+      }
     }
   }
-  return named;
+  return found;
 }
 
 class RemoteTarget : public CatalogTarget {
@@ -88,15 +104,13 @@ class RemoteTarget : public CatalogTarget {
     Status schema_set = client_.Call("UpdateCatalogSchema", write_session_, [&](auto* context) {
       return client_.session().UpdateCatalogSchema(context, update, &updated);
     });
+    grpc_type_defects_ = GrpcTypeDefects(schema_);
     if (!schema_set.ok()) {
-      const std::string refused = NumberRangeAssociatedData(schema_);
-      if (refused.empty()) return schema_set;
+      std::string all;
+      for (const auto& [type, why] : grpc_type_defects_) all += (all.empty() ? "" : "; ") + type + " " + why;
+      if (all.empty()) return schema_set;
       return Status(schema_set.code(),
-                    schema_set.message() + "; the schema defines associated data of number-range types (" +
-                        refused +
-                        "), which evitaDB cannot define over gRPC (an evitaDB defect: its "
-                        "EvitaDataTypesConverter maps the associated-data type enum onto GrpcEvitaDataType by "
-                        "name, where these are *_NUMBER_RANGE); leave them out of the source's schema");
+                    schema_set.message() + "; the schema has what evitaDB cannot take: " + all);
     }
     last_call_ = std::chrono::steady_clock::now();
     StartKeeper();  // from here on, calls on the session may come from two threads
@@ -135,7 +149,14 @@ class RemoteTarget : public CatalogTarget {
           std::from_chars(it->second.data(), it->second.data() + it->second.size(), nanos);
       if (error == std::errc() && end == it->second.data() + it->second.size()) receipt->server_nanos = nanos;
     }
-    return FromGrpc(status, "UpsertEntity of " + EntityLabel(entity));
+    Status upserted = FromGrpc(status, "UpsertEntity of " + EntityLabel(entity));
+    if (upserted.code() == StatusCode::kInvalidArgument) {
+      if (auto defect = grpc_type_defects_.find(entity.type); defect != grpc_type_defects_.end()) {
+        return Status(upserted.code(), upserted.message() + "; " + entity.type +
+                                           " has what evitaDB cannot take: " + defect->second);
+      }
+    }
+    return upserted;
   }
 
   void SetGoLiveProgress(std::function<void(int percent)> on_progress) override {
@@ -271,6 +292,8 @@ class RemoteTarget : public CatalogTarget {
   RemoteTargetOptions options_;
   rpc::EvitaClient client_;
   CatalogSchema schema_;
+  // GrpcTypeDefects(schema_), by entity type: named when the server refuses.
+  std::map<std::string, std::string> grpc_type_defects_;
   std::string write_session_;
   // Guards the calls on write_session_ and last_call_ between the loading
   // thread and the keeper.

@@ -473,7 +473,8 @@ StatusOr<RunResult> RunLoad(const RunSpec& spec, const RunHooks& hooks) {
     if (spec.target.kind == TargetKind::kRemote) {
       identified = IdentifyServer(spec.target.address, spec.target.tls);
       if (spec.target.server_pid > 0) {
-        auto server = ServerProcess::Attach(spec.target.server_pid, spec.target.address, spec.target.server_gc_log);
+        auto server =
+            ServerProcess::Attach(spec.target.server_pid, spec.target.address, spec.target.server_gc_log);
         if (!server.ok()) return server.status();
         attached = std::move(server).value();
         sampler = std::make_unique<ServerSampler>(*attached);

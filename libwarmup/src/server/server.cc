@@ -24,7 +24,6 @@
 #include "codec/error_details.h"
 #include "codec/pb.h"
 #include "codec/schema_convert.h"
-#include "codec/value_convert.h"
 #include "common/names.h"
 #include "server/catalogs.h"
 #include "server/client_versions.h"
@@ -81,24 +80,6 @@ std::string_view RefusalDomain(std::string_view message) {
     default:
       return ::grpc::Status(static_cast<::grpc::StatusCode>(s.code()), s.message());
   }
-}
-
-// "Type.name (LONG_RANGE)" for the first associated data `request` defines
-// of a number-range type (IsNumberRangeType), or "".
-std::string NumberRangeAssociatedData(const pb::GrpcUpdateCatalogSchemaRequest& request) {
-  for (const auto& catalog_mutation : request.schemamutations()) {
-    if (!catalog_mutation.has_modifyentityschemamutation()) continue;
-    const auto& modify = catalog_mutation.modifyentityschemamutation();
-    for (const auto& m : modify.entityschemamutations()) {
-      if (!m.has_createassociateddataschemamutation()) continue;
-      const auto& create = m.createassociateddataschemamutation();
-      auto type = codec::AssociatedDataTypeFromProto(create.type());
-      if (type.ok() && IsNumberRangeType(*type)) {
-        return modify.entitytype() + "." + create.name() + " (" + std::string(ValueTypeName(*type)) + ")";
-      }
-    }
-  }
-  return "";
 }
 
 // What all services share. One mutex serializes every call into the engine:
@@ -268,19 +249,17 @@ class EvitaSessionServiceImpl final : public pb::EvitaSessionService::Service {
     std::lock_guard lock(state_->mu);
     auto session = Writer(context);
     if (!session.ok()) return ToGrpc(session.status());
-    if (std::string defined = NumberRangeAssociatedData(*in); !defined.empty()) {
-      // As evitaDB: its converter throws on these types (IsNumberRangeType),
-      // which its error handler answers INTERNAL with no message, and logs.
-      if (state_->observer != nullptr) {
-        state_->observer->OnInternalError(
-            "UpdateCatalogSchema: associated data " + defined +
-            " is of a number-range type, which evitaDB cannot define over gRPC (refused as evitaDB does)");
-      }
-      return ::grpc::Status(::grpc::StatusCode::INTERNAL, "");
-    }
     std::vector<pb::GrpcLocalCatalogSchemaMutation> mutations(in->schemamutations().begin(),
                                                               in->schemamutations().end());
-    if (Status s = state_->catalogs.UpdateSchema(session->catalog, mutations); !s.ok()) return ToGrpc(s);
+    if (Status s = state_->catalogs.UpdateSchema(session->catalog, mutations); !s.ok()) {
+      // A schema evitaDB's converter throws on (AsEvitaDefines): answered as
+      // evitaDB answers an exception it did not expect, INTERNAL with no
+      // message, the reason in the log only.
+      if (s.code() != StatusCode::kInternal) return ToGrpc(s);
+      if (state_->observer != nullptr)
+        state_->observer->OnInternalError("UpdateCatalogSchema: " + s.message());
+      return ::grpc::Status(::grpc::StatusCode::INTERNAL, "");
+    }
     out->set_version(1);
     return ::grpc::Status::OK;
   }
