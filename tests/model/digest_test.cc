@@ -104,7 +104,7 @@ TEST_CASE("the digest changes with every field of an entity, its prices and its 
   // Scale matters, as in Java: 121.0 and 121.00 are different prices.
   differs("price scale", [](Entity& e) { e.prices[0].price_with_tax = *BigDecimal::Parse("121.0"); });
   differs("validity start", [](Entity& e) { e.prices[0].validity->from->epoch_seconds += 1; });
-  differs("validity end", [](Entity& e) { e.prices[0].validity->to->nanos = 1; });
+  differs("validity end", [](Entity& e) { e.prices[0].validity->to->epoch_seconds -= 1; });
   differs("validity offset", [](Entity& e) { e.prices[0].validity->from->offset_seconds = 0; });
   differs("open validity", [](Entity& e) { e.prices[0].validity->to.reset(); });
   differs("no validity", [](Entity& e) { e.prices[0].validity.reset(); });
@@ -139,6 +139,26 @@ TEST_CASE("regression: an entity without prices has one digest whether its handl
   Entity sum = none;  // a handling evitaDB keeps without prices still counts
   sum.price_inner_record_handling = PriceInnerRecordHandling::kSum;
   CHECK(EntityDigest(sum) != EntityDigest(none));
+}
+
+// Seen against evitaDB: tiny's date-time ranges and price validities read
+// back without their fraction of a second (EvitaDataTypesConverter.toDateTimeRange),
+// and evitaDB's DateTimeRange compares whole seconds anyway.
+TEST_CASE(
+    "regression: a date-time range's bounds count at whole seconds, as evitaDB keeps and compares them") {
+  Entity e;
+  e.type = "Product";
+  e.primary_key = 1;
+  DateTimeRange range;
+  range.from = DateTime{1'338'605'958, 865'242'149, 11'700};
+  e.attributes.global["validFor"] = *Value::Make(ValueType::kDateTimeRange, {range});
+  Entity whole = e;
+  range.from->nanos = 0;
+  whole.attributes.global["validFor"] = *Value::Make(ValueType::kDateTimeRange, {range});
+  CHECK(EntityDigest(e) == EntityDigest(whole));
+  range.from->epoch_seconds += 1;  // another second is other content
+  whole.attributes.global["validFor"] = *Value::Make(ValueType::kDateTimeRange, {range});
+  CHECK(EntityDigest(e) != EntityDigest(whole));
 }
 
 TEST_CASE("the digest of a random entity changes with any content") {

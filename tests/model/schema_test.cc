@@ -141,7 +141,8 @@ TEST_CASE("ValidateCatalogSchema accepts a consistent schema and names what is w
          compound.elements = {{"code"}, {"chain"}};
          s.entities.at("Product").sortable_attribute_compounds.emplace("chained", compound);
        },
-       "sortable compound 'chained': attribute 'chain' is PREDECESSOR, which evitaDB cannot compare in a compound"},
+       "sortable compound 'chained': attribute 'chain' is PREDECESSOR, which evitaDB cannot compare in a "
+       "compound"},
   };
   for (const auto& [spoil, expected_message] : cases) {
     const std::string& message = expected_message;  // doctest captures it; a binding cannot be

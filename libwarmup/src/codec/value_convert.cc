@@ -517,7 +517,8 @@ StatusOr<AssociatedDataValue> AssociatedDataValueFromProto(const pb::GrpcEvitaAs
       if (!s.ok()) return s.WithContext("root");
       // evitaDB's ComplexDataObject refuses a value at its root.
       if (std::holds_alternative<Value>(root.content)) {
-        return InvalidArgumentError("root: a complex object's root is a value, not a map or an array (evitaDB takes none)");
+        return InvalidArgumentError(
+            "root: a complex object's root is a value, not a map or an array (evitaDB takes none)");
       }
       return AssociatedDataValue{std::move(root)};
     }

@@ -38,10 +38,16 @@ class CanonicalWriter {
     I64(v.nanos);
     I64(v.offset_seconds);
   }
+  // A range's bounds at whole seconds, as evitaDB compares them
+  // (DateTimeRange's equality), and as it keeps those that came over gRPC
+  // (EvitaDataTypesConverter.toDateTimeRange drops the nanoseconds).
   void Write(const DateTimeRange& v) {
     for (const auto* side : {&v.from, &v.to}) {
       Tag(*side ? 1 : 0);
-      if (*side) Write(**side);
+      if (*side) {
+        I64((*side)->epoch_seconds);
+        I64((*side)->offset_seconds);
+      }
     }
   }
   void Write(const BigDecimalRange& v) {

@@ -67,7 +67,8 @@ Status CheckCompounds(const std::map<std::string, SortableAttributeCompoundSchem
       // evitaDB sorts a compound by comparing its values: it refuses every
       // upsert whose compound holds a predecessor or an array (not Comparable).
       const ValueType type = attribute->second.type;
-      if (IsArrayType(type) || type == ValueType::kPredecessor || type == ValueType::kReferencedEntityPredecessor) {
+      if (IsArrayType(type) || type == ValueType::kPredecessor ||
+          type == ValueType::kReferencedEntityPredecessor) {
         return InvalidArgumentError("sortable compound '" + name + "': attribute '" + element.attribute_name +
                                     "' is " + std::string(ValueTypeName(type)) +
                                     ", which evitaDB cannot compare in a compound");
