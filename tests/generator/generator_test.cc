@@ -32,9 +32,11 @@ TEST_CASE("senesi at scale 1 has the production catalog's counts") {
 // the generator made NONE, so a content check of senesi failed on 2,681 of
 // 3,869 entities at scale 0.01.
 TEST_CASE("regression: generated entities without prices hold UNKNOWN handling, as evitaDB reads them") {
-  for (const auto& [profile, scale] : {std::pair{"senesi", 0.01}, std::pair{"tiny", 1.0}}) {
-    CAPTURE(std::string(profile));
-    auto source = OpenGeneratorSource({profile, scale, 1, ""});
+  for (const auto& profile_and_scale : {std::pair{"senesi", 0.01}, std::pair{"tiny", 1.0}}) {
+    const std::string profile =
+        profile_and_scale.first;  // (clang before 16 cannot capture a structured binding)
+    CAPTURE(profile);
+    auto source = OpenGeneratorSource({profile, profile_and_scale.second, 1, ""});
     REQUIRE_OK(source);
     int64_t without_prices = 0;
     int64_t with_prices = 0;
