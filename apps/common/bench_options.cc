@@ -25,8 +25,12 @@ StatusOr<BenchCommand> ParseBench(const std::vector<std::string>& args) {
       "empty")(
       "compress", po::value(&cmd.compression)->default_value(cmd.compression),
       (std::string("records of the embedded engine and the started serve: ") + kRecordCompressHelp).c_str())(
-      "rtt-calls", po::value(&cmd.rtt_calls)->default_value(cmd.rtt_calls),
-      "unary round trips timed per sitting (after 200 not counted)")(
+      "records-inline", po::bool_switch(&cmd.records_inline),
+      (std::string("the embedded engine and the started serve: ") + kRecordsInlineHelp).c_str())(
+      "verify", po::value(&cmd.verify)->default_value(cmd.verify),
+      "what every run but the null one checks after goLive: counts | content (every entity read back and "
+      "compared)")("rtt-calls", po::value(&cmd.rtt_calls)->default_value(cmd.rtt_calls),
+                   "unary round trips timed per sitting (after 200 not counted)")(
       "disk-mib", po::value(&cmd.disk_mib)->default_value(cmd.disk_mib),
       "MiB the disk probe writes in --out (0: no probe, the goLive row is not measured)")(
       "disk-probes", po::value(&cmd.disk_probes)->default_value(cmd.disk_probes),
@@ -41,6 +45,7 @@ StatusOr<BenchCommand> ParseBench(const std::vector<std::string>& args) {
   auto vm =
       Parse(args, o, {},
             "usage: warmup bench [--scales 0.1,1.0 | --pristine-dir DIR] [--out DIR] [--compress C]\n"
+            "                    [--records-inline] [--verify counts|content]\n"
             "                    [--evitadb-command CMD --evitadb-xmx X] [--require-targets]\n"
             "On one snapshot per sitting: a null-target load, an embedded load, a reindex against a\n"
             "started warmup serve (and evitaDB's server when given), the bare unary round trip and the\n"
@@ -83,6 +88,10 @@ StatusOr<BenchCommand> ParseBench(const std::vector<std::string>& args) {
     }
   }
   if (auto records = ParseRecordCompression(cmd.compression); !records.ok()) return records.status();
+  if (cmd.verify != "counts" && cmd.verify != "content") {
+    return InvalidArgumentError("--verify takes counts or content (a bench run always verifies), not '" +
+                                cmd.verify + "'");
+  }
   if (auto s = CheckRange("rtt-calls", cmd.rtt_calls, 10, 1'000'000); !s.ok()) return s;
   if (auto s = CheckRange("disk-mib", cmd.disk_mib, 0, 1 << 20); !s.ok()) return s;
   if (auto s = CheckRange("disk-probes", cmd.disk_probes, 1, 20); !s.ok()) return s;

@@ -194,6 +194,8 @@ struct BenchCommand {
   std::string catalog;                   // --catalog: the snapshot in pristine_dir
   std::string out_dir = "warmup-bench";  // absent or empty: reports, table, generated datasets, work
   std::string compression = "zstd";      // the embedded engine's and the started serve's --compress
+  bool records_inline = false;           // their --records-inline (evitaDB's mode with deflate)
+  std::string verify = "counts";         // --verify of every run but the null one: counts | content
   int rtt_calls = 2000;                  // unary round trips timed per sitting
   int disk_mib = 1024;                   // the disk probe's size; 0 = no probe
   int disk_probes = 3;                   // probes in a row; the goLive row holds the median

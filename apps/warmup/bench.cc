@@ -220,10 +220,16 @@ int Bench(const std::vector<std::string>& args) {
       KeepOrRemoveWork(work / name, reports / (std::string(name) + "-work"), !into || *exit_code != 0);
       return signals.received() == 0;
     };
+    // The engine's flags, for the embedded run and the started serve.
+    std::vector<std::string> engine = {"--compress", cmd->compression, "--verify", cmd->verify};
+    if (cmd->records_inline) engine.push_back("--records-inline");
+    auto with = [](std::vector<std::string> flags, const std::vector<std::string>& more) {
+      flags.insert(flags.end(), more.begin(), more.end());
+      return flags;
+    };
     if (!run("null", "load", {"--target", "null"}, sitting.null_run, sitting.null_absent) ||
         !run("embedded", "load",
-             {"--target", "embedded", "--compress", cmd->compression, "--work-dir",
-              (work / "embedded").string()},
+             with({"--target", "embedded", "--work-dir", (work / "embedded").string()}, engine),
              sitting.embedded, sitting.embedded_absent)) {
       return interrupted("during sitting " + label);
     }
@@ -235,8 +241,7 @@ int Bench(const std::vector<std::string>& args) {
         return FailWith(rtt.status().WithContext("timing unary round trips"));
       }
       sitting.rtt_p50_us = *rtt;
-      if (!run("remote", "reindex",
-               {"--compress", cmd->compression, "--work-dir", (work / "remote").string()}, sitting.remote,
+      if (!run("remote", "reindex", with({"--work-dir", (work / "remote").string()}, engine), sitting.remote,
                sitting.remote_absent)) {
         return interrupted("during sitting " + label);
       }
@@ -244,8 +249,8 @@ int Bench(const std::vector<std::string>& args) {
       sitting.remote_absent = "--no-remote";
     }
     if (!cmd->evitadb_command.empty()) {
-      std::vector<std::string> flags = {"--server-command", cmd->evitadb_command, "--work-dir",
-                                        (work / "evitadb").string()};
+      std::vector<std::string> flags = {"--server-command",          cmd->evitadb_command, "--work-dir",
+                                        (work / "evitadb").string(), "--verify",           cmd->verify};
       if (!cmd->evitadb_xmx.empty()) flags.insert(flags.end(), {"--server-xmx", cmd->evitadb_xmx});
       if (!run("evitadb", "reindex", flags, sitting.evitadb, sitting.evitadb_absent)) {
         return interrupted("during sitting " + label);

@@ -258,6 +258,8 @@ TEST_CASE("ReadBenchRun reads what a run report says, and names the file when it
   CHECK(run->copied == 4);
   CHECK(run->product_mean_us == 321.5);
   CHECK(run->loader_peak_rss_bytes == 123456789);
+  CHECK(run->verify_check == "none");
+  CHECK(run->compression.empty());  // the report said nothing of records
   CHECK(run->server_peak_rss_bytes == 555);
   CHECK(run->server_stop_seconds == 0.25);
   CHECK(run->server_ended == "exited 0");
@@ -270,6 +272,30 @@ TEST_CASE("ReadBenchRun reads what a run report says, and names the file when it
   std::ofstream(dir / "short.json") << R"({"schema": "warmup-run/8", "exit_code": 0})";
   CHECK(ReadBenchRun(dir / "short.json").status().code() == StatusCode::kInvalidArgument);
   CHECK(ReadBenchRun(dir / "absent.json").status().code() == StatusCode::kNotFound);
+}
+
+TEST_CASE("bench text: each run's records and verification, as its report says them") {
+  TempDir dir;
+  RunResult r;
+  r.golive = GoLiveOutcome::kCompleted;
+  r.config.compression = "deflate";
+  r.config.record_writes = "inline";
+  r.verify_mode = VerifyMode::kContent;
+  r.verification = Verification::kVerified;
+  const std::string file = dir / "embedded.json";
+  std::ofstream(file) << RenderJsonReport(r);
+  auto run = ReadBenchRun(file);
+  REQUIRE_MESSAGE(run.ok(), run.status().ToString());
+  CHECK(run->compression == "deflate");
+  CHECK(run->record_writes == "inline");
+  CHECK(run->verify_check == "content");
+  BenchFigures figures;
+  BenchSitting sitting;
+  sitting.label = "0.05";
+  sitting.embedded = *run;
+  figures.sittings = {sitting};
+  const std::string text = RenderBenchText(figures, BenchTable(figures));
+  CHECK_MESSAGE(text.find("records deflate, written inline; verify content\n") != std::string::npos, text);
 }
 
 }  // namespace

@@ -7,6 +7,8 @@
 #  - a server command that never becomes ready: its rows not measured and
 #    saying why, the other rows made, exit 1 and a line that says so;
 #  - a snapshot of one's own (--pristine-dir), without remote run or disk probe;
+#  - evitaDB's mode (--compress deflate --records-inline --verify content) in
+#    each run's report and in the table;
 #  - ^C during a run: that run stops, no table, exit 1, no work left behind.
 # usage: bench_test.sh WARMUP
 set -euo pipefail
@@ -113,6 +115,27 @@ assert rows["embedded goLive write rate / disk's sequential write"]["why"].start
 assert os.path.isdir(os.path.join(sys.argv[1], "sitting-mine"))
 PY
 [ -d "$dir/mine/tiny" ] || fail "bench touched the user's snapshot"
+
+# evitaDB's mode: records written inline with deflate, and every entity read back, in each run's
+# report and in the table.
+set +e
+out=$("$warmup" bench --pristine-dir "$dir/mine" --out "$dir/m" --disk-mib 0 --rtt-calls 10 --compress deflate \
+  --records-inline --verify content 2>&1)
+rc=$?
+set -e
+[ $rc -eq 0 ] || fail "a bench with --records-inline --verify content exited $rc: $out"
+[ "$(grep -c "records deflate, written inline; verify content" <<< "$out")" -eq 2 ] ||
+  fail "the embedded and remote runs do not say they wrote deflate records inline and verified content: $out"
+python3 - "$dir/m/sitting-mine" << 'PY' || fail "a run of the evitaDB-mode bench did not run as asked"
+import json, os, sys
+for name in ("embedded", "remote"):
+    doc = json.load(open(os.path.join(sys.argv[1], name + ".json")))
+    assert doc["config"]["record_writes"] == "inline", (name, doc["config"])
+    assert doc["verification"]["check"] == "content" and doc["verification"]["outcome"] == "verified", name
+PY
+out=$("$warmup" bench --profile tiny --scales 1 --verify all --out "$dir/never" 2>&1) &&
+  fail "bench took --verify all"
+grep -q "verify takes counts or content" <<< "$out" || fail "a wrong --verify was not named: $out"
 
 # ^C while a run goes on: the run is told, no table is made, the work is gone.
 "$warmup" bench --profile senesi --scales 0.02 --out "$dir/i" --disk-mib 1 --rtt-calls 10 > "$dir/i.out" 2> "$dir/i.err" &

@@ -27,6 +27,11 @@ struct BenchRun {
   // Whether the source was read ahead on a second thread (RunConfig::
   // source_read_ahead): then source_read_seconds is the load's wait.
   bool source_read_ahead = false;
+  // How its target kept records (RunConfig::compression, ::record_writes,
+  // e.g. "deflate", "inline"; empty when the report does not say: a server
+  // started by a command keeps its own settings, in the command) and what
+  // it verified (VerifyModeName: "counts", "content", "none").
+  std::string compression, record_writes, verify_check;
   double upsert_seconds = 0;
   double golive_seconds = 0;
   int64_t copied = 0;

@@ -256,7 +256,16 @@ StatusOr<BenchRun> ReadBenchRun(const std::string& report_json) {
     run.load_wall_seconds = doc.at("load_wall_seconds").get<double>();
     run.source_read_seconds = doc.at("source_read_seconds").get<double>();
     if (doc.contains("config") && doc.at("config").is_object()) {
-      run.source_read_ahead = doc.at("config").value("source_read_ahead", false);
+      const json& config = doc.at("config");
+      run.source_read_ahead = config.value("source_read_ahead", false);
+      auto text = [&](const char* key) {
+        return config.contains(key) && config.at(key).is_string() ? config.at(key).get<std::string>() : "";
+      };
+      run.compression = text("compression");
+      run.record_writes = text("record_writes");
+    }
+    if (doc.contains("verification") && doc.at("verification").is_object()) {
+      run.verify_check = doc.at("verification").value("check", "");
     }
     run.upsert_seconds = doc.at("upsert").at("total_seconds").get<double>();
     run.golive_seconds = doc.at("golive").at("seconds").get<double>();
@@ -342,6 +351,13 @@ std::string RenderBenchText(const BenchFigures& figures, const std::vector<Bench
       out += Format("  %-9s TOTAL %s  load %8.2f s  read %7.2f s  goLive %7.2f s  exit %d  %s\n", name,
                     total.c_str(), r->load_wall_seconds, r->source_read_seconds, r->golive_seconds,
                     r->exit_code, r->report.c_str());
+      std::string setup;
+      if (!r->compression.empty() && r->compression != "n/a") {
+        setup =
+            "records " + r->compression + (r->record_writes.empty() ? "" : ", written " + r->record_writes);
+      }
+      if (!r->verify_check.empty()) setup += (setup.empty() ? "" : "; ") + ("verify " + r->verify_check);
+      if (!setup.empty()) out += std::string(12, ' ') + setup + "\n";
     };
     run("null", s.null_run, s.null_absent);
     run("embedded", s.embedded, s.embedded_absent);
