@@ -200,7 +200,8 @@ row_remote_senesi() {
 row remote_load_senesi_without_prices_verified_content row_remote_senesi
 
 # Export of what the server holds, archived entities too, and a load from
-# the export into the embedded engine and into the server, content verified.
+# the export into the embedded engine, a started warmup serve and the server
+# itself, content verified.
 row_export_replay() {
   local out rc c
   for c in tinycopy senesicopy; do
@@ -211,6 +212,12 @@ row_export_replay() {
       --quiet --verify content 2>&1)
     rc=$?
     expect_rc 0 $rc "export of $c into embedded: $out" || return 1
+    # ... and into a warmup serve started for it: what evitaDB holds, every
+    # stand-in holds too.
+    out=$("$warmup" reindex --pristine-dir "$dir/export-$c" --work-dir "$dir/serve-$c" --quiet \
+      --verify content 2>&1)
+    rc=$?
+    expect_rc 0 $rc "export of $c into a started warmup serve: $out" || return 1
   done
   out=$("$warmup" load --pristine-dir "$dir/export-senesicopy" --target remote --address "$main" --quiet \
     --verify content --target-catalog replayed 2>&1)
@@ -228,7 +235,7 @@ a, b = counts(sys.argv[1]), counts(sys.argv[2])
 assert a == b, (a, b)
 PY
 }
-row export_and_replay_into_embedded_and_server row_export_replay
+row export_and_replay_into_embedded_serve_and_server row_export_replay
 
 # A live read straight into the embedded engine (--source grpc://).
 row_live_source() {

@@ -47,7 +47,9 @@ struct ProgressOptions {
 //   Product 316 / 1,188 (26.6 %), catalog 2,735 / 3,869 entities, 43.0 % of
 //   the bytes, 467 entities/s, upsert p50 116 us p99 2.4 ms, 1 s elapsed,
 //   about 2 s left
-// ("catalog 2,735 / 3,869 entities (70.7 %)" when weighted by entities), and
+// ("catalog 2,735 / 3,869 entities (70.7 %)" when weighted by entities; the
+// time left "12 s to 1 min 40 s" when, for the collections not started yet,
+// the run's rate by entities and by bytes disagree by more than a quarter), and
 // when no upsert completed for longer than the interval, the collection's
 // figure is followed by "no upsert completed for 12 s; waiting on Product
 // after pk 215 (216 of 1,188);". The time left is "?" while a rate it needs

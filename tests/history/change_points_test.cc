@@ -182,6 +182,39 @@ TEST_CASE(
   CHECK(FindHistoryChanges(runs, unverified_too).series[0].runs == 9);  // the failed run never counts
 }
 
+// Regression (issue 50): three runs of each of two builds, the second twice
+// as slow, gave "no change point in 6 runs (noise 37.2 %)", verdict no
+// regression, exit 0: six runs cannot show a change at all (the permutation
+// test's smallest p is 1 / C(6, 3)), and that silence was read as a pass.
+TEST_CASE(
+    "regression: history changes never passes a series that could not have shown its threshold's change") {
+  const HistoryChanges twice = FindHistoryChanges(Runs({10, 10.5, 9.6, 19, 21, 20}), {});
+  const MetricChanges& total = twice.series[0].metrics[0];
+  CHECK(total.changes.empty());  // too few runs for a significant split
+  CHECK_FALSE(total.resolves_threshold());
+  CHECK(total.detectable_change > total.threshold);
+  CHECK(twice.ExitCode() == kCompareInconclusive);
+  CHECK(twice.Verdict().rfind("inconclusive: total_seconds of series 1 could not have shown a change of +",
+                              0) == 0);
+  CHECK(twice.Verdict().ends_with("(exit 4)"));
+  CHECK(RenderHistoryChangesText(twice).find("NOT RESOLVED") != std::string::npos);
+
+  // By hand: ten runs with a spread of 1 % of their median (MAD 0.1 of 10, x 1.4826) could show
+  // (1.96 + 0.84) x 1.48 % x sqrt(1/10 + 1/3) / sqrt(3 / pi) = 2.8 %: a --threshold of 1 % is out of
+  // reach, one of 5 % is not.
+  const auto steady = Runs({10.0, 10.1, 9.9, 10.1, 9.9, 10.0, 10.2, 9.8, 10.0, 10.1});
+  HistoryChangesOptions fine;
+  fine.metrics = {"total_seconds"};
+  fine.threshold = 0.01;
+  const HistoryChanges tight = FindHistoryChanges(steady, fine);
+  REQUIRE(tight.series[0].metrics.size() == 1);
+  CHECK(tight.series[0].metrics[0].noise == doctest::Approx(0.014826).epsilon(0.01));
+  CHECK(tight.series[0].metrics[0].detectable_change == doctest::Approx(0.0279).epsilon(0.02));
+  CHECK(tight.ExitCode() == kCompareInconclusive);
+  fine.threshold = 0.05;
+  CHECK(FindHistoryChanges(steady, fine).ExitCode() == kCompareNoRegression);
+}
+
 TEST_CASE("FindHistoryChanges searches each setup apart, and the threshold keeps a small real change back") {
   std::mt19937_64 rng(13);
   auto runs =

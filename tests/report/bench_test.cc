@@ -289,13 +289,15 @@ TEST_CASE("bench text: each run's records and verification, as its report says t
   CHECK(run->compression == "deflate");
   CHECK(run->record_writes == "inline");
   CHECK(run->verify_check == "content");
+  CHECK(run->verification == "verified");
   BenchFigures figures;
   BenchSitting sitting;
   sitting.label = "0.05";
   sitting.embedded = *run;
   figures.sittings = {sitting};
   const std::string text = RenderBenchText(figures, BenchTable(figures));
-  CHECK_MESSAGE(text.find("records deflate, written inline; verify content\n") != std::string::npos, text);
+  CHECK_MESSAGE(text.find("records deflate, written inline; verify content: verified\n") != std::string::npos,
+                text);
 }
 
 }  // namespace

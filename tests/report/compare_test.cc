@@ -756,5 +756,50 @@ TEST_CASE("CompareRuns: the server's CPU per entity and peak RSS, from runs that
   for (const MetricComparison& m : none->metrics) CHECK(m.metric.rfind("server_", 0) != 0);
 }
 
+// Issue 50: arms run at host load averages of ~5 and ~3, every report
+// recording it and the comparison never showing it.
+TEST_CASE("CompareRuns shows the host load under each arm, and warns when the arms ran on a busier machine") {
+  testing::TempDir dir;
+  auto arm = [&](const std::string& prefix, std::vector<double> loads, double steal) {
+    std::vector<std::string> files;
+    for (size_t i = 0; i < loads.size(); ++i) {
+      files.push_back(WriteRun(dir.path(), prefix + std::to_string(i), 10, 500, "f1", [&](RunResult& r) {
+        r.environment.at_start.load_average_1m = loads[i];
+        r.environment.at_start.cpu_ticks = 1000;
+        r.environment.at_end.cpu_ticks = 2000;
+        r.environment.at_end.steal_ticks = static_cast<int64_t>(steal * 1000);
+      }));
+    }
+    return files;
+  };
+  const auto quiet = arm("q", {3.1, 2.9, 3.0}, 0);
+  auto busy = CompareRuns(quiet, arm("b", {5.2, 4.8, 5.0}, 0), {}, {});
+  REQUIRE_OK(busy);
+  CHECK(busy->arm_a.load_averages == std::vector<double>{3.1, 2.9, 3.0});
+  CHECK(busy->arm_b.load_averages == std::vector<double>{5.2, 4.8, 5.0});
+  // Medians 3.0 and 5.0 differ by 2.0, more than half of the 2 cores.
+  bool warned = false;
+  for (const std::string& w : busy->warnings)
+    warned = warned || (w.find("different host load") != std::string::npos &&
+                        w.find("median A 3.00, B 5.00, on 2 cores") != std::string::npos);
+  CHECK_MESSAGE(warned, RenderComparisonText(*busy));
+  const std::string text = RenderComparisonText(*busy);
+  CHECK(text.find("host load: 1-min load average at the runs' starts 3.00 (2.90 to 3.10); CPU steal 0.0 (0.0 "
+                  "to 0.0) %") != std::string::npos);
+  CHECK(RenderComparisonJson(*busy).find("\"load_averages\"") != std::string::npos);
+
+  // Within half the cores, and no steal: nothing to warn of. 12 % stolen in B: said.
+  auto near = CompareRuns(quiet, arm("n", {3.5, 3.4, 3.6}, 0.12), {}, {});
+  REQUIRE_OK(near);
+  bool load_warned = false, steal_warned = false;
+  for (const std::string& w : near->warnings) {
+    load_warned = load_warned || w.find("different host load") != std::string::npos;
+    steal_warned =
+        steal_warned || w.find("stole up to 12.0 % of the CPU during a run of arm B") != std::string::npos;
+  }
+  CHECK_FALSE(load_warned);
+  CHECK(steal_warned);
+}
+
 }  // namespace
 }  // namespace warmup

@@ -319,7 +319,10 @@ TEST_CASE("the JSON report carries every documented figure with its value") {
   CHECK(server["ended"] == "exited 0");
   CHECK(server["stop_seconds"] == 0.375);
   CHECK(server["attached"] == false);
-  CHECK(j["server_identity"] == json{{"address", "127.0.0.1:5555"},
+  CHECK(j["server_identity"] == json{{"description",
+                                      "evitaDB 2026.2.0-SNAPSHOT at 127.0.0.1:5555, instance evitaDB-a7c2, "
+                                      "started 2026-12-07T02:15:00Z, readiness API_UNKNOWN"},
+                                     {"address", "127.0.0.1:5555"},
                                      {"version", "2026.2.0-SNAPSHOT"},
                                      {"instance_id", "evitaDB-a7c2"},
                                      {"started_at", "2026-12-07T02:15:00Z"},

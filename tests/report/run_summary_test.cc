@@ -15,6 +15,7 @@
 #include "warmup/report.h"
 #include "warmup/run_record.h"
 #include "warmup/run_result.h"
+#include "warmup/server_identity.h"
 
 namespace warmup {
 namespace {
@@ -55,6 +56,29 @@ TEST_CASE("ReadRunRecord: the metrics of a report, worked from its fields") {
   CHECK(failed->exit_code == 1);
   CHECK(failed->failure.find("interrupted") != std::string::npos);
   CHECK_FALSE(failed->metrics.contains("total_seconds"));  // no goLive, no TOTAL
+}
+
+// Regression (issue 49): a run against an evitaDB reached by --address read
+// back with no server and its loader's build, so compare pages said "server:
+// not recorded" for both arms and the history named only warmup's build.
+TEST_CASE("ReadRunRecord: a server reached by --address is named by its address and the version it said") {
+  testing::TempDir dir;
+  auto run = ReadRunRecord(WriteRunReport(dir.path(), "e1", 10, 500, [](RunResult& r) {
+    r.config.target_kind = "remote";
+    r.server_identity = ServerIdentity{"127.0.0.1:5555",       "2026.2.0-SNAPSHOT", "evitaDB-a7c2",
+                                       "2026-12-07T02:15:00Z", "API_READY",         true};
+  }));
+  REQUIRE_OK(run);
+  CHECK(run->server == "at 127.0.0.1:5555 (not started by warmup)");
+  CHECK(run->server_build == "evitaDB 2026.2.0-SNAPSHOT");
+  CHECK(run->build == "evitaDB 2026.2.0-SNAPSHOT");  // the server's figures, not the loader's
+
+  // warmup serve names itself; a started one's own build stays what it said of it.
+  auto serve = ReadRunRecord(WriteRunReport(dir.path(), "s1", 10, 500, [](RunResult& r) {
+    r.server_identity = ServerIdentity{"127.0.0.1:7000", "warmup 0.1.0 (abc)", "", "", "API_READY", true};
+  }));
+  REQUIRE_OK(serve);
+  CHECK(serve->server_build == "warmup 0.1.0 (abc)");
 }
 
 TEST_CASE("SummarizeRuns: median, min, max, range and MAD of each metric, by hand") {

@@ -124,7 +124,7 @@ out=$("$warmup" bench --pristine-dir "$dir/mine" --out "$dir/m" --disk-mib 0 --r
 rc=$?
 set -e
 [ $rc -eq 0 ] || fail "a bench with --records-inline --verify content exited $rc: $out"
-[ "$(grep -c "records deflate, written inline; verify content" <<< "$out")" -eq 2 ] ||
+[ "$(grep -c "records deflate, written inline; verify content: verified" <<< "$out")" -eq 2 ] ||
   fail "the embedded and remote runs do not say they wrote deflate records inline and verified content: $out"
 python3 - "$dir/m/sitting-mine" << 'PY' || fail "a run of the evitaDB-mode bench did not run as asked"
 import json, os, sys

@@ -427,6 +427,10 @@ assert "DIFFERS" in [cells[-1] for _, cells in rows(mismatch, "verification")]
 assert [li.text() for li in page.one("ul", data_list="caveats").all("li")] == r["caveats"]
 command = {a.get("data-row"): cells for a, cells in rows(page, "config")}["command"][1]
 assert command == shlex.join(r["config"]["command_line"]) == text_report_line("r4", r"^  command  (.*)$"), command
+# What the server said of itself (ServerStatus), as the text report's server line says it.
+said = {a.get("data-row"): cells for a, cells in rows(page, "fingerprint")}["server-identity"][1]
+assert said == r["server_identity"]["description"] == text_report_line("r4", r"^  server   (.*)$"), said
+assert said.startswith("warmup "), said  # serve names itself, never "evitaDB"
 split = canvas(page, "time-split")
 labels = json.loads(split["data-labels"])
 row = labels.index("goLive → ALIVE")
@@ -495,6 +499,11 @@ for name in ["compare", "compare800"]:
                               ("loader build", c[key]["loader_builds"]), ("command line", c[key]["command_lines"])]:
             assert shown.get(field, shown.get(field + " (the runs differ)")) == "\n".join(values), (arm, field, shown)
         assert c[key]["servers"] and c[key]["loader_builds"] and c[key]["command_lines"], (arm, c[key])
+        # The host under each run, as its report says it (environment.at_start.load_average_1m).
+        loads = c[key]["load_averages"]
+        assert len(loads) == len(files), (arm, loads)
+        assert shown["host load"].startswith("1-min load average at each run's start: " +
+                                             ", ".join("%.2f" % v for v in loads)), (arm, shown["host load"])
     assert [li.text() for li in page.one("ul", data_list="setup").all("li")] == c["setup"]
     head = [th.text() for th in page.one("table", data_table="metrics").all("th")]
     assert head[:2] == ["metric", "verdict"], head

@@ -45,6 +45,10 @@ assert s["usage_sampled"] and s["usage"]["user_seconds"] > 0 and s["usage"]["pea
 assert s["samples"], "no samples of the group"
 assert s["gc"] is None and "{gclog}" in s["gc_unavailable"], s["gc_unavailable"]
 assert r["server"] is not None  # warmup serve's trailers still carry its time
+# What the server said of itself when its readiness was probed (ServerStatus), kept for the report.
+i = r["server_identity"]
+assert i["version"].startswith("warmup ") and i["readiness"] == "API_READY" and i["readiness_probed"], i
+assert r["target"].startswith("remote " + i["address"]), (r["target"], i)
 PY
 
 # 2. A JVM's GC log: the collections it made, and none counted twice under -Xlog:gc*.

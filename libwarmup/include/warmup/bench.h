@@ -30,8 +30,10 @@ struct BenchRun {
   // How its target kept records (RunConfig::compression, ::record_writes,
   // e.g. "deflate", "inline"; empty when the report does not say: a server
   // started by a command keeps its own settings, in the command) and what
-  // it verified (VerifyModeName: "counts", "content", "none").
-  std::string compression, record_writes, verify_check;
+  // it verified (VerifyModeName: "counts", "content", "none") and how that
+  // came out (the report's verification.outcome: "verified",
+  // "not_applicable" for the null target, ...).
+  std::string compression, record_writes, verify_check, verification;
   double upsert_seconds = 0;
   double golive_seconds = 0;
   int64_t copied = 0;

@@ -82,10 +82,21 @@ struct SeriesPoint {
 
 struct MetricChanges {
   std::string metric, unit;
-  size_t runs = 0;                    // runs of the series that have the metric
-  std::vector<SeriesPoint> points;    // those runs, oldest first
-  double noise = 0;                   // the relative spread the default threshold comes from
+  size_t runs = 0;                  // runs of the series that have the metric
+  std::vector<SeriesPoint> points;  // those runs, oldest first
+  double noise = 0;                 // the relative spread the default threshold comes from
+  double threshold = 0;             // the regression threshold (MetricChange::threshold)
+  // The smallest relative change a change point after the newest segment
+  // (the runs since the last change point, or all of them) could show,
+  // min_segment runs after it, at this noise (DetectableRelativeChange: a
+  // planning figure at 5 % and 80 % power). Above the threshold, the series
+  // could not have shown the change that matters: "no regression" would be
+  // a silent pass, and the verdict is inconclusive instead.
+  double detectable_change = 0;
   std::vector<MetricChange> changes;  // oldest first
+  // Searched (runs enough to split), and able to show a change of its threshold.
+  bool searched(int min_segment) const { return runs >= 2 * static_cast<size_t>(min_segment); }
+  bool resolves_threshold() const { return detectable_change <= threshold; }
 };
 
 struct SeriesChanges {
@@ -104,7 +115,10 @@ struct HistoryChanges {
   int min_segment = 3;
   // kCompareRegression when the newest change point of some metric of some
   // series is a regression; else kCompareInconclusive when no series had
-  // enough runs to look for a change; else kCompareNoRegression.
+  // enough runs to look for a change, or a searched metric could not have
+  // shown a change of its threshold (MetricChanges::resolves_threshold: the
+  // runs since its last change point are too few for its noise); else
+  // kCompareNoRegression.
   int ExitCode() const;
   // The verdict as one sentence ending with its exit status, e.g.
   // "REGRESSION: total_seconds of series 1 at run09 (+20.3 %) (exit 3)".

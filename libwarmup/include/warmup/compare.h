@@ -48,6 +48,9 @@ double HodgesLehmannShift(const std::vector<double>& a, const std::vector<double
 // (its MAD scaled to a standard deviation), for the rank test's efficiency
 // (3/pi of the t test's on normal data). A planning figure, not a test.
 double DetectableChange(const std::vector<double>& a, size_t b_size);
+// The same figure from a relative spread: samples of `n_a` and `n_b` runs
+// whose standard deviation is `relative_sigma` of their median.
+double DetectableRelativeChange(double relative_sigma, size_t n_a, size_t n_b);
 
 // The smallest two-sided p the Mann-Whitney U test can give for samples of
 // `m` and `n` (all of one arm below all of the other, no ties): exactly
@@ -119,6 +122,9 @@ struct ArmDescription {
   std::vector<std::string> servers;        // the server binary or command, its serve flags and heap
   std::vector<std::string> server_builds;  // what a started warmup serve said of its build
   std::vector<std::string> command_lines;  // how the runs were made
+  // The host under each run that said (RunRecord): the 1-min load average at
+  // its start and the CPU share stolen during it, in the arm's order.
+  std::vector<double> load_averages, steal_shares;
 };
 
 struct Comparison {

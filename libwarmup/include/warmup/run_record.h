@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -39,14 +40,21 @@ struct RunRecord {
   std::map<std::string, std::string> setup;
   // What varies between runs of one setup: the loader's build
   // (environment.build_details), the server (binary or command, its serve
-  // flags and heap), what a started warmup serve said of its build, and the
-  // command line.
+  // flags and heap; "at ADDRESS (not started by warmup)" for one reached by
+  // --address), what a started warmup serve said of its build (else what
+  // the server said of its version in ServerStatus, e.g. "evitaDB
+  // 2026.2.0-SNAPSHOT"), and the command line.
   std::string loader_build, server, server_build, command_line;
   // The build whose figures these are, short: a started server's when it
   // said its build (what `warmup ab` and a history across server builds set
   // apart), else the loader's; "VERSION (COMMIT)", "+" after the commit when
   // the tree had uncommitted changes, e.g. "0.1.0 (1d8870bdffb8+)".
   std::string build;
+  // The host while the run ran (environment): the 1-min load average at its
+  // start, and the share of CPU time the hypervisor stole between its start
+  // and end; none when the report did not say.
+  std::optional<double> load_average_at_start, steal_share;
+  int host_cores = 0;  // the cores the run saw
   // Every metric the report holds: "total_seconds" (only when goLive
   // completed), "net_load_seconds" (load wall minus source read),
   // "golive_seconds", "upsert_median_us:TYPE" per collection that copied an

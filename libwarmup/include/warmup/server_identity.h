@@ -8,9 +8,13 @@
 
 namespace warmup {
 
+// How warmup serve begins the version it answers in ServerStatus ("warmup
+// 0.1.0 (...)"): the one thing on the wire that tells it from evitaDB.
+inline constexpr const char* kServeVersionPrefix = "warmup ";
+
 struct ServerIdentity {
   std::string address;      // where it was asked
-  std::string version;      // evitaDB's release, e.g. "2026.2.0-SNAPSHOT"; serve says "warmup X"
+  std::string version;      // evitaDB's release, e.g. "2026.2.0-SNAPSHOT"; serve's begins kServeVersionPrefix
   std::string instance_id;  // evitaDB's id of this server instance; "" when it sent none
   std::string started_at;   // when it started, ISO 8601 with its offset; "" when it sent none
   // Its readiness as ServerStatus named it ("API_READY", "API_UNKNOWN", ...),
@@ -21,6 +25,14 @@ struct ServerIdentity {
   // has no readiness probes, e.g. a build without its Observability module,
   // or no management service at all).
   bool readiness_probed = true;
+  // Whether it is warmup serve (its version begins kServeVersionPrefix), not evitaDB.
+  bool is_warmup_serve() const { return version.starts_with(kServeVersionPrefix); }
+  // The product and its version: "evitaDB 2026.2.0-SNAPSHOT", serve's as it
+  // said it ("warmup 0.1.0 (...)"); "" when it named none.
+  std::string named_version() const {
+    if (version.empty() || is_warmup_serve()) return version;
+    return "evitaDB " + version;
+  }
   friend bool operator==(const ServerIdentity&, const ServerIdentity&) = default;
 };
 

@@ -11,11 +11,13 @@
 
 #include <chrono>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "warmup/run_observer.h"
 #include "warmup/server_figures.h"
+#include "warmup/server_identity.h"
 #include "warmup/status.h"
 
 namespace warmup {
@@ -84,6 +86,10 @@ class ServerProcess {
   // Its resident set size and CPU time now, read from /proc (for a command,
   // summed over its process group).
   virtual StatusOr<ProcessSample> SampleNow() const = 0;
+  // What the server said of itself when its readiness was probed (a server
+  // command's ServerStatus); none when it was not asked (a started serve
+  // says it is ready on a pipe, an attached server was never probed).
+  virtual std::optional<ServerIdentity> identity() const { return std::nullopt; }
   // SIGTERM, the grace period, SIGKILL if it still runs; then its usage and
   // how it ended. Idempotent: later calls return the first result.
   virtual ServerFigures Stop() = 0;

@@ -109,6 +109,9 @@ MetricChanges SearchMetric(const std::string& metric, const std::vector<const Hi
   }
   out.noise = deviations.empty() ? 0 : 1.4826 * Median(deviations);
   const double threshold = options.threshold > 0 ? options.threshold : std::max(0.01, 2 * out.noise);
+  out.threshold = threshold;
+  out.detectable_change = DetectableRelativeChange(out.noise, values.size() - bounds[bounds.size() - 2],
+                                                   static_cast<size_t>(options.detection.min_segment));
   for (size_t c = 0; c < points.size(); ++c) {
     const std::vector<double> before = segment(c), after = segment(c + 1);
     MetricChange change;
@@ -167,8 +170,22 @@ std::string HistoryChanges::Verdict() const {
   }
   const int exit_code = h.ExitCode();
   if (exit_code == kCompareInconclusive) {
-    verdict = "inconclusive: no series has enough runs (" + std::to_string(2 * h.min_segment) +
-              ") to look for a change";
+    for (size_t i = 0; i < h.series.size() && verdict.empty(); ++i) {
+      for (const MetricChanges& m : h.series[i].metrics) {
+        if (m.searched(h.min_segment) && !m.resolves_threshold()) {
+          verdict = "inconclusive: " + m.metric + " of series " + std::to_string(i + 1) +
+                    " could not have shown a change of " + SignedPercent(m.threshold) +
+                    " (its threshold) in " + std::to_string(m.runs) + " runs at " + Fixed(m.noise * 100, 1) +
+                    " % noise; the smallest it could show is " + SignedPercent(m.detectable_change) +
+                    ": take more runs, or give the --threshold that matters";
+          break;
+        }
+      }
+    }
+    if (verdict.empty()) {
+      verdict = "inconclusive: no series has enough runs (" + std::to_string(2 * h.min_segment) +
+                ") to look for a change";
+    }
   } else if (verdict.empty()) {
     verdict = "no regression at the newest change point of any series";
   }
@@ -218,14 +235,17 @@ std::vector<ChangePoint> EDivisive(const std::vector<double>& values, const Chan
 }
 
 int HistoryChanges::ExitCode() const {
-  bool searched = false;
+  bool searched = false, unresolved = false;
   for (const SeriesChanges& s : series) {
     for (const MetricChanges& m : s.metrics) {
-      searched = searched || m.runs >= 2 * static_cast<size_t>(min_segment);
+      if (m.searched(min_segment)) {
+        searched = true;
+        unresolved = unresolved || !m.resolves_threshold();
+      }
       if (!m.changes.empty() && m.changes.back().regression) return kCompareRegression;
     }
   }
-  return searched ? kCompareNoRegression : kCompareInconclusive;
+  return searched && !unresolved ? kCompareNoRegression : kCompareInconclusive;
 }
 
 HistoryChanges FindHistoryChanges(const std::vector<HistoryRun>& runs, const HistoryChangesOptions& options) {
@@ -297,7 +317,9 @@ std::string RenderHistoryChangesText(const HistoryChanges& h) {
       out << (m.changes.empty()
                   ? "no change point"
                   : std::to_string(m.changes.size()) + " change point" + (m.changes.size() == 1 ? "" : "s"))
-          << " in " << m.runs << " runs (noise " << Fixed(m.noise * 100, 1) << " %)\n";
+          << " in " << m.runs << " runs (noise " << Fixed(m.noise * 100, 1) << " %; threshold "
+          << SignedPercent(m.threshold) << ", the smallest change it could show "
+          << SignedPercent(m.detectable_change) << (m.resolves_threshold() ? "" : ": NOT RESOLVED") << ")\n";
       for (const MetricChange& c : m.changes) {
         out << "    at " << c.run_label << " (started " << c.started_at << ", build " << c.build;
         if (c.build_before != c.build) out << "; before it " << c.build_before;
@@ -354,6 +376,9 @@ std::string RenderHistoryChangesJson(const HistoryChanges& h) {
                          {"unit", m.unit},
                          {"runs", m.runs},
                          {"noise", m.noise},
+                         {"threshold", m.threshold},
+                         {"detectable_change", m.detectable_change},
+                         {"resolves_threshold", m.resolves_threshold()},
                          {"points", points},
                          {"changes", changes}});
     }

@@ -227,6 +227,8 @@ class ServerProcessImpl : public ServerProcess {
 
   void set_port(int port) { port_ = port; }
   void set_build(std::string build) { build_ = std::move(build); }
+  void set_identity(ServerIdentity identity) { identity_ = std::move(identity); }
+  std::optional<ServerIdentity> identity() const override { return identity_; }
 
  private:
   void ReadOutput() {
@@ -250,7 +252,8 @@ class ServerProcessImpl : public ServerProcess {
   pid_t pid_;
   int output_fd_;
   int port_ = 0;
-  std::string build_;  // what the server said of its build when ready
+  std::string build_;                       // what the server said of its build when ready
+  std::optional<ServerIdentity> identity_;  // what its ServerStatus said when ready (a command's)
   std::thread reader_;
   mutable std::mutex output_mu_;
   std::string output_;
@@ -418,8 +421,11 @@ StatusOr<std::unique_ptr<ServerProcess>> StartCommand(const ServerProcessOptions
           "the server command `" + *command + "` " + DescribeStatus(status) + " before it was ready" +
           (last.empty() ? " (it printed nothing)" : "; the end of its log " + options.log + ":\n" + last));
     }
-    const auto ready = CheckServerReady(address, probe);
-    if (ready.ok()) break;
+    auto ready = CheckServerReady(address, probe);
+    if (ready.ok()) {
+      server->set_identity(std::move(ready).value());
+      break;
+    }
     last_answer = ready.status().message();
     // It answered, and will answer the same until the deadline: say it now.
     const bool never = ready.status().code() == StatusCode::kFailedPrecondition;

@@ -266,6 +266,7 @@ StatusOr<BenchRun> ReadBenchRun(const std::string& report_json) {
     }
     if (doc.contains("verification") && doc.at("verification").is_object()) {
       run.verify_check = doc.at("verification").value("check", "");
+      run.verification = doc.at("verification").value("outcome", "");
     }
     run.upsert_seconds = doc.at("upsert").at("total_seconds").get<double>();
     run.golive_seconds = doc.at("golive").at("seconds").get<double>();
@@ -356,7 +357,10 @@ std::string RenderBenchText(const BenchFigures& figures, const std::vector<Bench
         setup =
             "records " + r->compression + (r->record_writes.empty() ? "" : ", written " + r->record_writes);
       }
-      if (!r->verify_check.empty()) setup += (setup.empty() ? "" : "; ") + ("verify " + r->verify_check);
+      if (!r->verify_check.empty() && r->verification != "not_applicable") {
+        setup += (setup.empty() ? "" : "; ") + ("verify " + r->verify_check) +
+                 (r->verification.empty() ? "" : ": " + r->verification);
+      }
       if (!setup.empty()) out += std::string(12, ' ') + setup + "\n";
     };
     run("null", s.null_run, s.null_absent);

@@ -143,13 +143,15 @@ double DetectableChange(const std::vector<double>& a, size_t b_size) {
   for (double x : a) deviations.push_back(std::abs(x - median));
   const double sigma = 1.4826 * Median(deviations);
   if (median == 0) return 0;
+  return DetectableRelativeChange(sigma / std::abs(median), a.size(), b_size);
+}
+
+double DetectableRelativeChange(double relative_sigma, size_t n_a, size_t n_b) {
   constexpr double kZAlpha = 1.959964;  // two-sided 5 %
   constexpr double kZPower = 0.841621;  // 80 % power
   constexpr double kRankEfficiency = 3 / std::numbers::pi;
-  const double n_a = static_cast<double>(a.size());
-  const double n_b = static_cast<double>(b_size);
-  return (kZAlpha + kZPower) * sigma * std::sqrt(1 / n_a + 1 / n_b) / std::sqrt(kRankEfficiency) /
-         std::abs(median);
+  return (kZAlpha + kZPower) * relative_sigma *
+         std::sqrt(1 / static_cast<double>(n_a) + 1 / static_cast<double>(n_b)) / std::sqrt(kRankEfficiency);
 }
 
 double SmallestAttainableP(size_t m, size_t n) {
@@ -238,8 +240,46 @@ ArmDescription Describe(const std::vector<RunRecord>& runs) {
     AddDistinct(arm.servers, r.server);
     AddDistinct(arm.server_builds, r.server_build);
     AddDistinct(arm.command_lines, r.command_line);
+    if (r.load_average_at_start) arm.load_averages.push_back(*r.load_average_at_start);
+    if (r.steal_share) arm.steal_shares.push_back(*r.steal_share);
   }
   return arm;
+}
+
+// "1.59 (1.20 to 2.50)": the median of the values and their range.
+std::string MedianAndRange(std::vector<double> values, double scale, int places) {
+  const double median = Median(values);
+  const auto [low, high] = std::minmax_element(values.begin(), values.end());
+  return Fixed(median * scale, places) + " (" + Fixed(*low * scale, places) + " to " +
+         Fixed(*high * scale, places) + ")";
+}
+
+// The arms ran on a machine busy by different amounts: the medians of their
+// load averages differ by more than half the cores (another tenant, a build
+// running beside one arm), or one arm had the hypervisor steal more than 5 %
+// of the CPU. Either can make a difference that is the machine's, not the
+// builds'.
+void WarnOfConditions(Comparison& c, int cores) {
+  const ArmDescription &a = c.arm_a, &b = c.arm_b;
+  if (!a.load_averages.empty() && !b.load_averages.empty()) {
+    const double ma = Median(a.load_averages), mb = Median(b.load_averages);
+    if (std::abs(ma - mb) > 0.5 * std::max(1, cores)) {
+      c.warnings.push_back(
+          "the arms ran at different host load: the 1-min load average at the runs' starts, "
+          "median A " +
+          Fixed(ma, 2) + ", B " + Fixed(mb, 2) + ", on " + std::to_string(cores) +
+          " cores; a difference may be the machine's, not the builds'");
+    }
+  }
+  for (const auto& [name, arm] : {std::pair{"A", &a}, std::pair{"B", &b}}) {
+    if (arm->steal_shares.empty()) continue;
+    const double most = *std::max_element(arm->steal_shares.begin(), arm->steal_shares.end());
+    if (most > 0.05) {
+      c.warnings.push_back(std::string("the hypervisor stole up to ") + Fixed(most * 100, 1) +
+                           " % of the CPU during a run of arm " + name +
+                           ": its figures include another tenant's");
+    }
+  }
 }
 
 }  // namespace
@@ -299,6 +339,7 @@ StatusOr<Comparison> CompareRuns(const std::vector<std::string>& a_files,
   }
   out.arm_a = Describe(*a);
   out.arm_b = Describe(*b);
+  WarnOfConditions(out, first.host_cores);
   if (a->size() < 9 || b->size() < 9) {
     out.warnings.push_back("fewer than 9 runs per arm (" + std::to_string(a->size()) + " and " +
                            std::to_string(b->size()) + "): the verdicts are unreliable");
@@ -372,6 +413,12 @@ void PrintArm(std::ostringstream& out, const char* name, const ArmDescription& a
   list("server build", arm.server_builds);
   list("loader build", arm.loader_builds);
   list("command", arm.command_lines);
+  if (!arm.load_averages.empty()) {
+    out << "    host load: 1-min load average at the runs' starts "
+        << MedianAndRange(arm.load_averages, 1, 2);
+    if (!arm.steal_shares.empty()) out << "; CPU steal " << MedianAndRange(arm.steal_shares, 100, 1) << " %";
+    out << " (median, range)\n";
+  }
 }
 
 }  // namespace
@@ -460,7 +507,9 @@ std::string RenderComparisonJson(const Comparison& c) {
     return json{{"servers", d.servers},
                 {"server_builds", d.server_builds},
                 {"loader_builds", d.loader_builds},
-                {"command_lines", d.command_lines}};
+                {"command_lines", d.command_lines},
+                {"load_averages", d.load_averages},
+                {"steal_shares", d.steal_shares}};
   };
   const int exit_code = c.ExitCode();
   json doc = {{"schema", "warmup-compare/2"},

@@ -287,6 +287,7 @@ if (r.source_cache) {
       c.files + ' files' + (c.action === 'none' ? '' : ', ' + c.action + ' on purpose') + ')']);
 }
 if (sp) rows.push(['server', sp.header + (sp.build ? '; build ' + sp.build : '')]);
+if (r.server_identity) rows.push({cells: ['server said', r.server_identity.description], attrs: {'data-row': 'server-identity'}});
 section('Fingerprint', 'what this run was, and what could make another run of the same build disagree with it');
 table(null, rows, {'data-table': 'fingerprint'});
 
@@ -567,6 +568,9 @@ for (const [name, arm, files] of [['A', c.arm_a, c.a], ['B', c.arm_b, c.b]]) {
                                  attrs: {'data-field': what}});
   table(null, [values('runs', [files.map(base).join(', ')]), values('server', arm.servers),
                values('server build', arm.server_builds), values('loader build', arm.loader_builds),
+               values('host load', arm.load_averages.length ? ['1-min load average at each run\'s start: ' +
+                   arm.load_averages.map((v) => v.toFixed(2)).join(', ') + (arm.steal_shares.length ?
+                   '; CPU steal ' + arm.steal_shares.map((v) => (100 * v).toFixed(1)).join(', ') + ' %' : '')] : []),
                values('command line', arm.command_lines)],
         {'data-arm': name});
 }

@@ -7,6 +7,7 @@
 #include <filesystem>
 
 #include "report/json_file.h"
+#include "warmup/server_identity.h"
 
 namespace warmup {
 namespace {
@@ -81,10 +82,26 @@ void ReadSetup(const json& doc, RunRecord& run) {
   }
   run.setup["dataset scale"] = scale;
   run.loader_build = env.at("build_details").get<std::string>();
+  run.host_cores = env.at("cores").get<int>();
+  if (env.contains("at_start") && env.at("at_start").value("load_average_1m", json()).is_number()) {
+    run.load_average_at_start = env.at("at_start").at("load_average_1m").get<double>();
+  }
+  if (env.contains("steal_share") && env.at("steal_share").is_number()) {
+    run.steal_share = env.at("steal_share").get<double>();
+  }
   const json& server = doc.at("server_process");
   if (!server.is_null()) {
     run.server_build = server.value("build", "");
     if (run.server.empty()) run.server = server.value("binary", "");
+  }
+  // What the server said of itself (warmup-run/9): a server warmup did not
+  // start is named by where it was reached, and evitaDB's build by its version.
+  if (doc.contains("server_identity") && doc.at("server_identity").is_object()) {
+    const json& said = doc.at("server_identity");
+    ServerIdentity identity;
+    identity.version = said.value("version", "");
+    if (run.server_build.empty()) run.server_build = identity.named_version();
+    if (run.server.empty()) run.server = "at " + said.value("address", "") + " (not started by warmup)";
   }
   run.build = ShortBuild(run.server_build.empty() ? run.loader_build : run.server_build);
   run.identity =

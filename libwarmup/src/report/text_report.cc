@@ -75,9 +75,8 @@ std::string Wrapped(const std::string& text, size_t width, const std::string& in
 }  // namespace
 
 std::string DescribeServer(const ServerIdentity& server) {
-  std::string out = server.version.empty() ? std::string("a server that did not name its version")
-                    : server.version.starts_with("warmup") ? server.version
-                                                           : "evitaDB " + server.version;
+  std::string out =
+      server.version.empty() ? std::string("a server that did not name its version") : server.named_version();
   out += " at " + server.address;
   if (!server.instance_id.empty()) out += ", instance " + server.instance_id;
   if (!server.started_at.empty()) out += ", started " + server.started_at;

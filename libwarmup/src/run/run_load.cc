@@ -293,7 +293,10 @@ StatusOr<RunResult> RunAgainstStartedServer(const RunSpec& spec, const RunHooks&
     TargetSpec remote = spec.target;
     remote.kind = TargetKind::kRemote;
     remote.address = (*server)->address();
-    const Identified identified = IdentifyServer(remote.address, remote.tls);
+    // A server command's readiness probe asked it already; a started serve is asked now.
+    const auto probed = (*server)->identity();
+    const Identified identified =
+        probed ? Identified{probed, ""} : IdentifyServer(remote.address, remote.tls);
     auto target = OpenTarget(remote);
     if (!target.ok()) {
       result = target.status();

@@ -1,6 +1,7 @@
 // The engine behind evitaDB's gRPC protocol: EvitaService, EvitaSessionService
 // and EvitaManagementService (the subset warmup speaks).
 #include "warmup/server.h"
+#include "warmup/server_identity.h"
 
 #include <grpcpp/grpcpp.h>
 #include <malloc.h>
@@ -447,7 +448,7 @@ class ManagementServiceImpl final : public pb::EvitaManagementService::Service {
  public:
   ::grpc::Status ServerStatus(::grpc::ServerContext*, const google::protobuf::Empty*,
                               pb::GrpcEvitaServerStatusResponse* out) override {
-    out->set_version("warmup " + Version());
+    out->set_version(kServeVersionPrefix + Version());
     out->set_readiness(pb::API_READY);
     return ::grpc::Status::OK;
   }
