@@ -104,9 +104,10 @@ int Ab(const std::vector<std::string>& args) {
     const bool failed = !result.ok() || result->ExitCode() == kExitFailed;
     if (failed && fs::exists(run.target.work_dir, ec)) {
       fs::rename(run.target.work_dir, kept, ec);
-      if (!ec)
+      if (!ec) {
         std::cerr << "warmup ab: run " << planned.label << " failed; its work directory is kept in "
                   << kept.string() << "\n";
+      }
     }
     if (!result.ok()) {
       remove_work();

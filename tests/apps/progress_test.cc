@@ -247,7 +247,7 @@ TEST_CASE("regression: the time left before a heavy collection starts is a range
   reporter.OnRunStart(start);
   reporter.OnCollectionStart(0);
   for (int k = 1; k <= 80; ++k) {
-    clock.Set(50 * k);
+    clock.Set(int64_t{50} * k);
     reporter.OnUpsert(Sample(0, 50'000, k));
     reporter.Tick();
   }

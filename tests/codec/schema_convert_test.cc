@@ -68,8 +68,9 @@ TEST_CASE(
   REQUIRE(!name.empty());
   schema.attributes.at(name).representative = true;
   for (auto& [type, entity] : schema.entities) {
-    if (auto used = entity.attributes.find(name); used != entity.attributes.end())
+    if (auto used = entity.attributes.find(name); used != entity.attributes.end()) {
       used->second.representative = true;
+    }
   }
   REQUIRE_OK(ValidateCatalogSchema(schema));
   pb::GrpcCatalogSchema catalog;

@@ -779,9 +779,10 @@ TEST_CASE("CompareRuns shows the host load under each arm, and warns when the ar
   CHECK(busy->arm_b.load_averages == std::vector<double>{5.2, 4.8, 5.0});
   // Medians 3.0 and 5.0 differ by 2.0, more than half of the 2 cores.
   bool warned = false;
-  for (const std::string& w : busy->warnings)
+  for (const std::string& w : busy->warnings) {
     warned = warned || (w.find("different host load") != std::string::npos &&
                         w.find("median A 3.00, B 5.00, on 2 cores") != std::string::npos);
+  }
   CHECK_MESSAGE(warned, RenderComparisonText(*busy));
   const std::string text = RenderComparisonText(*busy);
   CHECK(text.find("host load: 1-min load average at the runs' starts 3.00 (2.90 to 3.10); CPU steal 0.0 (0.0 "

@@ -330,8 +330,9 @@ TEST_CASE("the JSON report carries every documented figure with its value") {
                                      {"readiness_probed", false}});
   // A readiness that was not probed is a caveat of the run.
   bool said = false;
-  for (const auto& caveat : j["caveats"])
+  for (const auto& caveat : j["caveats"]) {
     said = said || caveat.get<std::string>().find("API_UNKNOWN") != std::string::npos;
+  }
   CHECK(said);
   CHECK(j["target_data"] ==
         json{{"dir", "/w/data"}, {"bytes_at_golive_start", 1000}, {"bytes_at_golive_end", 3500}});

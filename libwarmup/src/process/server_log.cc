@@ -8,7 +8,7 @@
 namespace warmup {
 namespace {
 
-constexpr std::streamoff kTailBytes = 256 * 1024;
+constexpr std::streamoff kTailBytes = std::streamoff{256} * 1024;
 constexpr size_t kLineCut = 400;
 
 // "a.b.SomeException: ..." or "a.b.SomeError" alone: a Java exception's
@@ -36,8 +36,9 @@ std::vector<std::string> LastErrorLines(const std::string& path, size_t max_line
     if (line.size() > kLineCut) line = line.substr(0, kLineCut) + "...";
     found.push_back(line);
   }
-  if (found.size() > max_lines)
+  if (found.size() > max_lines) {
     found.erase(found.begin(), found.end() - static_cast<std::ptrdiff_t>(max_lines));
+  }
   return found;
 }
 

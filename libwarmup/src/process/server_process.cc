@@ -466,8 +466,9 @@ class AttachedServerProcess : public ServerProcess {
     const auto stat = ReadProcStat(proc);
     ProcessSample sample;
     sample.rss_bytes = ResidentBytes(proc);
-    if (!stat || sample.rss_bytes < 0)
+    if (!stat || sample.rss_bytes < 0) {
       return UnavailableError(proc + ": cannot be read (has the server ended?)");
+    }
     const auto tick = static_cast<double>(::sysconf(_SC_CLK_TCK));
     sample.cpu_seconds = static_cast<double>(stat->ticks - base_ticks_) / tick;
     std::lock_guard lock(mu_);

@@ -39,8 +39,9 @@ std::map<std::string, std::string> GrpcTypeDefects(const CatalogSchema& schema) 
             "): " + std::string(why);
   };
   for (const auto& [type, entity] : schema.entities) {
-    for (const auto& [name, a] : entity.attributes)
+    for (const auto& [name, a] : entity.attributes) {
       add(type, "attribute " + name, a.type, TypeUse::kAttribute);
+    }
     for (const auto& [name, d] : entity.associated_data) {
       add(type, "associated data " + name, d.type, TypeUse::kAssociatedData);
     }

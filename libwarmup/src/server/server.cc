@@ -257,8 +257,9 @@ class EvitaSessionServiceImpl final : public pb::EvitaSessionService::Service {
       // evitaDB answers an exception it did not expect, INTERNAL with no
       // message, the reason in the log only.
       if (s.code() != StatusCode::kInternal) return ToGrpc(s);
-      if (state_->observer != nullptr)
+      if (state_->observer != nullptr) {
         state_->observer->OnInternalError("UpdateCatalogSchema: " + s.message());
+      }
       return ::grpc::Status(::grpc::StatusCode::INTERNAL, "");
     }
     out->set_version(1);
