@@ -802,5 +802,27 @@ TEST_CASE("CompareRuns shows the host load under each arm, and warns when the ar
   CHECK(steal_warned);
 }
 
+// Issue 50: a run on a freshly started evitaDB mostly measures JIT warm-up,
+// and a comparison of such runs never said its arms were still trending.
+TEST_CASE("CompareRuns warns of an arm whose runs still fall run over run") {
+  testing::TempDir dir;
+  std::vector<std::string> a, b;
+  const std::vector<double> warming = {48.4, 16.1, 12.5, 10.5, 10.2};
+  const std::vector<double> steady = {10.1, 10.3, 10.0, 10.2, 10.1};
+  for (size_t i = 0; i < warming.size(); ++i) {
+    a.push_back(WriteRun(dir.path(), "a" + std::to_string(i), steady[i], 500));
+    b.push_back(WriteRun(dir.path(), "b" + std::to_string(i), warming[i], 500));
+  }
+  auto comparison = CompareRuns(a, b, {}, {});
+  REQUIRE_OK(comparison);
+  std::vector<std::string> trend_warnings;
+  for (const std::string& w : comparison->warnings) {
+    if (w.find("still measure a warm-up") != std::string::npos) trend_warnings.push_back(w);
+  }
+  REQUIRE(trend_warnings.size() == 1);  // B's TOTAL; A's does not trend, the Product means are flat
+  CHECK(
+      trend_warnings[0].starts_with("arm B's total_seconds is falling run over run (Mann-Kendall p 0.017)"));
+}
+
 }  // namespace
 }  // namespace warmup

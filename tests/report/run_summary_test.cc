@@ -81,6 +81,37 @@ TEST_CASE("ReadRunRecord: a server reached by --address is named by its address 
   CHECK(serve->server_build == "warmup 0.1.0 (abc)");
 }
 
+// Issue 50: in one JVM the same load took 48.4, 16.1, 12.5 and 10.5 s, and no
+// summary said the series was still falling.
+TEST_CASE("regression: a summary of runs that still fall says so, and four runs cannot tell") {
+  testing::TempDir dir;
+  std::vector<std::string> files;
+  const std::vector<double> totals = {48.4, 16.1, 12.5, 10.5, 10.2};
+  for (size_t i = 0; i < totals.size(); ++i) {
+    files.push_back(WriteRunReport(dir.path(), "run0" + std::to_string(i + 1), totals[i], 500));
+  }
+  auto five = SummarizeRuns(files);
+  REQUIRE_OK(five);
+  const MetricSummary& total = Metric(*five, "total_seconds");
+  CHECK(total.trend.trending);  // S = -10: p = 2/120
+  CHECK(total.trend.s < 0);
+  CHECK_FALSE(Metric(*five, "upsert_mean_us:Product").trend.trending);  // 500 us in every run
+  const std::string text = RenderRunsSummaryText(*five);
+  CHECK_MESSAGE(text.find("WARNING: total_seconds is falling run over run (Mann-Kendall p 0.017): these runs "
+                          "still measure a warm-up") != std::string::npos,
+                text);
+  CHECK(text.find("FALLING") != std::string::npos);
+  CHECK(nlohmann::json::parse(RenderRunsSummaryJson(*five))["metrics"][0]["trend"]["trending"] == true);
+
+  files.pop_back();
+  auto four = SummarizeRuns(files);
+  REQUIRE_OK(four);
+  CHECK_FALSE(Metric(*four, "total_seconds").trend.decidable);
+  const std::string four_text = RenderRunsSummaryText(*four);
+  CHECK(four_text.find("WARNING") == std::string::npos);
+  CHECK(four_text.find("?: cannot tell from fewer than 5 runs") != std::string::npos);
+}
+
 TEST_CASE("SummarizeRuns: median, min, max, range and MAD of each metric, by hand") {
   testing::TempDir dir;
   // TOTAL 10, 12, 11, 30: median (11 + 12) / 2 = 11.5, range (30 - 10) / 11.5;

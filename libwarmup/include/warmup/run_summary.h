@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "warmup/status.h"
+#include "warmup/trend.h"
 
 namespace warmup {
 
@@ -25,6 +26,9 @@ struct MetricSummary {
   // The median absolute deviation from the median, divided by the median: a
   // spread that one outlying run does not move; 0 for one run.
   double mad_relative = 0;
+  // Whether the values still trend in the order the runs were taken (a
+  // server's warm-up under way): Mann-Kendall at 5 %.
+  TrendTest trend;
 };
 
 struct RunsSummary {
@@ -67,8 +71,10 @@ struct RunsSummary {
 // files); the errors of ReadRunRecord.
 StatusOr<RunsSummary> SummarizeRuns(const std::vector<std::string>& files, int64_t min_collection_count = 20);
 
-// One line per metric (median, min, max, range and MAD as % of the median),
-// after what the runs shared; a partial summary says so on its first line.
+// One line per metric (median, min, max, range and MAD as % of the median,
+// and its trend), after what the runs shared; a partial summary says so on
+// its first line, and a TOTAL or Product mean that still trends in a
+// WARNING line.
 std::string RenderRunsSummaryText(const RunsSummary& summary);
 // Every figure as JSON, schema "warmup-runs/1".
 std::string RenderRunsSummaryJson(const RunsSummary& summary);

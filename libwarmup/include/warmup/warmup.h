@@ -49,6 +49,7 @@
 #include "warmup/storage_info.h"
 #include "warmup/time_series.h"
 #include "warmup/tls.h"
+#include "warmup/trend.h"
 #include "warmup/value.h"
 #include "warmup/version.h"
 #include "warmup/work_dir.h"

@@ -16,6 +16,7 @@
 #include <sstream>
 
 #include "warmup/run_record.h"
+#include "warmup/trend.h"
 
 namespace warmup {
 namespace {
@@ -394,6 +395,18 @@ StatusOr<Comparison> CompareRuns(const std::vector<std::string>& a_files,
     if (m.p_adjusted < options.alpha) {
       if (m.ratio_ci.low > 1 + m.noise_threshold) m.verdict = Verdict::kRegressed;
       if (m.ratio_ci.high < 1 - m.noise_threshold) m.verdict = Verdict::kImproved;
+    }
+  }
+  // An arm whose runs still trend measured a warm-up, not its build's steady state.
+  for (const MetricComparison& m : out.metrics) {
+    if (m.metric != "total_seconds" && m.metric != "upsert_mean_us:Product") continue;
+    for (const auto& [name, values] : {std::pair{"A", &m.a}, std::pair{"B", &m.b}}) {
+      const TrendTest trend = MannKendall(*values);
+      if (trend.trending) {
+        out.warnings.push_back(std::string("arm ") + name + "'s " + m.metric + " is " + DescribeTrend(trend) +
+                               ": its runs still measure a warm-up; compare runs taken after it stops "
+                               "(--warmup-runs)");
+      }
     }
   }
   return out;

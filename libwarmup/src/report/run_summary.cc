@@ -32,6 +32,7 @@ MetricSummary Summarize(const std::string& metric, const std::string& unit, std:
   m.metric = metric;
   m.unit = unit;
   m.values = values;
+  m.trend = MannKendall(values);
   m.median = Median(values);
   const auto [min, max] = std::minmax_element(values.begin(), values.end());
   m.min = *min;
@@ -140,17 +141,28 @@ std::string RenderRunsSummaryText(const RunsSummary& s) {
   int width = 6;
   for (const MetricSummary& m : s.metrics) width = std::max(width, static_cast<int>(m.metric.size()));
   char row[512];
-  std::snprintf(row, sizeof(row), "%-*s %-9s %12s %12s %12s %9s %9s\n", width, "metric", "unit", "median",
-                "min", "max", "range", "MAD");
+  std::snprintf(row, sizeof(row), "%-*s %-9s %12s %12s %12s %9s %9s  %s\n", width, "metric", "unit", "median",
+                "min", "max", "range", "MAD", "trend");
   out << row;
   for (const MetricSummary& m : s.metrics) {
     const std::string unit = m.unit == "bytes" ? "MiB" : m.unit;
     const bool one = m.values.size() == 1;
-    std::snprintf(row, sizeof(row), "%-*s %-9s %12s %12s %12s %9s %9s\n", width, m.metric.c_str(),
+    const char* trend = !m.trend.decidable  ? "?"
+                        : !m.trend.trending ? "none"
+                        : m.trend.s < 0     ? "FALLING"
+                                            : "RISING";
+    std::snprintf(row, sizeof(row), "%-*s %-9s %12s %12s %12s %9s %9s  %s\n", width, m.metric.c_str(),
                   unit.c_str(), Figure(m.median, m.unit).c_str(), Figure(m.min, m.unit).c_str(),
                   Figure(m.max, m.unit).c_str(), one ? "n/a" : Percent(m.range_relative).c_str(),
-                  one ? "n/a" : Percent(m.mad_relative).c_str());
+                  one ? "n/a" : Percent(m.mad_relative).c_str(), trend);
     out << row;
+  }
+  for (const MetricSummary& m : s.metrics) {
+    if (m.trend.trending && (m.metric == "total_seconds" || m.metric == "upsert_mean_us:Product")) {
+      out << "WARNING: " << m.metric << " is " << DescribeTrend(m.trend)
+          << ": these runs still measure a warm-up (a JVM's JIT, caches), not one steady configuration; "
+             "take more --warmup-runs, or summarize the runs after it stops\n";
+    }
   }
   if (!s.small_collections.empty()) {
     out << "median upsert not summarized, fewer than " << s.min_collection_count << " entities in a run:";
@@ -159,6 +171,8 @@ std::string RenderRunsSummaryText(const RunsSummary& s) {
   }
   out << "range: (max - min) / median; MAD: the median absolute deviation / median"
       << (n < 5 ? "; with fewer than 5 runs both understate the spread" : "") << "\n";
+  out << "trend: Mann-Kendall over the runs in the order taken, at 5 % (FALLING, RISING or none); ?: "
+         "cannot tell from fewer than 5 runs\n";
   return out.str();
 }
 
@@ -172,7 +186,13 @@ std::string RenderRunsSummaryJson(const RunsSummary& s) {
                        {"min", m.min},
                        {"max", m.max},
                        {"range_relative", m.range_relative},
-                       {"mad_relative", m.mad_relative}});
+                       {"mad_relative", m.mad_relative},
+                       {"trend",
+                        {{"s", m.trend.s},
+                         {"p_value", m.trend.p_value},
+                         {"exact", m.trend.exact},
+                         {"decidable", m.trend.decidable},
+                         {"trending", m.trend.trending}}}});
   }
   json doc = {{"schema", "warmup-runs/1"},
               {"complete", s.complete()},
