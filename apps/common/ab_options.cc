@@ -34,8 +34,10 @@ StatusOr<AbCommand> ParseAb(const std::vector<std::string>& args) {
       "resamples", po::value(&cmd.compare.resamples)->default_value(cmd.compare.resamples),
       "bootstrap resamples (10,000 or more)")("force", po::bool_switch(&cmd.compare.force),
                                               "compare even if the runs' datasets or hosts differ")(
+      "metric", po::value(&cmd.compare.primary_metric)->default_value(cmd.compare.primary_metric),
+      kPrimaryMetricHelp)(
       "alpha", po::value(&cmd.compare.alpha)->default_value(cmd.compare.alpha, "0.05"),
-      "significance level of a verdict, for the Holm-adjusted p");
+      "significance level of a verdict (the primary metric's p, a secondary's Holm-adjusted p)");
   const std::string usage =
       "usage: warmup ab --a WARMUP_A --b WARMUP_B [--runs N] [--order abab|random] [--out DIR]\n"
       "                 [--a-args \"...\"] [--b-args \"...\"] (--pristine-dir DIR | --source URL) "
@@ -110,6 +112,7 @@ StatusOr<AbCommand> ParseAb(const std::vector<std::string>& args) {
   if (auto s = CheckRange("runs", cmd.runs, 2, 1000); !s.ok()) return s;
   if (auto s = CheckRange("resamples", cmd.compare.resamples, 1000, 10'000'000); !s.ok()) return s;
   if (auto s = CheckAlpha(cmd.compare.alpha); !s.ok()) return s;
+  if (auto s = CheckPrimaryMetric(cmd.compare.primary_metric); !s.ok()) return s;
   cmd.compare.seed = cmd.order_seed;
   cmd.a_args = SplitAtSpaces(a_args);
   cmd.b_args = SplitAtSpaces(b_args);

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <sstream>
 
+#include "warmup/run_record.h"
+
 namespace warmup::cli {
 namespace {
 
@@ -155,6 +157,15 @@ Status CheckGeneratorProfile(const std::string& profile) {
 Status CheckAlpha(double alpha) {
   if (alpha > 0 && alpha <= 0.2) return OkStatus();
   return InvalidArgumentError("--alpha must be above 0 and at most 0.2, not " + std::to_string(alpha));
+}
+
+Status CheckPrimaryMetric(const std::string& metric) {
+  if (IsRunMetricName(metric)) return OkStatus();
+  return InvalidArgumentError(
+      "--metric " + metric +
+      " is not a metric of a run report: total_seconds, net_load_seconds, golive_seconds, "
+      "upsert_mean_us:Product, upsert_median_us:TYPE, server_cpu_us_per_entity or "
+      "server_peak_rss_bytes");
 }
 
 std::vector<std::string> CommandLine(std::vector<std::string> tool, const std::vector<std::string>& args) {

@@ -136,21 +136,25 @@ StatusOr<CompareCommand> ParseCompare(const std::vector<std::string>& args) {
       "bootstrap resamples (10,000 or more)")("seed", po::value(&cmd.options.seed)->default_value(1),
                                               "the bootstrap's seed: the same runs give the same intervals")(
       "force", po::bool_switch(&cmd.options.force), "compare runs of different datasets or hosts")(
+      "metric", po::value(&cmd.options.primary_metric)->default_value(cmd.options.primary_metric),
+      kPrimaryMetricHelp)(
       "alpha", po::value(&cmd.options.alpha)->default_value(cmd.options.alpha, "0.05"),
-      "significance level of a verdict, for the Holm-adjusted p");
+      "significance level of a verdict (the primary metric's p, a secondary's Holm-adjusted p)");
   po::positional_options_description positional;
   positional.add("a", -1);
-  auto vm = Parse(args, o, positional,
-                  "usage: warmup compare A.json... --vs B.json... [--noise-from AA.json...] [--json F]\n"
-                  "Per metric: medians, the ratio B/A with a bootstrap 95 % interval, the Mann-Whitney U "
-                  "test,\nthe Hodges-Lehmann shift, and a verdict. Exit 0: no regression, 3: a regression, "
-                  "4: inconclusive (too few runs for any verdict), 1: error.",
-                  &cmd.help);
+  auto vm = Parse(
+      args, o, positional,
+      "usage: warmup compare A.json... --vs B.json... [--metric M] [--noise-from AA.json...] [--json F]\n"
+      "Per metric: medians, the ratio B/A with a bootstrap 95 % interval, the Mann-Whitney U "
+      "test,\nthe Hodges-Lehmann shift, and a verdict. Exit 0: no regression, 3: a regression, "
+      "4: inconclusive (too few runs for any verdict), 1: error.",
+      &cmd.help);
   if (!vm.ok()) return vm.status();
   if (!cmd.help.empty()) return cmd;
   if (cmd.a_files.empty()) return InvalidArgumentError("name arm A's run reports before --vs");
   if (auto s = CheckRange("resamples", cmd.options.resamples, 1000, 10'000'000); !s.ok()) return s;
   if (auto s = CheckAlpha(cmd.options.alpha); !s.ok()) return s;
+  if (auto s = CheckPrimaryMetric(cmd.options.primary_metric); !s.ok()) return s;
   return cmd;
 }
 

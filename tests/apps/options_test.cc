@@ -986,12 +986,16 @@ TEST_CASE("compare: every documented flag is parsed into the command (table-driv
        {"seed", {with({"--seed", "42"}), [](const CompareCommand& c) { return c.options.seed == 42; }}},
        {"force", {with({"--force"}), [](const CompareCommand& c) { return c.options.force; }}},
        {"alpha",
-        {with({"--alpha", "0.01"}), [](const CompareCommand& c) { return c.options.alpha == 0.01; }}}});
+        {with({"--alpha", "0.01"}), [](const CompareCommand& c) { return c.options.alpha == 0.01; }}},
+       {"metric", {with({"--metric", "upsert_mean_us:Product"}), [](const CompareCommand& c) {
+                     return c.options.primary_metric == "upsert_mean_us:Product";
+                   }}}});
   // What the flags leave alone is the documented default (docs/comparing.md).
   auto plain = ParseCompare(base);
   REQUIRE_OK(plain);
   CHECK(plain->options.resamples == 10'000);
   CHECK(plain->options.alpha == 0.05);
+  CHECK(plain->options.primary_metric == "total_seconds");
   CHECK(plain->options.seed == defaults.seed);
   CHECK_FALSE(plain->options.force);
   CHECK(plain->noise_files.empty());
@@ -1046,7 +1050,10 @@ TEST_CASE(
        {"resamples",
         {with({"--resamples", "20000"}), [](const AbCommand& c) { return c.compare.resamples == 20000; }}},
        {"force", {with({"--force"}), [](const AbCommand& c) { return c.compare.force; }}},
-       {"alpha", {with({"--alpha", "0.01"}), [](const AbCommand& c) { return c.compare.alpha == 0.01; }}}});
+       {"alpha", {with({"--alpha", "0.01"}), [](const AbCommand& c) { return c.compare.alpha == 0.01; }}},
+       {"metric", {with({"--metric", "upsert_median_us:Media"}), [](const AbCommand& c) {
+                     return c.compare.primary_metric == "upsert_median_us:Media";
+                   }}}});
   auto plain = ParseAb(base);
   REQUIRE_OK(plain);
   CHECK(plain->runs == 9);
@@ -1055,6 +1062,10 @@ TEST_CASE(
   CHECK_FALSE(plain->compare.force);
   CHECK(plain->compare.resamples == 10'000);
   CHECK(plain->compare.alpha == 0.05);
+  CHECK(plain->compare.primary_metric == "total_seconds");
+  // A metric no report has is refused before any run is made.
+  CHECK(
+      ParseAb(with({"--metric", "speed"})).status().message().starts_with("--metric speed is not a metric"));
 
   // ab's --help lists only its own flags; every other is reindex's, which each run is given
   // (docs/comparing.md). Each flag reindex documents either reaches the runs' reindex command, or is

@@ -143,24 +143,54 @@ TEST_CASE("CompareRuns: a slower B regresses, a faster B improves, the same runs
     same.push_back(
         WriteRun(dir.path(), "x" + std::to_string(i), 10 * (1 + jitter(rng)), 500 * (1 + jitter(rng))));
   }
-  auto regressed = CompareRuns(a, slower, {}, {});
+  CompareOptions by_product;
+  by_product.primary_metric = "upsert_mean_us:Product";
+  auto regressed = CompareRuns(a, slower, {}, by_product);
   REQUIRE_OK(regressed);
   const MetricComparison& product = Metric(*regressed, "upsert_mean_us:Product");
+  CHECK(product.primary);
   CHECK(product.verdict == Verdict::kRegressed);
   CHECK(product.ratio == doctest::Approx(1.2).epsilon(0.03));
   CHECK(product.ratio_ci.low < 1.2);
   CHECK(product.ratio_ci.high > 1.2);
   CHECK(product.test.p_value < 0.001);
-  // The only metric that changed has the smallest p: Holm multiplies it by the number of metrics.
-  CHECK(product.p_adjusted == doctest::Approx(product.test.p_value * regressed->metrics.size()));
+  CHECK(product.p_adjusted == product.test.p_value);  // the primary metric is tested alone
   for (const MetricComparison& m : regressed->metrics) CHECK(m.p_adjusted >= m.test.p_value);
   CHECK(product.hodges_lehmann == doctest::Approx(100).epsilon(0.1));
   CHECK(Metric(*regressed, "upsert_median_us:Brand").verdict == Verdict::kNoChange);
   CHECK(regressed->ExitCode() == 3);
   CHECK(regressed->warnings.empty());
   const std::string text = RenderComparisonText(*regressed);
-  CHECK(text.find("verdict: REGRESSED (exit 3)") != std::string::npos);
-  CHECK(RenderComparisonJson(*regressed).find("\"schema\": \"warmup-compare/2\"") != std::string::npos);
+  CHECK(text.find("verdict: REGRESSED (exit 3): upsert_mean_us:Product, the primary metric") !=
+        std::string::npos);
+  CHECK(RenderComparisonJson(*regressed).find("\"schema\": \"warmup-compare/3\"") != std::string::npos);
+
+  // Issue 50: the same runs with TOTAL as the primary metric (the default). Product's regression is
+  // a secondary metric's: shown, Holm-adjusted over the secondaries, and it does not decide.
+  auto by_total = CompareRuns(a, slower, {}, {});
+  REQUIRE_OK(by_total);
+  CHECK(Metric(*by_total, "total_seconds").primary);
+  const MetricComparison& secondary = Metric(*by_total, "upsert_mean_us:Product");
+  CHECK_FALSE(secondary.primary);
+  CHECK(secondary.verdict == Verdict::kRegressed);
+  // The secondary with the smallest p: Holm multiplies it by the number of secondaries.
+  CHECK(secondary.p_adjusted == doctest::Approx(secondary.test.p_value * (by_total->metrics.size() - 1)));
+  CHECK(by_total->ExitCode() == 0);
+  const std::string total_text = RenderComparisonText(*by_total);
+  CHECK(total_text.find(
+            "secondary, not deciding: upsert_mean_us:Product regressed (to decide on it, declare it "
+            "before the runs: --metric upsert_mean_us:Product)") != std::string::npos);
+  CHECK(total_text.find("verdict: no regression (exit 0): total_seconds, the primary metric") !=
+        std::string::npos);
+
+  // A primary metric the runs do not have is refused, naming those they have.
+  CompareOptions absent;
+  absent.primary_metric = "server_peak_rss_bytes";
+  const Status refused = CompareRuns(a, slower, {}, absent).status();
+  CHECK(refused.code() == StatusCode::kInvalidArgument);
+  CHECK(refused.message().starts_with(
+      "the primary metric server_peak_rss_bytes is not among the metrics every run has: "));
+  CHECK(refused.message().find("total_seconds") != std::string::npos);
 
   auto improved = CompareRuns(a, faster, {}, {});
   REQUIRE_OK(improved);
@@ -216,8 +246,8 @@ TEST_CASE("CompareRuns refuses what cannot be compared, naming the file, and war
 
 TEST_CASE("warmup compare: exit 3 on a regression, 0 without, 1 on an error, and --json") {
   testing::TempDir dir;
-  // 6 runs per arm: with 4 the smallest exact p (2/70) times Holm's factor would stay above 5 %.
-  std::vector<std::string> args = {"compare"};
+  // 6 runs per arm, only Product's upserts differing: the primary metric is declared as Product's mean.
+  std::vector<std::string> args = {"compare", "--metric", "upsert_mean_us:Product"};
   for (int i = 0; i < 6; ++i) args.push_back(WriteRun(dir.path(), "a" + std::to_string(i), 10, 500 + i));
   args.push_back("--vs");
   std::vector<std::string> same = args;
@@ -238,6 +268,17 @@ TEST_CASE("warmup compare: exit 3 on a regression, 0 without, 1 on an error, and
   CHECK(broken.exit_code == 1);
   CHECK(broken.output.find("x.json: cannot be read") != std::string::npos);
   CHECK(testing::RunCli({"compare", "--vs", "a.json"}).exit_code == 64);
+  // Without --metric the primary is TOTAL, equal in every run: Product's regression does not decide.
+  std::vector<std::string> by_total = args;
+  by_total.erase(by_total.begin() + 1, by_total.begin() + 3);
+  const testing::CliResult secondary = testing::RunCli(by_total);
+  CHECK_MESSAGE(secondary.exit_code == 0, secondary.output);
+  CHECK(secondary.output.find("secondary, not deciding: upsert_mean_us:Product regressed") !=
+        std::string::npos);
+  const testing::CliResult unknown =
+      testing::RunCli({"compare", "a.json", "--vs", "b.json", "--metric", "speed"});
+  CHECK(unknown.exit_code == 64);
+  CHECK(unknown.output.find("--metric speed is not a metric of a run report") != std::string::npos);
 }
 
 TEST_CASE("SmallestAttainableP: complete separation, by hand") {
@@ -280,29 +321,41 @@ TEST_CASE(
 }
 
 TEST_CASE(
-    "inconclusive is decided by Holm's factor: 5 runs a side can reach alpha over 6 metrics, 4 cannot") {
-  // Six metrics (TOTAL, net load, goLive, Product's mean, the medians of Brand and Product):
-  // 6 x 2/252 = 0.048 < 0.05, but 6 x 2/70 = 0.17.
+    "inconclusive: the primary metric alone reaches alpha from 4 runs a side, a secondary by Holm's factor "
+    "from 5") {
+  // Six metrics (TOTAL, net load, goLive, Product's mean, the medians of Brand and Product), the
+  // primary Product's mean: tested alone, 2/70 = 0.029 < 0.05 with 4 a side, but 2/20 = 0.1 with 3.
+  // The five secondaries: 5 x 2/252 = 0.040 < 0.05 with 5 a side, but 5 x 2/70 = 0.14 with 4.
   testing::TempDir dir;
+  CompareOptions by_product;
+  by_product.primary_metric = "upsert_mean_us:Product";
   auto arms = [&](int n, const std::string& prefix) {
     std::vector<std::string> a, b;
     for (int i = 0; i < n; ++i) {
       a.push_back(WriteRun(dir.path(), prefix + "a" + std::to_string(i), 10 + 0.01 * i, 500 + i));
       b.push_back(WriteRun(dir.path(), prefix + "b" + std::to_string(i), 10 + 0.01 * i, 800 + i));
     }
-    return CompareRuns(a, b, {}, {});
+    return CompareRuns(a, b, {}, by_product);
   };
   auto five = arms(5, "five");
   REQUIRE_OK(five);
   REQUIRE(five->metrics.size() == 6);
   CHECK(Metric(*five, "upsert_mean_us:Product").verdict == Verdict::kRegressed);
+  CHECK(Metric(*five, "upsert_median_us:Product").verdict == Verdict::kRegressed);
   CHECK(Metric(*five, "upsert_median_us:Brand").verdict == Verdict::kNoChange);
   CHECK(five->ExitCode() == kCompareRegression);
   auto four = arms(4, "four");
   REQUIRE_OK(four);
-  REQUIRE(four->metrics.size() == 6);
-  CHECK(Metric(*four, "upsert_mean_us:Product").verdict == Verdict::kInconclusive);
-  CHECK(four->ExitCode() == kCompareInconclusive);
+  CHECK(Metric(*four, "upsert_mean_us:Product").verdict == Verdict::kRegressed);
+  CHECK(Metric(*four, "upsert_median_us:Product").verdict == Verdict::kInconclusive);
+  CHECK(four->ExitCode() == kCompareRegression);  // the secondary's inconclusive does not decide
+  auto three = arms(3, "three");
+  REQUIRE_OK(three);
+  CHECK(Metric(*three, "upsert_mean_us:Product").verdict == Verdict::kInconclusive);
+  CHECK(three->ExitCode() == kCompareInconclusive);
+  CHECK(RenderComparisonText(*three).find("verdict: INCONCLUSIVE (exit 4): with 3 and 3 runs no p value of "
+                                          "upsert_mean_us:Product, the primary metric, can reach alpha") !=
+        std::string::npos);
 }
 
 TEST_CASE("regression: compare counted one report given twice, or copied, as independent runs") {
@@ -489,7 +542,8 @@ TEST_CASE(
   // A 100 101 102 103 151 against B 150 200 201 202 203: one pair out of order (151 > 150), U = 1.
   // m = n = 5: U = 0 and U = 1 each occur once in C(10, 5) = 252 arrangements, so
   // p = 2 x (1 + 1) / 252 = 4/252 = 0.0159 for both Product metrics: below 5 %.
-  // Holm over 6 metrics: 6 x 4/252 = 24/252 = 0.0952 for the smaller (and, never below it, the tie).
+  // TOTAL is the primary metric (the default), equal everywhere; the five others are secondary.
+  // Holm over 5 secondaries: 5 x 4/252 = 20/252 = 0.0794 for the smaller (and, never below it, the tie).
   const std::vector<double> a_us = {100, 101, 102, 103, 151};
   const std::vector<double> b_us = {150, 200, 201, 202, 203};
   std::vector<std::string> a, b;
@@ -514,13 +568,19 @@ TEST_CASE(
       CHECK(m.test.exact);
       CHECK(m.test.u == 1);
       CHECK(m.test.p_value == doctest::Approx(4.0 / 252).epsilon(1e-9));
-      CHECK(m.p_adjusted == doctest::Approx(24.0 / 252).epsilon(1e-9));
-      CHECK(m.decidable);  // 6 x 2/252 = 0.048 < 0.05: 5 runs a side can decide
+      CHECK(m.p_adjusted == doctest::Approx(20.0 / 252).epsilon(1e-9));
+      CHECK(m.decidable);  // 5 x 2/252 = 0.040 < 0.05: 5 runs a side can decide
       CHECK(m.ratio_ci.low >= 200.0 / 151);
-      // 0.0952 >= 0.05: no change, though the raw p and the interval both say otherwise; 0.0952 < 0.1.
+      // 0.0794 >= 0.05: no change, though the raw p and the interval both say otherwise; 0.0794 < 0.1.
       CHECK(m.verdict == (alpha == 0.05 ? Verdict::kNoChange : Verdict::kRegressed));
     }
-    CHECK(c->ExitCode() == (alpha == 0.05 ? kCompareNoRegression : kCompareRegression));
+    CHECK(c->ExitCode() == kCompareNoRegression);  // secondaries never decide
+    // Declared primary, Product's mean is tested alone: 4/252 = 0.0159 < 0.05 at either alpha.
+    options.primary_metric = "upsert_mean_us:Product";
+    auto declared = CompareRuns(a, b, {}, options);
+    REQUIRE_OK(declared);
+    CHECK(Metric(*declared, "upsert_mean_us:Product").p_adjusted == doctest::Approx(4.0 / 252).epsilon(1e-9));
+    CHECK(declared->ExitCode() == kCompareRegression);
   }
 }
 
@@ -701,9 +761,16 @@ TEST_CASE(
   for (const MetricComparison& m : four->metrics) names.insert(m.metric);
   CHECK(names == std::set<std::string>{"net_load_seconds", "total_seconds", "upsert_mean_us:Product",
                                        "upsert_median_us:Brand", "upsert_median_us:Product"});
-  // One run of B without a TOTAL (null in its report): TOTAL is left out, the rest compared.
+  // One run of B without a TOTAL (null in its report): TOTAL is left out, the rest compared; with
+  // TOTAL the primary metric (the default), there is nothing to decide on, and that is refused.
   EditRun(b[1], [](nlohmann::json& doc) { doc["total_seconds"] = nullptr; });
-  auto lacking = CompareRuns(a, b, {}, {});
+  CHECK(CompareRuns(a, b, {}, {})
+            .status()
+            .message()
+            .starts_with("the primary metric total_seconds is not among"));
+  CompareOptions by_product;
+  by_product.primary_metric = "upsert_mean_us:Product";
+  auto lacking = CompareRuns(a, b, {}, by_product);
   REQUIRE_OK(lacking);
   names.clear();
   for (const MetricComparison& m : lacking->metrics) names.insert(m.metric);

@@ -30,7 +30,8 @@ python3 - "$dir/aa" << 'PY' || fail "the A/A comparison is wrong: $out"
 import json, os, sys
 out = sys.argv[1]
 c = json.load(open(os.path.join(out, "compare.json")))
-assert c["schema"] == "warmup-compare/2" and c["exit_code"] == 0, c["exit_code"]
+assert c["schema"] == "warmup-compare/3" and c["exit_code"] == 0, c["exit_code"]
+assert c["primary_metric"] == "total_seconds" and [m["metric"] for m in c["metrics"] if m["primary"]] == ["total_seconds"]
 assert len(c["a"]) == 9 and len(c["b"]) == 9, (c["a"], c["b"])
 assert not any("warmup" in f for f in c["a"] + c["b"]), "a warm-up run was compared"
 names = {m["metric"] for m in c["metrics"]}
@@ -67,11 +68,12 @@ PY
 )
 set +e
 out=$("$warmup" ab --a "$warmup" --b "$warmup" --b-args "--inject-upsert-delay-us $delay" --runs 9 \
-  --out "$dir/slow" --pristine-dir "$dir/pristine" --verify none 2>&1)
+  --metric upsert_mean_us:Product --out "$dir/slow" --pristine-dir "$dir/pristine" --verify none 2>&1)
 rc=$?
 set -e
 [ $rc -eq 3 ] || fail "a slower B should exit 3, not $rc: $out"
-grep -q "verdict: REGRESSED (exit 3)" <<< "$out" || fail "no REGRESSED verdict in: $out"
+grep -q "verdict: REGRESSED (exit 3): upsert_mean_us:Product, the primary metric" <<< "$out" ||
+  fail "no REGRESSED verdict in: $out"
 python3 - "$dir/slow" "$delay" << 'PY' || fail "the slowdown is misjudged: $out"
 import json, os, statistics, sys
 out, delay = sys.argv[1], float(sys.argv[2])

@@ -81,6 +81,11 @@ struct CompareOptions {
   // least this many of its entities: below, the median is a handful of
   // samples, one of them possibly the run's cold first upsert.
   int64_t min_collection_count = 20;
+  // The one metric, declared before the runs are seen, whose verdict is the
+  // comparison's and decides its exit status: tested alone at alpha. Every
+  // other metric is secondary: Holm-adjusted among themselves, shown with
+  // its verdict, never deciding (docs/comparing.md).
+  std::string primary_metric = "total_seconds";
 };
 
 // kInconclusive: the data cannot decide, whatever it holds: too few runs for
@@ -95,15 +100,17 @@ inline constexpr int kCompareInconclusive = 4;
 
 struct MetricComparison {
   std::string metric;        // e.g. "total_seconds", "upsert_median_us:Product"
+  bool primary = false;      // CompareOptions::primary_metric: its verdict is the comparison's
   std::string unit;          // "s", "us", "bytes", "us/entity"
   std::vector<double> a, b;  // one value per run
   double median_a = 0, median_b = 0;
   double ratio = 0;   // median_b / median_a
   Interval ratio_ci;  // bootstrap, 95 %
   MannWhitneyResult test;
-  // test.p_value after Holm's adjustment over all the metrics compared: a
-  // table of many metrics at 5 % each would otherwise find a "regression" in
-  // most comparisons of a build with itself.
+  // The primary metric's test.p_value as it is; a secondary's after Holm's
+  // adjustment over the secondary metrics: a table of many metrics at 5 %
+  // each would otherwise find a "regression" in most comparisons of a build
+  // with itself.
   double p_adjusted = 1;
   double hodges_lehmann = 0;  // b - a, in the metric's unit
   // False when no verdict is possible for this metric with these n (see
@@ -140,8 +147,12 @@ struct Comparison {
   std::vector<std::string> small_collections;
   double alpha = 0.05;
   std::vector<std::string> warnings;  // e.g. fewer than 9 runs per arm, what --force overrode
-  // kCompareRegression when a metric regressed; else kCompareInconclusive
-  // when a metric cannot be decided; else kCompareNoRegression.
+  std::string primary_metric;         // CompareOptions::primary_metric
+  // The primary metric's comparison (one of `metrics`).
+  const MetricComparison& primary() const;
+  // From the primary metric alone: kCompareRegression when it regressed;
+  // kCompareInconclusive when these n cannot decide it; else
+  // kCompareNoRegression (a secondary metric's verdict never changes it).
   int ExitCode() const;
 };
 
@@ -151,22 +162,30 @@ struct Comparison {
 // read), goLive, the Product mean upsert, each collection's median upsert
 // (collections of at least min_collection_count entities), the server's CPU
 // per entity and peak RSS (when a server was measured). Lower is better for
-// all of them; a verdict needs the Holm-adjusted p below alpha and the
-// interval of the ratio entirely beyond 1 +- the noise threshold; a metric
-// that no data of these n could decide is kInconclusive.
+// all of them; a verdict needs p below alpha (the primary metric's as it is,
+// a secondary's Holm-adjusted) and the interval of the ratio entirely beyond
+// 1 +- the noise threshold; a metric that no data of these n could decide is
+// kInconclusive.
 // Errors: kInvalidArgument for fewer than 2 runs in an arm, a file that is
 // not a run report (naming it), runs that failed (exit code 1), a report
 // given twice (by path, or the same run by its label, start, host and pid:
 // naming both), or runs that measured different things (dataset
 // fingerprint or scale, host, target kind, compression, the per-collection
 // cap or collection subset: naming the field and both files) unless
-// `force`; kNotFound for a file that is not there.
+// `force`, or a primary metric that is not among the metrics compared
+// (naming those that are); kNotFound for a file that is not there.
 StatusOr<Comparison> CompareRuns(const std::vector<std::string>& a_files,
                                  const std::vector<std::string>& b_files,
                                  const std::vector<std::string>& noise_files, const CompareOptions& options);
 
+// The comparison's verdict in one sentence that begins with its word and exit
+// status: "REGRESSED (exit 3): total_seconds, the primary metric",
+// "INCONCLUSIVE (exit 4): with 3 and 3 runs no p value of ...", "no
+// regression (exit 0): total_seconds, the primary metric".
+std::string VerdictSentence(const Comparison& comparison);
+
 // An aligned table, one metric a line, with the verdicts; and every figure as
-// JSON (schema "warmup-compare/1").
+// JSON (schema "warmup-compare/3": adds primary_metric, and primary per metric).
 std::string RenderComparisonText(const Comparison& comparison);
 std::string RenderComparisonJson(const Comparison& comparison);
 

@@ -71,6 +71,11 @@ struct RunRecord {
 // Errors: kNotFound "FILE: cannot be read"; kInvalidArgument naming the file
 // for one that is not JSON, not a run report, or lacks a field.
 StatusOr<RunRecord> ReadRunRecord(const std::string& file);
+
+// Whether `metric` is a name RunRecord::metrics can hold (the fixed names
+// above, or "upsert_median_us:" and an entity type): what a --metric flag is
+// checked against before any run is made.
+bool IsRunMetricName(const std::string& metric);
 // ReadRunRecord, refusing a failed run. Errors: ReadRunRecord's;
 // kInvalidArgument "FILE: the run failed (exit 1: ...); its figures do not
 // stand".

@@ -195,13 +195,23 @@ const char* VerdictName(Verdict verdict) {
   return "no change";
 }
 
-int Comparison::ExitCode() const {
-  bool inconclusive = false;
+const MetricComparison& Comparison::primary() const {
   for (const MetricComparison& m : metrics) {
-    if (m.verdict == Verdict::kRegressed) return kCompareRegression;
-    inconclusive = inconclusive || m.verdict == Verdict::kInconclusive;
+    if (m.primary) return m;
   }
-  return inconclusive ? kCompareInconclusive : kCompareNoRegression;
+  return metrics.front();  // CompareRuns marks one; a hand-made Comparison without one decides on its first
+}
+
+int Comparison::ExitCode() const {
+  if (metrics.empty()) return kCompareInconclusive;
+  switch (primary().verdict) {
+    case Verdict::kRegressed:
+      return kCompareRegression;
+    case Verdict::kInconclusive:
+      return kCompareInconclusive;
+    default:
+      return kCompareNoRegression;
+  }
 }
 
 namespace {
@@ -216,11 +226,15 @@ StatusOr<std::vector<RunRecord>> ReadRuns(const std::vector<std::string>& files)
   return runs;
 }
 
+// The primary metric's p stays as it is; the secondaries' are adjusted among themselves.
 void HolmAdjust(std::vector<MetricComparison>& metrics) {
   std::vector<double> p;
-  for (const MetricComparison& m : metrics) p.push_back(m.test.p_value);
+  for (const MetricComparison& m : metrics) {
+    if (!m.primary) p.push_back(m.test.p_value);
+  }
   p = HolmAdjusted(p);
-  for (size_t i = 0; i < metrics.size(); ++i) metrics[i].p_adjusted = p[i];
+  size_t next = 0;
+  for (MetricComparison& m : metrics) m.p_adjusted = m.primary ? m.test.p_value : p[next++];
 }
 
 std::string Fixed(double v, int places) {
@@ -382,12 +396,25 @@ StatusOr<Comparison> CompareRuns(const std::vector<std::string>& a_files,
     }
     out.metrics.push_back(std::move(m));
   }
-  HolmAdjust(out.metrics);
-  // Holm multiplies the smallest p by the number of metrics: when even the
-  // smallest p these n can give does not survive that, no data could decide.
-  const double holm_factor = static_cast<double>(out.metrics.size());
+  out.primary_metric = options.primary_metric;
+  bool found = false;
+  std::string compared;
   for (MetricComparison& m : out.metrics) {
-    if (holm_factor * SmallestAttainableP(m.a.size(), m.b.size()) >= options.alpha) {
+    m.primary = m.metric == options.primary_metric;
+    found = found || m.primary;
+    compared += (compared.empty() ? "" : ", ") + m.metric;
+  }
+  if (!found) {
+    return InvalidArgumentError("the primary metric " + options.primary_metric +
+                                " is not among the metrics every run has: " + compared);
+  }
+  HolmAdjust(out.metrics);
+  // Holm multiplies a secondary's smallest p by the number of secondaries:
+  // when even the smallest p these n can give does not survive that (for the
+  // primary: does not reach alpha), no data could decide.
+  const double holm_factor = static_cast<double>(std::max<size_t>(1, out.metrics.size() - 1));
+  for (MetricComparison& m : out.metrics) {
+    if ((m.primary ? 1.0 : holm_factor) * SmallestAttainableP(m.a.size(), m.b.size()) >= options.alpha) {
       m.decidable = false;
       m.verdict = Verdict::kInconclusive;
       continue;
@@ -463,14 +490,19 @@ std::string RenderComparisonText(const Comparison& c) {
     std::snprintf(holm, sizeof(holm), m.p_adjusted < 1e-4 ? "%.0e" : "%.4f", m.p_adjusted);
     const std::string detect = m.decidable ? Fixed(100 * m.detectable_change, 1) + "%" : "n/a";
     std::snprintf(line, sizeof(line), "%-44s %12s %12s %7s %17s %8s %8s %12s %7s %6s%%  %s\n",
-                  (m.metric + " (" + m.unit + ")").c_str(), Fixed(m.median_a, places).c_str(),
-                  Fixed(m.median_b, places).c_str(), Fixed(m.ratio, 3).c_str(), ci.c_str(), p, holm,
-                  Fixed(m.hodges_lehmann, places).c_str(), detect.c_str(),
-                  Fixed(100 * m.noise_threshold, 1).c_str(), VerdictName(m.verdict));
+                  (m.metric + " (" + m.unit + ")" + (m.primary ? " *" : "")).c_str(),
+                  Fixed(m.median_a, places).c_str(), Fixed(m.median_b, places).c_str(),
+                  Fixed(m.ratio, 3).c_str(), ci.c_str(), p, holm, Fixed(m.hodges_lehmann, places).c_str(),
+                  detect.c_str(), Fixed(100 * m.noise_threshold, 1).c_str(), VerdictName(m.verdict));
     out << line;
   }
-  out << "\n  p~: normal approximation (ties, or more than 20 runs in an arm); p Holm: adjusted for the "
-         "number of\n  metrics, what a verdict needs below alpha; noise: the change a verdict must exceed ("
+  out << "\n  *: the primary metric (--metric), declared before the runs: its verdict is the comparison's,\n"
+         "  its p tested alone at alpha; the others are secondary, shown, never deciding\n"
+         "  p~: normal approximation (ties, or more than 20 runs in an arm); p Holm: a secondary's p "
+         "adjusted for "
+         "the\n  number of secondary metrics, what its verdict needs below alpha; noise: the change a "
+         "verdict "
+         "must exceed ("
       << (c.noise_files.empty() ? "the default" : "from the A/A runs") << ")\n";
   if (!c.small_collections.empty()) {
     out << "  not compared: the medians of";
@@ -479,20 +511,33 @@ std::string RenderComparisonText(const Comparison& c) {
            "upsert)\n";
   }
   for (const std::string& w : c.warnings) out << "WARNING: " << w << "\n";
+  for (const MetricComparison& m : c.metrics) {
+    if (!m.primary && (m.verdict == Verdict::kRegressed || m.verdict == Verdict::kImproved)) {
+      out << "secondary, not deciding: " << m.metric << " " << VerdictName(m.verdict)
+          << " (to decide on it, declare it before the runs: --metric " << m.metric << ")\n";
+    }
+  }
+  out << "verdict: " << VerdictSentence(c) << "\n";
+  return out.str();
+}
+
+std::string VerdictSentence(const Comparison& c) {
+  const std::string primary = c.metrics.empty() ? "no metric" : c.primary().metric + ", the primary metric";
   switch (c.ExitCode()) {
     case kCompareRegression:
-      out << "verdict: REGRESSED (exit 3)\n";
-      break;
+      return "REGRESSED (exit 3): " + primary;
     case kCompareInconclusive: {
-      out << "verdict: INCONCLUSIVE (exit 4): with " << c.a_files.size() << " and " << c.b_files.size()
-          << " runs no p value can reach alpha " << c.alpha << " after Holm's adjustment for "
-          << c.metrics.size() << " metrics, whatever the runs hold; take more runs (9 or more per arm)\n";
-      break;
+      std::ostringstream out;
+      out << "INCONCLUSIVE (exit 4): with " << c.a_files.size() << " and " << c.b_files.size()
+          << " runs no p value of " << primary << ", can reach alpha " << c.alpha
+          << ", whatever the runs hold; take more runs (4 or more per arm can decide it at 5 %, 9 or more "
+             "are "
+             "recommended)";
+      return out.str();
     }
     default:
-      out << "verdict: no regression (exit 0)\n";
+      return "no regression (exit 0): " + primary;
   }
-  return out.str();
 }
 
 std::string RenderComparisonJson(const Comparison& c) {
@@ -514,7 +559,8 @@ std::string RenderComparisonJson(const Comparison& c) {
          {"detectable_change", m.decidable ? json(m.detectable_change) : json(nullptr)},
          {"noise_threshold", m.noise_threshold},
          {"noise_source", m.noise_source},
-         {"verdict", VerdictName(m.verdict)}});
+         {"verdict", VerdictName(m.verdict)},
+         {"primary", m.primary}});
   }
   auto arm = [](const ArmDescription& d) {
     return json{{"servers", d.servers},
@@ -525,7 +571,8 @@ std::string RenderComparisonJson(const Comparison& c) {
                 {"steal_shares", d.steal_shares}};
   };
   const int exit_code = c.ExitCode();
-  json doc = {{"schema", "warmup-compare/2"},
+  json doc = {{"schema", "warmup-compare/3"},
+              {"primary_metric", c.primary_metric},
               {"a", c.a_files},
               {"b", c.b_files},
               {"noise", c.noise_files},

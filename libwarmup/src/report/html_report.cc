@@ -578,13 +578,16 @@ if (c.noise.length) note('noise thresholds from the A/A runs ' + c.noise.map(bas
 content.append(el('h3', {}, 'Every run'));
 list(c.setup, {'data-list': 'setup'});
 
-section('Metrics', 'lower is better everywhere; ratio = median B / median A with its 95 % bootstrap interval; p: two-sided ' +
-        'Mann–Whitney U (p~: normal approximation); p Holm: adjusted for the number of metrics, what a verdict needs ' +
-        'below alpha ' + c.alpha + '; shift: Hodges–Lehmann, B − A; detect: the change these runs could detect ' +
+section('Metrics', 'lower is better everywhere; *: the primary metric (' + c.primary_metric + '), declared before the ' +
+        'runs: its verdict alone is the comparison\'s, its p tested alone; the others are secondary, shown, never ' +
+        'deciding; ratio = median B / median A with its 95 % bootstrap interval; p: two-sided ' +
+        'Mann–Whitney U (p~: normal approximation); p Holm: a secondary\'s p adjusted for the number of secondary ' +
+        'metrics, what a verdict needs below alpha ' + c.alpha + '; shift: Hodges–Lehmann, B − A; detect: the change ' +
+        'these runs could detect ' +
         '(n/a: no verdict is possible with these n); noise: the change a verdict must exceed');
 table(['metric', 'verdict', 'median A', 'median B', 'ratio', '95 % CI', 'p', 'p Holm', 'shift', 'detect', 'noise', 'n A/B'],
       c.metrics.map((m) => ({cells: [
-        {text: m.metric + ' (' + m.unit + ')', cls: 'metric', breakAfter: ':'},
+        {text: m.metric + ' (' + m.unit + ')' + (m.primary ? ' *' : ''), cls: 'metric', breakAfter: ':'},
         {text: m.verdict, cls: 'verdict' + (m.verdict === 'no change' ? '' : ' ' + m.verdict), attrs: {'data-col': 'verdict'}},
         {text: fixed(m.median_a, places(m.unit)), cls: 'num'},
         {text: fixed(m.median_b, places(m.unit)), cls: 'num'},
@@ -772,25 +775,22 @@ std::string ComparisonBanner(const Comparison& c) {
   const int exit_code = c.ExitCode();
   std::string colour = "green";
   std::string verdict = "no regression";
-  std::string text = "no regression (exit 0)";
+  std::string text = VerdictSentence(c);
   std::string regressed, improved;
   for (const MetricComparison& m : c.metrics) {
-    if (m.verdict == Verdict::kRegressed) regressed += (regressed.empty() ? "" : ", ") + m.metric;
+    if (m.verdict == Verdict::kRegressed && !m.primary) {
+      regressed += (regressed.empty() ? "" : ", ") + m.metric;
+    }
     if (m.verdict == Verdict::kImproved) improved += (improved.empty() ? "" : ", ") + m.metric;
   }
   if (exit_code == kCompareRegression) {
     colour = "red";
     verdict = "regressed";
-    text = "REGRESSED (exit 3): " + regressed;
   } else if (exit_code == kCompareInconclusive) {
     colour = "amber";
     verdict = "inconclusive";
-    std::ostringstream why;
-    why << "INCONCLUSIVE (exit 4): with " << c.a_files.size() << " and " << c.b_files.size()
-        << " runs no p value can reach alpha " << c.alpha << " after Holm's adjustment for "
-        << c.metrics.size() << " metrics, whatever the runs hold; take more runs (9 or more per arm)";
-    text = why.str();
   }
+  if (!regressed.empty()) text += "; secondary, not deciding: " + regressed + " regressed";
   if (!improved.empty()) text += "; improved: " + improved;
   std::string out = "<div id=\"verdict\" class=\"banner " + colour + "\" data-exit-code=\"" +
                     std::to_string(exit_code) + "\" data-verdict=\"" + verdict + "\">\n";

@@ -170,6 +170,15 @@ StatusOr<RunRecord> FromJson(const json& doc, const std::string& file, const std
 
 }  // namespace
 
+bool IsRunMetricName(const std::string& metric) {
+  for (const char* name : {"total_seconds", "net_load_seconds", "golive_seconds", "upsert_mean_us:Product",
+                           "server_cpu_us_per_entity", "server_peak_rss_bytes"}) {
+    if (metric == name) return true;
+  }
+  const std::string per_collection = "upsert_median_us:";
+  return metric.size() > per_collection.size() && metric.starts_with(per_collection);
+}
+
 StatusOr<RunRecord> ReadRunRecord(const std::string& file) {
   auto read = report::ReadJsonObject(file);
   if (!read.ok()) return read.status();

@@ -33,7 +33,7 @@ std::vector<double> InversionShares(size_t n) {
 // P(|S| >= |s|) for n distinct values in random order.
 double ExactTwoSided(size_t n, double s) {
   const std::vector<double> shares = InversionShares(n);
-  const double pairs = static_cast<double>(n * (n - 1) / 2);
+  const double pairs = static_cast<double>(n) * static_cast<double>(n - 1) / 2;
   double p = 0;
   for (size_t k = 0; k < shares.size(); ++k) {
     if (std::abs(pairs - 2 * static_cast<double>(k)) >= std::abs(s) - 1e-9) p += shares[k];
@@ -61,7 +61,8 @@ TrendTest MannKendall(const std::vector<double>& values, double alpha) {
   for (double v : values) ++ties[v];
   const bool tied = ties.size() < n;
   // The smallest p any order could give: the monotone one, exact, no ties.
-  const double smallest = n <= kExactUpTo ? ExactTwoSided(n, static_cast<double>(n * (n - 1) / 2)) : 0;
+  const double smallest =
+      n <= kExactUpTo ? ExactTwoSided(n, static_cast<double>(n) * static_cast<double>(n - 1) / 2) : 0;
   t.decidable = smallest < alpha;
   if (n <= kExactUpTo && !tied) {
     t.exact = true;
