@@ -148,7 +148,9 @@ struct Comparison {
   double alpha = 0.05;
   std::vector<std::string> warnings;  // e.g. fewer than 9 runs per arm, what --force overrode
   std::string primary_metric;         // CompareOptions::primary_metric
-  // The primary metric's comparison (one of `metrics`).
+  // The primary metric's comparison (one of `metrics`; CompareRuns marks
+  // it, and a Comparison made by hand without one decides on its first).
+  // REQUIRES: metrics is not empty.
   const MetricComparison& primary() const;
   // From the primary metric alone: kCompareRegression when it regressed;
   // kCompareInconclusive when these n cannot decide it; else
