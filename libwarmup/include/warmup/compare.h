@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "warmup/run_record.h"
 #include "warmup/status.h"
 
 namespace warmup {
@@ -85,7 +86,7 @@ struct CompareOptions {
   // comparison's and decides its exit status: tested alone at alpha. Every
   // other metric is secondary: Holm-adjusted among themselves, shown with
   // its verdict, never deciding (docs/comparing.md).
-  std::string primary_metric = "total_seconds";
+  std::string primary_metric = run_metric::kTotalSeconds;
 };
 
 // kInconclusive: the data cannot decide, whatever it holds: too few runs for

@@ -21,6 +21,18 @@ struct RunMetric {
   std::string unit;  // "s", "us", "bytes", "us/entity"
 };
 
+// The names of RunRecord::metrics, defined once: every reader of them (compare,
+// summaries, the history) and every --metric flag uses these.
+namespace run_metric {
+inline constexpr const char* kTotalSeconds = "total_seconds";       // load + goLive (goLive completed)
+inline constexpr const char* kNetLoadSeconds = "net_load_seconds";  // load wall minus source read
+inline constexpr const char* kGoLiveSeconds = "golive_seconds";
+inline constexpr const char* kProductMeanUpsert = "upsert_mean_us:Product";
+inline constexpr const char* kCollectionMedianPrefix = "upsert_median_us:";  // + the entity type
+inline constexpr const char* kServerCpuPerEntity = "server_cpu_us_per_entity";
+inline constexpr const char* kServerPeakRss = "server_peak_rss_bytes";
+}  // namespace run_metric
+
 struct RunRecord {
   std::string file;      // as given
   std::string path;      // canonical, to tell one file given twice
@@ -72,9 +84,9 @@ struct RunRecord {
 // for one that is not JSON, not a run report, or lacks a field.
 StatusOr<RunRecord> ReadRunRecord(const std::string& file);
 
-// Whether `metric` is a name RunRecord::metrics can hold (the fixed names
-// above, or "upsert_median_us:" and an entity type): what a --metric flag is
-// checked against before any run is made.
+// Whether `metric` is a name RunRecord::metrics can hold (a name of
+// run_metric, or kCollectionMedianPrefix and an entity type): what a
+// --metric flag is checked against before any run is made.
 bool IsRunMetricName(const std::string& metric);
 // ReadRunRecord, refusing a failed run. Errors: ReadRunRecord's;
 // kInvalidArgument "FILE: the run failed (exit 1: ...); its figures do not

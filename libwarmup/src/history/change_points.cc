@@ -12,6 +12,8 @@
 #include <random>
 #include <sstream>
 
+#include "warmup/run_record.h"
+
 namespace warmup {
 namespace {
 
@@ -68,8 +70,8 @@ double Mean(const std::vector<double>& v) {
 
 const std::vector<std::string>& HeadlineMetrics() {
   static const std::vector<std::string> kMetrics = {
-      "total_seconds",          "net_load_seconds",         "golive_seconds",
-      "upsert_mean_us:Product", "server_cpu_us_per_entity", "server_peak_rss_bytes"};
+      run_metric::kTotalSeconds,      run_metric::kNetLoadSeconds,     run_metric::kGoLiveSeconds,
+      run_metric::kProductMeanUpsert, run_metric::kServerCpuPerEntity, run_metric::kServerPeakRss};
   return kMetrics;
 }
 

@@ -367,7 +367,7 @@ StatusOr<Comparison> CompareRuns(const std::vector<std::string>& a_files,
   for (size_t i = 0; i < noise->size(); ++i) (i % 2 == 0 ? noise_x : noise_y).push_back((*noise)[i]);
   for (const auto& [metric, value_unit] : first.metrics) {
     const size_t colon = metric.find(':');
-    if (colon != std::string::npos && metric.rfind("upsert_median_us:", 0) == 0 &&
+    if (colon != std::string::npos && metric.starts_with(run_metric::kCollectionMedianPrefix) &&
         small.contains(metric.substr(colon + 1))) {
       continue;
     }
@@ -426,7 +426,7 @@ StatusOr<Comparison> CompareRuns(const std::vector<std::string>& a_files,
   }
   // An arm whose runs still trend measured a warm-up, not its build's steady state.
   for (const MetricComparison& m : out.metrics) {
-    if (m.metric != "total_seconds" && m.metric != "upsert_mean_us:Product") continue;
+    if (m.metric != run_metric::kTotalSeconds && m.metric != run_metric::kProductMeanUpsert) continue;
     for (const auto& [name, values] : {std::pair{"A", &m.a}, std::pair{"B", &m.b}}) {
       const TrendTest trend = MannKendall(*values);
       if (trend.trending) {

@@ -114,28 +114,32 @@ void ReadMetrics(const json& doc, RunRecord& run) {
   auto put = [&](const std::string& name, double value, const char* unit) {
     run.metrics[name] = {value, unit};
   };
-  if (!doc.at("total_seconds").is_null()) put("total_seconds", doc.at("total_seconds").get<double>(), "s");
-  put("net_load_seconds",
+  if (!doc.at("total_seconds").is_null()) {
+    put(run_metric::kTotalSeconds, doc.at("total_seconds").get<double>(), "s");
+  }
+  put(run_metric::kNetLoadSeconds,
       doc.at("load_wall_seconds").get<double>() - doc.at("source_read_seconds").get<double>(), "s");
-  put("golive_seconds", doc.at("golive").at("seconds").get<double>(), "s");
+  put(run_metric::kGoLiveSeconds, doc.at("golive").at("seconds").get<double>(), "s");
   for (const json& c : doc.at("collections")) {
     const int64_t copied = c.at("copied").get<int64_t>();
     if (copied == 0) continue;
     const std::string type = c.at("entity_type").get<std::string>();
     run.collection_counts[type] = copied;
-    put("upsert_median_us:" + type, c.at("upsert").at("median_us").get<double>(), "us");
-    if (type == "Product") put("upsert_mean_us:Product", c.at("upsert").at("mean_us").get<double>(), "us");
+    put(run_metric::kCollectionMedianPrefix + type, c.at("upsert").at("median_us").get<double>(), "us");
+    if (type == "Product") {
+      put(run_metric::kProductMeanUpsert, c.at("upsert").at("mean_us").get<double>(), "us");
+    }
   }
   const json& server = doc.at("server_process");
   if (!server.is_null()) {
     const json& usage = server.at("usage");
     const double copied = doc.at("copied").get<double>();
     if (copied > 0) {
-      put("server_cpu_us_per_entity",
+      put(run_metric::kServerCpuPerEntity,
           (usage.at("user_seconds").get<double>() + usage.at("system_seconds").get<double>()) * 1e6 / copied,
           "us/entity");
     }
-    put("server_peak_rss_bytes", usage.at("peak_rss_bytes").get<double>(), "bytes");
+    put(run_metric::kServerPeakRss, usage.at("peak_rss_bytes").get<double>(), "bytes");
   }
 }
 
@@ -171,11 +175,12 @@ StatusOr<RunRecord> FromJson(const json& doc, const std::string& file, const std
 }  // namespace
 
 bool IsRunMetricName(const std::string& metric) {
-  for (const char* name : {"total_seconds", "net_load_seconds", "golive_seconds", "upsert_mean_us:Product",
-                           "server_cpu_us_per_entity", "server_peak_rss_bytes"}) {
+  using namespace run_metric;  // NOLINT(google-build-using-namespace): the list below is all of it
+  for (const char* name : {kTotalSeconds, kNetLoadSeconds, kGoLiveSeconds, kProductMeanUpsert,
+                           kServerCpuPerEntity, kServerPeakRss}) {
     if (metric == name) return true;
   }
-  const std::string per_collection = "upsert_median_us:";
+  const std::string per_collection = kCollectionMedianPrefix;
   return metric.size() > per_collection.size() && metric.starts_with(per_collection);
 }
 

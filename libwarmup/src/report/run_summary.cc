@@ -105,7 +105,8 @@ StatusOr<RunsSummary> SummarizeRuns(const std::vector<std::string>& files, int64
   out.small_collections.assign(small.begin(), small.end());
   out.min_collection_count = min_collection_count;
   for (const auto& [metric, first] : runs.front().metrics) {
-    if (metric.starts_with("upsert_median_us:") && small.contains(metric.substr(metric.find(':') + 1))) {
+    if (metric.starts_with(run_metric::kCollectionMedianPrefix) &&
+        small.contains(metric.substr(metric.find(':') + 1))) {
       continue;
     }
     std::vector<double> values = MetricValues(runs, metric);
@@ -158,7 +159,8 @@ std::string RenderRunsSummaryText(const RunsSummary& s) {
     out << row;
   }
   for (const MetricSummary& m : s.metrics) {
-    if (m.trend.trending && (m.metric == "total_seconds" || m.metric == "upsert_mean_us:Product")) {
+    if (m.trend.trending &&
+        (m.metric == run_metric::kTotalSeconds || m.metric == run_metric::kProductMeanUpsert)) {
       out << "WARNING: " << m.metric << " is " << DescribeTrend(m.trend)
           << ": these runs still measure a warm-up (a JVM's JIT, caches), not one steady configuration; "
              "take more --warmup-runs, or summarize the runs after it stops\n";
