@@ -35,7 +35,7 @@ StatusOr<AbCommand> ParseAb(const std::vector<std::string>& args) {
       "bootstrap resamples (10,000 or more)")("force", po::bool_switch(&cmd.compare.force),
                                               "compare even if the runs' datasets or hosts differ")(
       "metric", po::value(&cmd.compare.primary_metric)->default_value(cmd.compare.primary_metric),
-      kPrimaryMetricHelp)(
+      PrimaryMetricHelp().c_str())(
       "alpha", po::value(&cmd.compare.alpha)->default_value(cmd.compare.alpha, "0.05"),
       "significance level of a verdict (the primary metric's p, a secondary's Holm-adjusted p)");
   const std::string usage =

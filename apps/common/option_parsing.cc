@@ -159,13 +159,15 @@ Status CheckAlpha(double alpha) {
   return InvalidArgumentError("--alpha must be above 0 and at most 0.2, not " + std::to_string(alpha));
 }
 
+std::string PrimaryMetricHelp() {
+  return "the primary metric, declared before the runs: its verdict alone decides the exit status, tested "
+         "at alpha; the others are shown as secondary (" +
+         RunMetricNames() + ")";
+}
+
 Status CheckPrimaryMetric(const std::string& metric) {
   if (IsRunMetricName(metric)) return OkStatus();
-  return InvalidArgumentError(
-      "--metric " + metric +
-      " is not a metric of a run report: total_seconds, net_load_seconds, golive_seconds, "
-      "upsert_mean_us:Product, upsert_median_us:TYPE, server_cpu_us_per_entity or "
-      "server_peak_rss_bytes");
+  return InvalidArgumentError("--metric " + metric + " is not a metric of a run report: " + RunMetricNames());
 }
 
 std::vector<std::string> CommandLine(std::vector<std::string> tool, const std::vector<std::string>& args) {

@@ -90,15 +90,12 @@ Status ParseSnapshotCompression(const std::string& compression, SnapshotWriteOpt
 inline constexpr const char* kRecordCompressHelp =
     "none | zstd | deflate (raw deflate at level 3, evitaDB's codec; a bare --compress is zstd)";
 StatusOr<RecordCompression> ParseRecordCompression(const std::string& compression);
-// --records-inline of the commands whose target stores records.
 // --metric of compare and ab: the primary metric (CompareOptions::primary_metric).
-inline constexpr const char* kPrimaryMetricHelp =
-    "the primary metric, declared before the runs: its verdict alone decides the exit status, tested at "
-    "alpha; the others are shown as secondary (total_seconds, net_load_seconds, golive_seconds, "
-    "upsert_mean_us:Product, upsert_median_us:TYPE, server_cpu_us_per_entity, server_peak_rss_bytes)";
+std::string PrimaryMetricHelp();
 // The --metric given, checked before anything runs.
 Status CheckPrimaryMetric(const std::string& metric);
 
+// --records-inline of the commands whose target stores records.
 inline constexpr const char* kRecordsInlineHelp =
     "each upsert writes its entity's records itself, as evitaDB's does (default: a second thread writes "
     "them in WARM_UP, and upsert times leave that work out)";

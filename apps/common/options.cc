@@ -137,7 +137,7 @@ StatusOr<CompareCommand> ParseCompare(const std::vector<std::string>& args) {
                                               "the bootstrap's seed: the same runs give the same intervals")(
       "force", po::bool_switch(&cmd.options.force), "compare runs of different datasets or hosts")(
       "metric", po::value(&cmd.options.primary_metric)->default_value(cmd.options.primary_metric),
-      kPrimaryMetricHelp)(
+      PrimaryMetricHelp().c_str())(
       "alpha", po::value(&cmd.options.alpha)->default_value(cmd.options.alpha, "0.05"),
       "significance level of a verdict (the primary metric's p, a secondary's Holm-adjusted p)");
   po::positional_options_description positional;

@@ -31,6 +31,12 @@ inline constexpr const char* kProductMeanUpsert = "upsert_mean_us:Product";
 inline constexpr const char* kCollectionMedianPrefix = "upsert_median_us:";  // + the entity type
 inline constexpr const char* kServerCpuPerEntity = "server_cpu_us_per_entity";
 inline constexpr const char* kServerPeakRss = "server_peak_rss_bytes";
+// Whether a trend of `metric` over repeated runs means a warm-up still under
+// way (the whole publish, and Product's mean upsert): what summaries and
+// comparisons warn of.
+inline bool ShowsWarmUp(const std::string& metric) {
+  return metric == kTotalSeconds || metric == kProductMeanUpsert;
+}
 }  // namespace run_metric
 
 struct RunRecord {
@@ -88,6 +94,9 @@ StatusOr<RunRecord> ReadRunRecord(const std::string& file);
 // run_metric, or kCollectionMedianPrefix and an entity type): what a
 // --metric flag is checked against before any run is made.
 bool IsRunMetricName(const std::string& metric);
+// Every name IsRunMetricName takes, for a reader: "total_seconds,
+// net_load_seconds, ..., upsert_median_us:TYPE, ...".
+std::string RunMetricNames();
 // ReadRunRecord, refusing a failed run. Errors: ReadRunRecord's;
 // kInvalidArgument "FILE: the run failed (exit 1: ...); its figures do not
 // stand".

@@ -426,7 +426,7 @@ StatusOr<Comparison> CompareRuns(const std::vector<std::string>& a_files,
   }
   // An arm whose runs still trend measured a warm-up, not its build's steady state.
   for (const MetricComparison& m : out.metrics) {
-    if (m.metric != run_metric::kTotalSeconds && m.metric != run_metric::kProductMeanUpsert) continue;
+    if (!run_metric::ShowsWarmUp(m.metric)) continue;
     for (const auto& [name, values] : {std::pair{"A", &m.a}, std::pair{"B", &m.b}}) {
       const TrendTest trend = MannKendall(*values);
       if (trend.trending) {
@@ -498,11 +498,9 @@ std::string RenderComparisonText(const Comparison& c) {
   }
   out << "\n  *: the primary metric (--metric), declared before the runs: its verdict is the comparison's,\n"
          "  its p tested alone at alpha; the others are secondary, shown, never deciding\n"
-         "  p~: normal approximation (ties, or more than 20 runs in an arm); p Holm: a secondary's p "
-         "adjusted for "
-         "the\n  number of secondary metrics, what its verdict needs below alpha; noise: the change a "
-         "verdict "
-         "must exceed ("
+         "  p~: normal approximation (ties, or more than 20 runs in an arm); p Holm: a secondary's p\n"
+         "  adjusted for the number of secondary metrics, what its verdict needs below alpha; noise: the\n"
+         "  change a verdict must exceed ("
       << (c.noise_files.empty() ? "the default" : "from the A/A runs") << ")\n";
   if (!c.small_collections.empty()) {
     out << "  not compared: the medians of";
@@ -531,8 +529,7 @@ std::string VerdictSentence(const Comparison& c) {
       out << "INCONCLUSIVE (exit 4): with " << c.a_files.size() << " and " << c.b_files.size()
           << " runs no p value of " << primary << ", can reach alpha " << c.alpha
           << ", whatever the runs hold; take more runs (4 or more per arm can decide it at 5 %, 9 or more "
-             "are "
-             "recommended)";
+             "are recommended)";
       return out.str();
     }
     default:

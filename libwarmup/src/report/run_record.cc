@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
+#include <string_view>
 
 #include "report/json_file.h"
 #include "warmup/server_identity.h"
@@ -174,14 +175,30 @@ StatusOr<RunRecord> FromJson(const json& doc, const std::string& file, const std
 
 }  // namespace
 
+namespace {
+// Every metric name but the collections' medians, in the order a reader looks for them.
+constexpr const char* kFixedMetrics[] = {run_metric::kTotalSeconds,       run_metric::kNetLoadSeconds,
+                                         run_metric::kGoLiveSeconds,      run_metric::kProductMeanUpsert,
+                                         run_metric::kServerCpuPerEntity, run_metric::kServerPeakRss};
+}  // namespace
+
 bool IsRunMetricName(const std::string& metric) {
-  using namespace run_metric;  // NOLINT(google-build-using-namespace): the list below is all of it
-  for (const char* name : {kTotalSeconds, kNetLoadSeconds, kGoLiveSeconds, kProductMeanUpsert,
-                           kServerCpuPerEntity, kServerPeakRss}) {
+  for (const char* name : kFixedMetrics) {
     if (metric == name) return true;
   }
-  const std::string per_collection = kCollectionMedianPrefix;
+  const std::string per_collection = run_metric::kCollectionMedianPrefix;
   return metric.size() > per_collection.size() && metric.starts_with(per_collection);
+}
+
+std::string RunMetricNames() {
+  std::string names;
+  for (const char* name : kFixedMetrics) {
+    names += (names.empty() ? "" : ", ") + std::string(name);
+    if (std::string_view(name) == run_metric::kProductMeanUpsert) {  // the collections' medians after it
+      names += std::string(", ") + run_metric::kCollectionMedianPrefix + "TYPE";
+    }
+  }
+  return names;
 }
 
 StatusOr<RunRecord> ReadRunRecord(const std::string& file) {

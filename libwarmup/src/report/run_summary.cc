@@ -159,8 +159,7 @@ std::string RenderRunsSummaryText(const RunsSummary& s) {
     out << row;
   }
   for (const MetricSummary& m : s.metrics) {
-    if (m.trend.trending &&
-        (m.metric == run_metric::kTotalSeconds || m.metric == run_metric::kProductMeanUpsert)) {
+    if (m.trend.trending && run_metric::ShowsWarmUp(m.metric)) {
       out << "WARNING: " << m.metric << " is " << DescribeTrend(m.trend)
           << ": these runs still measure a warm-up (a JVM's JIT, caches), not one steady configuration; "
              "take more --warmup-runs, or summarize the runs after it stops\n";

@@ -3,8 +3,9 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <map>
+
+#include "report/format.h"
 
 namespace warmup {
 namespace {
@@ -39,12 +40,6 @@ double ExactTwoSided(size_t n, double s) {
     if (std::abs(pairs - 2 * static_cast<double>(k)) >= std::abs(s) - 1e-9) p += shares[k];
   }
   return std::min(1.0, p);
-}
-
-std::string Fixed(double v, int places) {
-  char buf[64];
-  std::snprintf(buf, sizeof(buf), "%.*f", places, v);
-  return buf;
 }
 
 }  // namespace
@@ -92,7 +87,7 @@ std::string DescribeTrend(const TrendTest& t) {
     return "cannot tell from " + std::to_string(t.runs) + " run" + (t.runs == 1 ? "" : "s") +
            " (5 or more can show one)";
   }
-  const std::string p = "Mann-Kendall p " + Fixed(t.p_value, t.p_value < 0.001 ? 4 : 3);
+  const std::string p = report::Format("Mann-Kendall p %.*f", t.p_value < 0.001 ? 4 : 3, t.p_value);
   if (!t.trending) return "no trend found (" + p + ")";
   return std::string(t.s < 0 ? "falling" : "rising") + " run over run (" + p + ")";
 }

@@ -1,7 +1,6 @@
 // The engine behind evitaDB's gRPC protocol: EvitaService, EvitaSessionService
 // and EvitaManagementService (the subset warmup speaks).
 #include "warmup/server.h"
-#include "warmup/server_identity.h"
 
 #include <grpcpp/grpcpp.h>
 #include <malloc.h>
@@ -38,6 +37,7 @@
 #include "server/testing_aids.h"
 #include "tls/tls_files.h"
 #include "warmup/host_port.h"
+#include "warmup/server_identity.h"
 #include "warmup/version.h"
 
 namespace warmup {
