@@ -21,23 +21,19 @@ StatusOr<AbCommand> ParseAb(const std::vector<std::string>& args) {
       "a-args", po::value(&a_args), "more serve flags for arm A, one string split at spaces")(
       "b-args", po::value(&b_args), "more serve flags for arm B, e.g. \"--inject-upsert-delay-us 50\"")(
       "runs", po::value(&cmd.runs)->default_value(cmd.runs),
-      "measured runs per arm (9 or more for a verdict you can trust), after one discarded warm-up run each")(
+      "measured runs per arm, after one discarded warm-up run each (3 decide a large change by Welch's t on "
+      "their logarithms; from 9 the rank test decides, without a model of their spread)")(
       "order", po::value(&order)->default_value("abab"),
       "abab (A, B, A, B, ...) | random (a seeded shuffle, --seed)")(
-      "seed", po::value(&cmd.order_seed)->default_value(1), "seed of --order random and of the bootstrap")(
       "out", po::value(&cmd.out_dir)->default_value(cmd.out_dir),
       "directory for every run's reports and the comparison; absent or empty")(
       "keep-work", po::bool_switch(&cmd.keep_work), "keep every run's work directory (OUT/work/LABEL)")(
       "noise-from", po::value(&cmd.noise_files)->multitoken(),
       "A/A run reports (4 or more) that set each metric's noise threshold")(
       "html", po::value(&cmd.html_out), "also write the comparison as a self-contained page here")(
-      "resamples", po::value(&cmd.compare.resamples)->default_value(cmd.compare.resamples),
-      "bootstrap resamples (10,000 or more)")("force", po::bool_switch(&cmd.compare.force),
-                                              "compare even if the runs' datasets or hosts differ")(
-      "metric", po::value(&cmd.compare.primary_metric)->default_value(cmd.compare.primary_metric),
-      PrimaryMetricHelp().c_str())(
-      "alpha", po::value(&cmd.compare.alpha)->default_value(cmd.compare.alpha, "0.05"),
-      "significance level of a verdict (the primary metric's p, a secondary's Holm-adjusted p)");
+      "seed", po::value(&cmd.order_seed)->default_value(1), "seed of --order random and of the bootstrap");
+  std::string test_name;
+  o.add(VerdictGroup(&cmd.compare, &test_name));
   const std::string usage =
       "usage: warmup ab --a WARMUP_A --b WARMUP_B [--runs N] [--order abab|random] [--out DIR]\n"
       "                 [--a-args \"...\"] [--b-args \"...\"] (--pristine-dir DIR | --source URL) "
@@ -110,9 +106,7 @@ StatusOr<AbCommand> ParseAb(const std::vector<std::string>& args) {
   }
   cmd.random_order = order == "random";
   if (auto s = CheckRange("runs", cmd.runs, 2, 1000); !s.ok()) return s;
-  if (auto s = CheckRange("resamples", cmd.compare.resamples, 1000, 10'000'000); !s.ok()) return s;
-  if (auto s = CheckAlpha(cmd.compare.alpha); !s.ok()) return s;
-  if (auto s = CheckPrimaryMetric(cmd.compare.primary_metric); !s.ok()) return s;
+  if (auto s = CheckVerdictOptions(test_name, &cmd.compare); !s.ok()) return s;
   cmd.compare.seed = cmd.order_seed;
   cmd.a_args = SplitAtSpaces(a_args);
   cmd.b_args = SplitAtSpaces(b_args);

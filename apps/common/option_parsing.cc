@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <sstream>
 
+#include "warmup/compare.h"
 #include "warmup/run_record.h"
 
 namespace warmup::cli {
@@ -159,15 +160,36 @@ Status CheckAlpha(double alpha) {
   return InvalidArgumentError("--alpha must be above 0 and at most 0.2, not " + std::to_string(alpha));
 }
 
-std::string PrimaryMetricHelp() {
-  return "the primary metric, declared before the runs: its verdict alone decides the exit status, tested "
-         "at alpha; the others are shown as secondary (" +
-         RunMetricNames() + ")";
+po::options_description VerdictGroup(CompareOptions* options, std::string* test_name) {
+  po::options_description group("verdict");
+  const std::string metric_help =
+      "the primary metric, declared before the runs: its verdict alone decides the exit status, tested "
+      "at alpha; the others are shown as secondary (" +
+      RunMetricNames() + ")";
+  group.add_options()("metric", po::value(&options->primary_metric)->default_value(options->primary_metric),
+                      metric_help.c_str())(
+      "test", po::value(test_name)->default_value(RunsTestName(options->test)),
+      "the test of each metric: auto (Welch's t on the runs' logarithms while an arm has fewer than 9 runs, "
+      "the Mann-Whitney rank test from 9) | log-welch | rank")(
+      "alpha", po::value(&options->alpha)->default_value(options->alpha, "0.05"),
+      "significance level of a verdict (the primary metric's p, a secondary's Holm-adjusted p)")(
+      "resamples", po::value(&options->resamples)->default_value(options->resamples),
+      "bootstrap resamples of the rank test's interval (1,000 or more)")(
+      "force", po::bool_switch(&options->force), "compare runs of different datasets or hosts anyway");
+  return group;
 }
 
-Status CheckPrimaryMetric(const std::string& metric) {
-  if (IsRunMetricName(metric)) return OkStatus();
-  return InvalidArgumentError("--metric " + metric + " is not a metric of a run report: " + RunMetricNames());
+Status CheckVerdictOptions(const std::string& test_name, CompareOptions* options) {
+  if (auto s = CheckRange("resamples", options->resamples, 1000, 10'000'000); !s.ok()) return s;
+  if (auto s = CheckAlpha(options->alpha); !s.ok()) return s;
+  if (!IsRunMetricName(options->primary_metric)) {
+    return InvalidArgumentError("--metric " + options->primary_metric +
+                                " is not a metric of a run report: " + RunMetricNames());
+  }
+  auto test = RunsTestNamed(test_name);
+  if (!test.ok()) return test.status().WithContext("--test");
+  options->test = *test;
+  return OkStatus();
 }
 
 std::vector<std::string> CommandLine(std::vector<std::string> tool, const std::vector<std::string>& args) {

@@ -57,8 +57,6 @@ Status CheckRange(const char* flag, int64_t value, int64_t low, int64_t high);
 // kInvalidArgument naming the generator's profiles unless `profile` is one (--profile).
 Status CheckGeneratorProfile(const std::string& profile);
 
-// kInvalidArgument unless 0 < `alpha` <= 0.2 (--alpha of compare and ab).
-Status CheckAlpha(double alpha);
 
 // `tool` and `args` as one command line, for the report.
 std::vector<std::string> CommandLine(std::vector<std::string> tool, const std::vector<std::string>& args);
@@ -90,10 +88,16 @@ Status ParseSnapshotCompression(const std::string& compression, SnapshotWriteOpt
 inline constexpr const char* kRecordCompressHelp =
     "none | zstd | deflate (raw deflate at level 3, evitaDB's codec; a bare --compress is zstd)";
 StatusOr<RecordCompression> ParseRecordCompression(const std::string& compression);
-// --metric of compare and ab: the primary metric (CompareOptions::primary_metric).
-std::string PrimaryMetricHelp();
-// The --metric given, checked before anything runs.
-Status CheckPrimaryMetric(const std::string& metric);
+// kInvalidArgument unless 0 < `alpha` <= 0.2 (--alpha of compare, ab and history).
+Status CheckAlpha(double alpha);
+
+// What decides a verdict, the same in compare and ab: --metric, --test,
+// --alpha, --resamples, --force, into `options` and `test_name` (a flag's
+// value, not yet a RunsTest).
+po::options_description VerdictGroup(CompareOptions* options, std::string* test_name);
+// The verdict flags given, checked before anything runs, and --test named
+// into options->test: kInvalidArgument naming the flag and the value.
+Status CheckVerdictOptions(const std::string& test_name, CompareOptions* options);
 
 // --records-inline of the commands whose target stores records.
 inline constexpr const char* kRecordsInlineHelp =

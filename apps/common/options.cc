@@ -132,29 +132,23 @@ StatusOr<CompareCommand> ParseCompare(const std::vector<std::string>& args) {
       "A/A run reports (one build, 4 or more): each metric's noise threshold")(
       "json", po::value(&cmd.json_out), "write every figure as JSON here")(
       "html", po::value(&cmd.html_out), "write the comparison as one self-contained page here")(
-      "resamples", po::value(&cmd.options.resamples)->default_value(cmd.options.resamples),
-      "bootstrap resamples (10,000 or more)")("seed", po::value(&cmd.options.seed)->default_value(1),
-                                              "the bootstrap's seed: the same runs give the same intervals")(
-      "force", po::bool_switch(&cmd.options.force), "compare runs of different datasets or hosts")(
-      "metric", po::value(&cmd.options.primary_metric)->default_value(cmd.options.primary_metric),
-      PrimaryMetricHelp().c_str())(
-      "alpha", po::value(&cmd.options.alpha)->default_value(cmd.options.alpha, "0.05"),
-      "significance level of a verdict (the primary metric's p, a secondary's Holm-adjusted p)");
+      "seed", po::value(&cmd.options.seed)->default_value(1),
+      "the bootstrap's seed: the same runs give the same intervals");
+  std::string test_name;
+  o.add(VerdictGroup(&cmd.options, &test_name));
   po::positional_options_description positional;
   positional.add("a", -1);
   auto vm = Parse(
       args, o, positional,
       "usage: warmup compare A.json... --vs B.json... [--metric M] [--noise-from AA.json...] [--json F]\n"
-      "Per metric: medians, the ratio B/A with a bootstrap 95 % interval, the Mann-Whitney U "
-      "test,\nthe Hodges-Lehmann shift, and a verdict. Exit 0: no regression, 3: a regression, "
-      "4: inconclusive (too few runs for any verdict), 1: error.",
+      "Per metric: medians, the ratio B/A with its interval and test (Welch's t on the runs' logarithms\n"
+      "below 9 runs an arm, the Mann-Whitney U test from 9), the Hodges-Lehmann shift, and a verdict;\n"
+      "the primary metric's decides. Exit 0: no regression, 3: a regression, 4: inconclusive, 1: error.",
       &cmd.help);
   if (!vm.ok()) return vm.status();
   if (!cmd.help.empty()) return cmd;
   if (cmd.a_files.empty()) return InvalidArgumentError("name arm A's run reports before --vs");
-  if (auto s = CheckRange("resamples", cmd.options.resamples, 1000, 10'000'000); !s.ok()) return s;
-  if (auto s = CheckAlpha(cmd.options.alpha); !s.ok()) return s;
-  if (auto s = CheckPrimaryMetric(cmd.options.primary_metric); !s.ok()) return s;
+  if (auto s = CheckVerdictOptions(test_name, &cmd.options); !s.ok()) return s;
   return cmd;
 }
 

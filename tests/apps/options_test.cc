@@ -989,13 +989,17 @@ TEST_CASE("compare: every documented flag is parsed into the command (table-driv
         {with({"--alpha", "0.01"}), [](const CompareCommand& c) { return c.options.alpha == 0.01; }}},
        {"metric", {with({"--metric", "upsert_mean_us:Product"}), [](const CompareCommand& c) {
                      return c.options.primary_metric == "upsert_mean_us:Product";
-                   }}}});
+                   }}},
+       {"test", {with({"--test", "rank"}), [](const CompareCommand& c) { return c.options.test == RunsTest::kRank; }}}});
   // What the flags leave alone is the documented default (docs/comparing.md).
   auto plain = ParseCompare(base);
   REQUIRE_OK(plain);
   CHECK(plain->options.resamples == 10'000);
   CHECK(plain->options.alpha == 0.05);
   CHECK(plain->options.primary_metric == "total_seconds");
+  CHECK(plain->options.test == RunsTest::kAuto);
+  const Status unknown_test = ParseCompare(with({"--test", "t"})).status();
+  CHECK(unknown_test.message() == "--test: no test is named t: auto, rank or log-welch");
   CHECK(plain->options.seed == defaults.seed);
   CHECK_FALSE(plain->options.force);
   CHECK(plain->noise_files.empty());
@@ -1053,7 +1057,10 @@ TEST_CASE(
        {"alpha", {with({"--alpha", "0.01"}), [](const AbCommand& c) { return c.compare.alpha == 0.01; }}},
        {"metric", {with({"--metric", "upsert_median_us:Media"}), [](const AbCommand& c) {
                      return c.compare.primary_metric == "upsert_median_us:Media";
-                   }}}});
+                   }}},
+       {"test", {with({"--test", "log-welch"}), [](const AbCommand& c) {
+                   return c.compare.test == RunsTest::kLogWelch;
+                 }}}});
   auto plain = ParseAb(base);
   REQUIRE_OK(plain);
   CHECK(plain->runs == 9);
@@ -1063,6 +1070,7 @@ TEST_CASE(
   CHECK(plain->compare.resamples == 10'000);
   CHECK(plain->compare.alpha == 0.05);
   CHECK(plain->compare.primary_metric == "total_seconds");
+  CHECK(plain->compare.test == RunsTest::kAuto);
   // A metric no report has is refused before any run is made.
   CHECK(
       ParseAb(with({"--metric", "speed"})).status().message().starts_with("--metric speed is not a metric"));

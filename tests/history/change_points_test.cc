@@ -111,8 +111,8 @@ std::vector<HistoryRun> Runs(const std::vector<double>& values, const std::strin
     r.record.run_label = "run" + std::to_string(i + 1);
     r.record.started_at = "2026-12-04T10:" + std::to_string(10 + i) + ":00Z";
     r.record.build = build_from.empty() || i < values.size() / 2 ? "0.1.0 (aaaa)" : build_from;
-    r.record.metrics["total_seconds"] = {values[i], "s"};
-    r.record.metrics["upsert_mean_us:Product"] = {values[i] * 50, "us"};
+    r.record.metrics["total_seconds"] = {values[i], "s", std::nullopt};
+    r.record.metrics["upsert_mean_us:Product"] = {values[i] * 50, "us", std::nullopt};
     runs.push_back(r);
   }
   return runs;

@@ -153,9 +153,9 @@ TEST_CASE("CompareRuns: a slower B regresses, a faster B improves, the same runs
   CHECK(product.ratio == doctest::Approx(1.2).epsilon(0.03));
   CHECK(product.ratio_ci.low < 1.2);
   CHECK(product.ratio_ci.high > 1.2);
-  CHECK(product.test.p_value < 0.001);
-  CHECK(product.p_adjusted == product.test.p_value);  // the primary metric is tested alone
-  for (const MetricComparison& m : regressed->metrics) CHECK(m.p_adjusted >= m.test.p_value);
+  CHECK(product.p_value < 0.001);
+  CHECK(product.p_adjusted == product.p_value);  // the primary metric is tested alone
+  for (const MetricComparison& m : regressed->metrics) CHECK(m.p_adjusted >= m.p_value);
   CHECK(product.hodges_lehmann == doctest::Approx(100).epsilon(0.1));
   CHECK(Metric(*regressed, "upsert_median_us:Brand").verdict == Verdict::kNoChange);
   CHECK(regressed->ExitCode() == 3);
@@ -163,7 +163,7 @@ TEST_CASE("CompareRuns: a slower B regresses, a faster B improves, the same runs
   const std::string text = RenderComparisonText(*regressed);
   CHECK(text.find("verdict: REGRESSED (exit 3): upsert_mean_us:Product, the primary metric") !=
         std::string::npos);
-  CHECK(RenderComparisonJson(*regressed).find("\"schema\": \"warmup-compare/3\"") != std::string::npos);
+  CHECK(RenderComparisonJson(*regressed).find("\"schema\": \"warmup-compare/4\"") != std::string::npos);
 
   // Issue 50: the same runs with TOTAL as the primary metric (the default). Product's regression is
   // a secondary metric's: shown, Holm-adjusted over the secondaries, and it does not decide.
@@ -174,7 +174,7 @@ TEST_CASE("CompareRuns: a slower B regresses, a faster B improves, the same runs
   CHECK_FALSE(secondary.primary);
   CHECK(secondary.verdict == Verdict::kRegressed);
   // The secondary with the smallest p: Holm multiplies it by the number of secondaries.
-  CHECK(secondary.p_adjusted == doctest::Approx(secondary.test.p_value * (by_total->metrics.size() - 1)));
+  CHECK(secondary.p_adjusted == doctest::Approx(secondary.p_value * (by_total->metrics.size() - 1)));
   CHECK(by_total->ExitCode() == 0);
   const std::string total_text = RenderComparisonText(*by_total);
   CHECK(total_text.find(
@@ -248,12 +248,14 @@ TEST_CASE("warmup compare: exit 3 on a regression, 0 without, 1 on an error, and
   testing::TempDir dir;
   // 6 runs per arm, only Product's upserts differing: the primary metric is declared as Product's mean.
   std::vector<std::string> args = {"compare", "--metric", "upsert_mean_us:Product"};
-  for (int i = 0; i < 6; ++i) args.push_back(WriteRun(dir.path(), "a" + std::to_string(i), 10, 500 + i));
+  for (int i = 0; i < 6; ++i) {
+    args.push_back(WriteRun(dir.path(), "a" + std::to_string(i), 10 + 0.01 * i, 500 + i));
+  }
   args.push_back("--vs");
   std::vector<std::string> same = args;
   for (int i = 0; i < 6; ++i) {
-    args.push_back(WriteRun(dir.path(), "b" + std::to_string(i), 10, 700 + i));
-    same.push_back(WriteRun(dir.path(), "c" + std::to_string(i), 10, 501 + i));
+    args.push_back(WriteRun(dir.path(), "b" + std::to_string(i), 10 + 0.01 * i, 700 + i));
+    same.push_back(WriteRun(dir.path(), "c" + std::to_string(i), 10 + 0.01 * i, 501 + i));
   }
   const std::string json = dir / "cmp.json";
   args.insert(args.end(), {"--json", json});
@@ -268,7 +270,7 @@ TEST_CASE("warmup compare: exit 3 on a regression, 0 without, 1 on an error, and
   CHECK(broken.exit_code == 1);
   CHECK(broken.output.find("x.json: cannot be read") != std::string::npos);
   CHECK(testing::RunCli({"compare", "--vs", "a.json"}).exit_code == 64);
-  // Without --metric the primary is TOTAL, equal in every run: Product's regression does not decide.
+  // Without --metric the primary is TOTAL, the same in both arms: Product's regression does not decide.
   std::vector<std::string> by_total = args;
   by_total.erase(by_total.begin() + 1, by_total.begin() + 3);
   const testing::CliResult secondary = testing::RunCli(by_total);
@@ -293,6 +295,151 @@ TEST_CASE("SmallestAttainableP: complete separation, by hand") {
   CHECK(SmallestAttainableP(4, 4) == doctest::Approx(MannWhitneyU({1, 2, 3, 4}, {5, 6, 7, 8}).p_value));
 }
 
+TEST_CASE("Student's t: tails and quantiles against closed forms and tables") {
+  CHECK(StudentTTail(1, 1) == doctest::Approx(0.25));                          // Cauchy: 1/2 - atan(1)/pi
+  CHECK(StudentTTail(2, 2) == doctest::Approx(0.5 - 2 / (2 * std::sqrt(6.0))));  // 1/2 - t / (2 sqrt(t^2 + 2))
+  CHECK(StudentTTail(-2, 2) == doctest::Approx(0.5 + 2 / (2 * std::sqrt(6.0))));
+  CHECK(StudentTTail(0, 5) == doctest::Approx(0.5));
+  // Non-integer degrees of freedom (Welch's) lie between their neighbours.
+  CHECK(StudentTTail(2, 1.5) < StudentTTail(2, 1));
+  CHECK(StudentTTail(2, 1.5) > StudentTTail(2, 2));
+  // df 2 in closed form: (2q - 1) sqrt(2 / (4 q (1 - q))); the others from the printed tables.
+  CHECK(StudentTQuantile(0.975, 2) == doctest::Approx(4.302653));
+  CHECK(StudentTQuantile(0.8, 2) == doctest::Approx(1.060660));
+  CHECK(StudentTQuantile(0.975, 4) == doctest::Approx(2.776445));
+  CHECK(StudentTQuantile(0.025, 4) == doctest::Approx(-2.776445));
+  CHECK(StudentTQuantile(0.975, 10) == doctest::Approx(2.228139));
+  CHECK(StudentTQuantile(0.95, 1) == doctest::Approx(6.313752));
+  CHECK(StudentTQuantile(0.975, 1e7) == doctest::Approx(1.959964));
+}
+
+TEST_CASE("LogWelch, worked by hand: two runs a side whose logarithms differ by 1") {
+  // ln a = {0, 0.2}, ln b = {1, 1.2}: means 0.1 and 1.1, variances 0.02 each, so the variance of
+  // each mean is 0.01, SE = sqrt(0.02), df = 0.02^2 / (0.01^2 + 0.01^2) = 2, t = 1 / sqrt(0.02).
+  const std::vector<double> a = {1, std::exp(0.2)}, b = {std::exp(1.0), std::exp(1.2)};
+  const LogWelchResult r = LogWelch(a, b, {}, {}, 0.05);
+  CHECK(r.spread_measured);
+  CHECK(r.ratio == doctest::Approx(std::exp(1.0)));
+  CHECK(r.standard_error == doctest::Approx(std::sqrt(0.02)));
+  CHECK(r.df == doctest::Approx(2));
+  CHECK(r.p_value == doctest::Approx(0.0194193));  // 2 (1/2 - t / (2 sqrt(t^2 + 2)))
+  CHECK(r.ratio_ci.low == doctest::Approx(1.479217));  // exp(1 -+ 4.302653 SE)
+  CHECK(r.ratio_ci.high == doctest::Approx(4.995248));
+  CHECK(r.detectable_change == doctest::Approx(1.135043));  // exp((4.302653 + 1.060660) SE) - 1
+  CHECK_FALSE(r.sampling_share_a.has_value());
+
+  // Arm A's runs say their entities alone vary their means by 0.05 (in ln): more than the 0.02
+  // between them, so 0.05 stands for A's spread: SE = sqrt(0.05 / 2 + 0.01), df = 0.035^2 /
+  // (0.025^2 + 0.01^2).
+  const LogWelchResult floored = LogWelch(a, b, {0.05, 0.05}, {}, 0.05);
+  CHECK(floored.standard_error == doctest::Approx(std::sqrt(0.035)));
+  CHECK(floored.df == doctest::Approx(0.035 * 0.035 / (0.025 * 0.025 + 0.01 * 0.01)));
+  REQUIRE(floored.sampling_share_a.has_value());
+  CHECK(*floored.sampling_share_a == 1);
+  CHECK(floored.p_value > r.p_value);
+  CHECK_FALSE(floored.sampling_share_b.has_value());
+
+  // Every run of each arm the same and nothing said within them: no spread to test with.
+  const LogWelchResult flat = LogWelch({2, 2}, {3, 3}, {}, {}, 0.05);
+  CHECK_FALSE(flat.spread_measured);
+  CHECK(flat.ratio == doctest::Approx(1.5));
+}
+
+TEST_CASE(
+    "issue 50: 3 runs a side decide a 2x slowdown (exit 3) and an A/A pair (exit 0), by Welch's t on "
+    "their logarithms") {
+  testing::TempDir dir;
+  const std::vector<double> jitter = {1.00, 1.03, 0.98};
+  const std::vector<double> other_jitter = {1.01, 0.99, 1.02};
+  std::vector<std::string> a, slower, same;
+  for (size_t i = 0; i < jitter.size(); ++i) {
+    const std::string n = std::to_string(i);
+    a.push_back(WriteRun(dir.path(), "a" + n, 10 * jitter[i], 500 * jitter[i]));
+    slower.push_back(WriteRun(dir.path(), "s" + n, 20 * other_jitter[i], 1000 * other_jitter[i]));
+    same.push_back(WriteRun(dir.path(), "x" + n, 10 * other_jitter[i], 500 * other_jitter[i]));
+  }
+  auto regressed = CompareRuns(a, slower, {}, {});
+  REQUIRE_OK(regressed);
+  const MetricComparison& total = regressed->primary();
+  CHECK(total.metric == "total_seconds");
+  CHECK(total.test == RunsTest::kLogWelch);
+  CHECK(total.decidable);
+  CHECK(total.verdict == Verdict::kRegressed);
+  CHECK(total.ratio_ci.low > 1.8);
+  CHECK(total.ratio_ci.high < 2.2);
+  CHECK(regressed->ExitCode() == kCompareRegression);
+  const std::string text = RenderComparisonText(*regressed);
+  CHECK(text.find(" log-t ") != std::string::npos);
+  CHECK(text.find("fewer than 9 runs per arm (3 and 3): the verdicts rest on Welch's t test") != std::string::npos);
+  const auto doc = nlohmann::json::parse(RenderComparisonJson(*regressed));
+  CHECK(doc["schema"] == "warmup-compare/4");
+  CHECK(doc["test"] == "auto");
+  for (const auto& metric : doc["metrics"]) {
+    if (metric["metric"] != "total_seconds") continue;
+    CHECK(metric["test"] == "log-welch");
+    CHECK(metric["log_welch"]["df"].get<double>() > 1);
+  }
+
+  auto unchanged = CompareRuns(a, same, {}, {});
+  REQUIRE_OK(unchanged);
+  CHECK(unchanged->primary().verdict == Verdict::kNoChange);
+  CHECK(unchanged->ExitCode() == kCompareNoRegression);
+  // Not "no change shown absent": the sentence says how large a change the runs could have missed.
+  const std::string sentence = VerdictSentence(*unchanged);
+  CHECK(sentence.starts_with("no regression (exit 0): total_seconds, the primary metric; these runs find a "
+                             "change of "));
+  CHECK(sentence.ends_with(" % or more 4 times in 5, a smaller one may be there"));
+
+  // The same 3 against 3 by the rank test, asked for: it cannot reach alpha (2/20 = 0.1).
+  CompareOptions rank;
+  rank.test = RunsTest::kRank;
+  auto ranked = CompareRuns(a, slower, {}, rank);
+  REQUIRE_OK(ranked);
+  CHECK(ranked->primary().test == RunsTest::kRank);
+  CHECK(ranked->ExitCode() == kCompareInconclusive);
+}
+
+TEST_CASE("within-run evidence: each run's entities floor its spread, read from the report's stddev_us") {
+  testing::TempDir dir;
+  // Every run of A has Product's mean at 500 us, every run of B at 505 us: between the runs, no
+  // spread at all. Their 100 Products at a standard deviation of 250 us fix each mean only to
+  // (250 / 500)^2 / 100 = 0.0025 in ln, and that is the spread the test must use.
+  auto arm = [&](const std::string& prefix, double product_us, double stddev_us) {
+    std::vector<std::string> files;
+    for (int i = 0; i < 3; ++i) {
+      files.push_back(WriteRun(dir.path(), prefix + std::to_string(i), 10 + 0.1 * i, product_us, "f1",
+                               [&](RunResult& r) { r.collections[1].upsert.stddev_us = stddev_us; }));
+    }
+    return files;
+  };
+  auto record = ReadRunRecord(arm("one", 500, 250)[0]);
+  REQUIRE_OK(record);
+  const RunMetric& product = record->metrics.at("upsert_mean_us:Product");
+  REQUIRE(product.within_run_log_variance.has_value());
+  CHECK(*product.within_run_log_variance == doctest::Approx(0.0025));
+  CHECK_FALSE(record->metrics.at("total_seconds").within_run_log_variance.has_value());
+
+  CompareOptions by_product;
+  by_product.primary_metric = "upsert_mean_us:Product";
+  auto floored = CompareRuns(arm("a", 500, 250), arm("b", 505, 250), {}, by_product);
+  REQUIRE_OK(floored);
+  const MetricComparison& m = floored->primary();
+  CHECK(m.decidable);
+  CHECK(m.verdict == Verdict::kNoChange);  // 1 % against an SE of about sqrt(2 x 0.0025 / 3) = 4 %
+  const double b_within = (250.0 / 505) * (250.0 / 505) / 100;
+  CHECK(m.log_welch->standard_error == doctest::Approx(std::sqrt((0.0025 + b_within) / 3)));
+  CHECK(*m.log_welch->sampling_share_a == 1);
+  CHECK(RenderComparisonText(*floored).find("the runs' own entities account for 100 % in A 100 % in B: more "
+                                            "entities per run") != std::string::npos);
+
+  // Without the deviation (a report that said none, or entities all alike): no spread was
+  // measured, and the comparison says so instead of deciding on a zero standard error.
+  auto flat = CompareRuns(arm("c", 500, 0), arm("d", 505, 0), {}, by_product);
+  REQUIRE_OK(flat);
+  CHECK(flat->primary().verdict == Verdict::kInconclusive);
+  CHECK(VerdictSentence(*flat).find("no spread was measured") != std::string::npos);
+}
+
 TEST_CASE(
     "regression: 2 runs against 2 read 'no change' on every metric and 'no regression (exit 0)', now "
     "inconclusive, exit 4, detect n/a") {
@@ -301,7 +448,9 @@ TEST_CASE(
   // cannot reach alpha (smallest p 1/3, before Holm).
   std::vector<std::string> a = {WriteRun(dir.path(), "a1", 10, 500), WriteRun(dir.path(), "a2", 10.1, 505)};
   std::vector<std::string> b = {WriteRun(dir.path(), "b1", 50, 2500), WriteRun(dir.path(), "b2", 51, 2520)};
-  auto comparison = CompareRuns(a, b, {}, {});
+  CompareOptions rank;  // the rank test, asked for: Welch's t on the logarithms decides these (below)
+  rank.test = RunsTest::kRank;
+  auto comparison = CompareRuns(a, b, {}, rank);
   REQUIRE_OK(comparison);
   for (const MetricComparison& m : comparison->metrics) {
     CAPTURE(m.metric);
@@ -329,6 +478,7 @@ TEST_CASE(
   testing::TempDir dir;
   CompareOptions by_product;
   by_product.primary_metric = "upsert_mean_us:Product";
+  by_product.test = RunsTest::kRank;
   auto arms = [&](int n, const std::string& prefix) {
     std::vector<std::string> a, b;
     for (int i = 0; i < n; ++i) {
@@ -354,7 +504,8 @@ TEST_CASE(
   CHECK(Metric(*three, "upsert_mean_us:Product").verdict == Verdict::kInconclusive);
   CHECK(three->ExitCode() == kCompareInconclusive);
   CHECK(RenderComparisonText(*three).find("verdict: INCONCLUSIVE (exit 4): with 3 and 3 runs no p value of "
-                                          "upsert_mean_us:Product, the primary metric, can reach alpha") !=
+                                          "the rank test of upsert_mean_us:Product, the primary metric, can "
+                                          "reach alpha") !=
         std::string::npos);
 }
 
@@ -553,21 +704,22 @@ TEST_CASE(
   }
   // The interval: a resampled median of 5 is the top (bottom) value only when 3 of the 5 draws are
   // it, P = 0.0579; the ratio is below 200/151 = 1.3245 only when A's is 151 and B's 150 at once,
-  // P = 0.0579^2 = 0.0034 < 0.025. So the interval lies above 1.3245, beyond 1 + the 2 % noise:
+  // P = 0.0579^2 = 0.0034 < 0.025 (< 0.05 for alpha 0.1's 90 %). So the interval lies above 1.3245, beyond 1 + the 2 % noise:
   // the interval alone would make a verdict.
   for (double alpha : {0.05, 0.1}) {
     CAPTURE(alpha);
     CompareOptions options;
     options.alpha = alpha;
+    options.test = RunsTest::kRank;  // the rank test's arithmetic, asked for below 9 runs
     auto c = CompareRuns(a, b, {}, options);
     REQUIRE_OK(c);
     REQUIRE(c->metrics.size() == 6);
     for (const char* name : {"upsert_mean_us:Product", "upsert_median_us:Product"}) {
       CAPTURE(name);
       const MetricComparison& m = Metric(*c, name);
-      CHECK(m.test.exact);
-      CHECK(m.test.u == 1);
-      CHECK(m.test.p_value == doctest::Approx(4.0 / 252).epsilon(1e-9));
+      CHECK(m.rank_test.exact);
+      CHECK(m.rank_test.u == 1);
+      CHECK(m.rank_test.p_value == doctest::Approx(4.0 / 252).epsilon(1e-9));
       CHECK(m.p_adjusted == doctest::Approx(20.0 / 252).epsilon(1e-9));
       CHECK(m.decidable);  // 5 x 2/252 = 0.040 < 0.05: 5 runs a side can decide
       CHECK(m.ratio_ci.low >= 200.0 / 151);

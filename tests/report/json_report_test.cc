@@ -25,15 +25,17 @@ LatencyStats Stats(double base, int64_t count, bool with_p999) {
   s.p99_us = base + 0.6;
   if (with_p999) s.p999_us = base + 0.7;
   s.max_us = base + 0.8;
+  s.stddev_us = base + 0.9;
   s.cdf = {{0.0, base}, {1.0, base + 0.8}};
   return s;
 }
 
 void CheckStats(const json& j, const LatencyStats& s) {
-  CHECK(j.size() == 10);
+  CHECK(j.size() == 11);
   CHECK(j["count"] == s.count);
   CHECK(j["total_seconds"] == s.total_seconds);
   CHECK(j["mean_us"] == s.mean_us);
+  CHECK(j["stddev_us"] == s.stddev_us);
   CHECK(j["median_us"] == s.median_us);
   CHECK(j["p90_us"] == s.p90_us);
   CHECK(j["p95_us"] == s.p95_us);

@@ -2,6 +2,7 @@
 
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <cstdint>
 #include <utility>
 #include <vector>
@@ -31,6 +32,14 @@ TEST_CASE("percentiles are exact nearest-rank order statistics of the samples") 
   CHECK(s.cdf[20] == std::pair<double, double>{0.99, 990});
   CHECK(s.cdf[21] == std::pair<double, double>{0.999, 999});
   CHECK(s.cdf.back() == std::pair<double, double>{1.0, 1000});
+}
+
+TEST_CASE("the standard deviation is the samples' own, n - 1 in the denominator, and none from one sample") {
+  // 2, 4, 4, 4, 5, 5, 7, 9 us: mean 5, squared deviations 9+1+1+1+0+0+4+16 = 32, over 7.
+  std::vector<int64_t> samples = {4000, 2000, 9000, 4000, 5000, 7000, 4000, 5000};
+  CHECK(ComputeLatencyStats(samples).stddev_us == doctest::Approx(std::sqrt(32.0 / 7)));
+  std::vector<int64_t> one = {3000};
+  CHECK(ComputeLatencyStats(one).stddev_us == 0);
 }
 
 TEST_CASE("nearest rank where p x n is not whole: the next sample up, never interpolated") {

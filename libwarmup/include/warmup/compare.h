@@ -1,12 +1,18 @@
 // Comparing builds: is build B faster than build A? The unit is one whole
-// run (its JSON report); per metric, the runs of each arm are compared with
-// the two-sided Mann-Whitney U test, a bootstrap confidence interval of the
-// ratio of medians (B/A), and the Hodges-Lehmann shift, and a verdict is
-// given only when both the test and the interval agree (docs/comparing.md).
+// run (its JSON report); per metric, the runs of each arm are compared by one
+// of two tests, chosen by the number of runs before any is seen: with fewer
+// than 9 runs in an arm, Welch's t test on the logarithms of the runs'
+// values (a model of the run-to-run spread, measured from the runs and
+// floored by what each run's own entities imply), which can decide from 2 or
+// 3 runs an arm; from 9, the two-sided Mann-Whitney U test with a bootstrap
+// interval of the ratio of medians, which assumes no distribution. A verdict
+// is given only when the test and the interval agree (docs/comparing.md).
 #ifndef WARMUP_COMPARE_H_
 #define WARMUP_COMPARE_H_
 
+#include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -61,11 +67,57 @@ double DetectableRelativeChange(double relative_sigma, size_t n_a, size_t n_b);
 // no verdict is possible.
 double SmallestAttainableP(size_t m, size_t n);
 
+// Student's t distribution with `df` degrees of freedom (> 0, not
+// necessarily whole): P(T > t), and its q quantile (0 < q < 1).
+double StudentTTail(double t, double df);
+double StudentTQuantile(double q, double df);
+
+// Welch's t test on the logarithms of two samples of runs: the ratio of
+// their geometric means (B / A), its interval, and the change these runs
+// could resolve. Each arm's variance of its mean log is the runs' own spread
+// (n - 1 in the denominator), but never below the mean of `within` (each
+// run's RunMetric::within_run_log_variance, when every run gave one): a run
+// cannot vary less than its own entities' sampling lets it.
+struct LogWelchResult {
+  double ratio = 1;      // exp(mean ln b - mean ln a)
+  Interval ratio_ci;     // at 1 - alpha, from Student's t with `df`
+  double p_value = 1;    // two-sided
+  double df = 0;         // Welch-Satterthwaite degrees of freedom
+  double standard_error = 0;  // of mean ln b - mean ln a
+  // False when both arms' values are each all equal and no run said how
+  // precisely it fixed its value: no spread measured, nothing to test with.
+  bool spread_measured = true;
+  // The relative change a test at alpha finds with 80 % power at this
+  // standard error: exp((t(1 - alpha/2) + t(0.8)) x SE) - 1.
+  double detectable_change = 0;
+  // Per arm: the share of its runs' spread (variance of ln value) that its
+  // runs' entity sampling accounts for, at most 1; none without `within`.
+  // Near 1: more entities per run would narrow the interval; near 0: only
+  // more runs will.
+  std::optional<double> sampling_share_a, sampling_share_b;
+};
+// REQUIRES: each sample at least 2 values, all > 0; `within_a` and
+// `within_b` empty or one entry per run of their arm; 0 < alpha < 1.
+LogWelchResult LogWelch(const std::vector<double>& a, const std::vector<double>& b,
+                        const std::vector<double>& within_a, const std::vector<double>& within_b, double alpha);
+
 // Holm's step-down adjustment of p values tested together: the i-th smallest
 // of m becomes max over j <= i of min(1, (m - j + 1) p_(j)) (j from 1), so
 // that "some metric changed" is wrong with probability at most alpha for the
 // whole family. Returned in the order of `p`.
 std::vector<double> HolmAdjusted(const std::vector<double>& p);
+
+// Which test decides a metric. kAuto, the default: kLogWelch while either
+// arm has fewer than kRankTestMinRuns runs (the rank test could not reach
+// alpha, or only with all runs of one arm beyond the other's), kRank from
+// there, where it needs no model of the spread. A metric with a value of 0
+// or below has no logarithm and is always ranked.
+enum class RunsTest { kAuto, kRank, kLogWelch };
+inline constexpr size_t kRankTestMinRuns = 9;
+// "auto", "rank", "log-welch".
+const char* RunsTestName(RunsTest test);
+// The test named so. Errors: kInvalidArgument naming the choices.
+StatusOr<RunsTest> RunsTestNamed(const std::string& name);
 
 struct CompareOptions {
   int resamples = 10'000;
@@ -87,6 +139,7 @@ struct CompareOptions {
   // other metric is secondary: Holm-adjusted among themselves, shown with
   // its verdict, never deciding (docs/comparing.md).
   std::string primary_metric = run_metric::kTotalSeconds;
+  RunsTest test = RunsTest::kAuto;
 };
 
 // kInconclusive: the data cannot decide, whatever it holds: too few runs for
@@ -105,10 +158,17 @@ struct MetricComparison {
   std::string unit;          // "s", "us", "bytes", "us/entity"
   std::vector<double> a, b;  // one value per run
   double median_a = 0, median_b = 0;
-  double ratio = 0;   // median_b / median_a
-  Interval ratio_ci;  // bootstrap, 95 %
-  MannWhitneyResult test;
-  // The primary metric's test.p_value as it is; a secondary's after Holm's
+  // The test that decided this metric: kRank or kLogWelch, never kAuto.
+  RunsTest test = RunsTest::kRank;
+  // B / A by that test: the ratio of medians with its bootstrap interval
+  // (rank), or of geometric means with its t interval (log-welch), both at
+  // 1 - alpha (95 % at the default alpha).
+  double ratio = 0;
+  Interval ratio_ci;
+  MannWhitneyResult rank_test;          // always made
+  std::optional<LogWelchResult> log_welch;  // made when every value is > 0
+  double p_value = 1;                   // the deciding test's, two-sided
+  // The primary metric's p_value as it is; a secondary's after Holm's
   // adjustment over the secondary metrics: a table of many metrics at 5 %
   // each would otherwise find a "regression" in most comparisons of a build
   // with itself.
@@ -117,7 +177,7 @@ struct MetricComparison {
   // False when no verdict is possible for this metric with these n (see
   // Verdict::kInconclusive); detectable_change is then meaningless (n/a).
   bool decidable = true;
-  double detectable_change = 0;  // relative, see DetectableChange
+  double detectable_change = 0;  // relative: the deciding test's (DetectableChange, LogWelch)
   double noise_threshold = 0;    // relative
   std::string noise_source;      // "default" or "A/A runs (n)"
   Verdict verdict = Verdict::kNoChange;
@@ -149,6 +209,7 @@ struct Comparison {
   double alpha = 0.05;
   std::vector<std::string> warnings;  // e.g. fewer than 9 runs per arm, what --force overrode
   std::string primary_metric;         // CompareOptions::primary_metric
+  RunsTest test = RunsTest::kAuto;    // CompareOptions::test
   // The primary metric's comparison (one of `metrics`; CompareRuns marks
   // it, and a Comparison made by hand without one decides on its first).
   // REQUIRES: metrics is not empty.
@@ -188,7 +249,8 @@ StatusOr<Comparison> CompareRuns(const std::vector<std::string>& a_files,
 std::string VerdictSentence(const Comparison& comparison);
 
 // An aligned table, one metric a line, with the verdicts; and every figure as
-// JSON (schema "warmup-compare/3": adds primary_metric, and primary per metric).
+// JSON (schema "warmup-compare/4": adds the test asked for and, per metric,
+// the test that decided, its p_value and p_holm, and the log_welch figures).
 std::string RenderComparisonText(const Comparison& comparison);
 std::string RenderComparisonJson(const Comparison& comparison);
 

@@ -16,6 +16,10 @@ struct LatencyStats {
   int64_t count = 0;
   double total_seconds = 0;
   double mean_us = 0;
+  // The samples' standard deviation (n - 1 in the denominator; 0 below two
+  // samples): with count, how precisely the run itself fixed its mean, the
+  // within-run evidence a comparison of few runs uses (docs/comparing.md).
+  double stddev_us = 0;
   double median_us = 0;
   double p90_us = 0;
   double p95_us = 0;

@@ -19,6 +19,11 @@ namespace warmup {
 struct RunMetric {
   double value = 0;
   std::string unit;  // "s", "us", "bytes", "us/entity"
+  // For a mean over a run's entities (upsert_mean_us:Product), how precisely
+  // the run itself fixed it: the variance of ln(value) its samples imply,
+  // (standard deviation / mean)^2 / count; none for a single figure (TOTAL)
+  // or a report that did not record the deviation (before stddev_us).
+  std::optional<double> within_run_log_variance;
 };
 
 // The names of RunRecord::metrics, defined once: every reader of them (compare,
@@ -115,6 +120,9 @@ std::set<std::string> SmallCollections(const std::vector<const RunRecord*>& runs
 // The values of `metric` over `runs`, in their order; empty unless every run
 // has it.
 std::vector<double> MetricValues(const std::vector<RunRecord>& runs, const std::string& metric);
+// Their RunMetric::within_run_log_variance, in the same order; empty unless
+// every run has one.
+std::vector<double> WithinRunLogVariances(const std::vector<RunRecord>& runs, const std::string& metric);
 
 // ReadRunRecord on the text of a report; `name` stands for its file (in
 // errors and as RunRecord::file; no path is resolved).

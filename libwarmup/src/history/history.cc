@@ -106,7 +106,7 @@ class SqlHistory : public History {
     if (!metric_rows.ok()) return metric_rows.status();
     std::map<int64_t, std::map<std::string, RunMetric>> metrics;
     for (const SqlRow& m : *metric_rows) {
-      metrics[std::stoll(*m[0])][*m[1]] = {std::stod(*m[3]), *m[2]};
+      metrics[std::stoll(*m[0])][*m[1]] = {std::stod(*m[3]), *m[2], std::nullopt};
     }
     std::vector<HistoryRun> runs;
     try {

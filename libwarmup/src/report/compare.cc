@@ -46,7 +46,119 @@ std::vector<double> ExactUCounts(size_t m, size_t n) {
   return counts[m][n];
 }
 
+// The regularized incomplete beta function I_x(a, b), by its continued
+// fraction (modified Lentz), through the symmetry I_x(a, b) = 1 - I_{1-x}(b,
+// a) where the fraction converges slowly.
+double IncompleteBeta(double a, double b, double x) {
+  if (x <= 0) return 0;
+  if (x >= 1) return 1;
+  if (x > (a + 1) / (a + b + 2)) return 1 - IncompleteBeta(b, a, 1 - x);
+  const double front =
+      std::exp(std::lgamma(a + b) - std::lgamma(a) - std::lgamma(b) + a * std::log(x) + b * std::log1p(-x)) / a;
+  constexpr double kTiny = 1e-300;
+  double f = 1, c = 1, d = 0;
+  for (int i = 0; i <= 400; ++i) {
+    const auto m = static_cast<double>(i / 2);
+    double numerator = 1;  // the first term
+    if (i > 0 && i % 2 == 0) numerator = m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m));
+    if (i % 2 == 1) numerator = -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1));
+    d = 1 + numerator * d;
+    d = 1 / (std::abs(d) < kTiny ? kTiny : d);
+    c = 1 + numerator / c;
+    if (std::abs(c) < kTiny) c = kTiny;
+    f *= c * d;
+    if (std::abs(1 - c * d) < 1e-15) break;
+  }
+  return front * (f - 1);
+}
+
+// Mean and variance (n - 1 in the denominator) of ln of each value.
+std::pair<double, double> LogMeanAndVariance(const std::vector<double>& values) {
+  double mean = 0;
+  for (double v : values) mean += std::log(v);
+  mean /= static_cast<double>(values.size());
+  double squares = 0;
+  for (double v : values) squares += (std::log(v) - mean) * (std::log(v) - mean);
+  return {mean, squares / static_cast<double>(values.size() - 1)};
+}
+
 }  // namespace
+
+double StudentTTail(double t, double df) {
+  const double upper = 0.5 * IncompleteBeta(df / 2, 0.5, df / (df + t * t));
+  return t >= 0 ? upper : 1 - upper;
+}
+
+double StudentTQuantile(double q, double df) {
+  if (q < 0.5) return -StudentTQuantile(1 - q, df);
+  double low = 0, high = 1;
+  while (StudentTTail(high, df) > 1 - q && high < 1e12) high *= 2;
+  for (int i = 0; i < 200 && high - low > 1e-12 * high; ++i) {
+    const double mid = (low + high) / 2;
+    (StudentTTail(mid, df) > 1 - q ? low : high) = mid;
+  }
+  return (low + high) / 2;
+}
+
+LogWelchResult LogWelch(const std::vector<double>& a, const std::vector<double>& b,
+                        const std::vector<double>& within_a, const std::vector<double>& within_b, double alpha) {
+  LogWelchResult r;
+  struct Arm {
+    double mean, variance_of_mean, runs;
+    std::optional<double> sampling_share;
+  };
+  auto arm = [](const std::vector<double>& values, const std::vector<double>& within) {
+    const auto [mean, spread] = LogMeanAndVariance(values);
+    Arm out{mean, spread, static_cast<double>(values.size()), std::nullopt};
+    if (!within.empty()) {
+      const double sampling = std::accumulate(within.begin(), within.end(), 0.0) / static_cast<double>(within.size());
+      if (spread > 0 || sampling > 0) out.sampling_share = spread > 0 ? std::min(1.0, sampling / spread) : 1.0;
+      out.variance_of_mean = std::max(spread, sampling);
+    }
+    out.variance_of_mean /= out.runs;
+    return out;
+  };
+  const Arm x = arm(a, within_a), y = arm(b, within_b);
+  r.sampling_share_a = x.sampling_share;
+  r.sampling_share_b = y.sampling_share;
+  const double difference = y.mean - x.mean;
+  r.ratio = std::exp(difference);
+  r.ratio_ci = {r.ratio, r.ratio};
+  const double variance = x.variance_of_mean + y.variance_of_mean;
+  // Below a relative 1e-10 a "spread" is the rounding of equal values' logarithms.
+  if (variance <= 1e-20) {
+    r.spread_measured = false;
+    return r;
+  }
+  r.standard_error = std::sqrt(variance);
+  r.df = variance * variance / (x.variance_of_mean * x.variance_of_mean / (x.runs - 1) +
+                                y.variance_of_mean * y.variance_of_mean / (y.runs - 1));
+  r.p_value = std::min(1.0, 2 * StudentTTail(std::abs(difference) / r.standard_error, r.df));
+  const double critical = StudentTQuantile(1 - alpha / 2, r.df);
+  r.ratio_ci = {std::exp(difference - critical * r.standard_error),
+                std::exp(difference + critical * r.standard_error)};
+  r.detectable_change = std::exp((critical + StudentTQuantile(0.8, r.df)) * r.standard_error) - 1;
+  return r;
+}
+
+const char* RunsTestName(RunsTest test) {
+  switch (test) {
+    case RunsTest::kAuto:
+      return "auto";
+    case RunsTest::kRank:
+      return "rank";
+    case RunsTest::kLogWelch:
+      return "log-welch";
+  }
+  return "auto";
+}
+
+StatusOr<RunsTest> RunsTestNamed(const std::string& name) {
+  for (RunsTest test : {RunsTest::kAuto, RunsTest::kRank, RunsTest::kLogWelch}) {
+    if (name == RunsTestName(test)) return test;
+  }
+  return InvalidArgumentError("no test is named " + name + ": auto, rank or log-welch");
+}
 
 double Median(std::vector<double> values) {
   const size_t mid = values.size() / 2;
@@ -230,11 +342,11 @@ StatusOr<std::vector<RunRecord>> ReadRuns(const std::vector<std::string>& files)
 void HolmAdjust(std::vector<MetricComparison>& metrics) {
   std::vector<double> p;
   for (const MetricComparison& m : metrics) {
-    if (!m.primary) p.push_back(m.test.p_value);
+    if (!m.primary) p.push_back(m.p_value);
   }
   p = HolmAdjusted(p);
   size_t next = 0;
-  for (MetricComparison& m : metrics) m.p_adjusted = m.primary ? m.test.p_value : p[next++];
+  for (MetricComparison& m : metrics) m.p_adjusted = m.primary ? m.p_value : p[next++];
 }
 
 std::string Fixed(double v, int places) {
@@ -355,9 +467,15 @@ StatusOr<Comparison> CompareRuns(const std::vector<std::string>& a_files,
   out.arm_a = Describe(*a);
   out.arm_b = Describe(*b);
   WarnOfConditions(out, first.host_cores);
-  if (a->size() < 9 || b->size() < 9) {
-    out.warnings.push_back("fewer than 9 runs per arm (" + std::to_string(a->size()) + " and " +
-                           std::to_string(b->size()) + "): the verdicts are unreliable");
+  if (std::min(a->size(), b->size()) < kRankTestMinRuns) {
+    const std::string runs = "fewer than 9 runs per arm (" + std::to_string(a->size()) + " and " +
+                             std::to_string(b->size()) + ")";
+    out.warnings.push_back(
+        options.test == RunsTest::kRank
+            ? runs + ": the rank test's verdicts are unreliable"
+            : runs + ": the verdicts rest on Welch's t test of the runs' logarithms, a model of their spread "
+                     "that so few runs cannot check (one wild run widens its interval); from 9 per arm they are "
+                     "ranked, without a model");
   }
   // A collection's median is a figure only with enough entities in every run.
   const std::set<std::string> small = SmallCollections(all, options.min_collection_count);
@@ -380,11 +498,30 @@ StatusOr<Comparison> CompareRuns(const std::vector<std::string>& a_files,
     m.median_a = Median(m.a);
     m.median_b = Median(m.b);
     if (m.median_a == 0) continue;
-    m.ratio = m.median_b / m.median_a;
-    m.ratio_ci = BootstrapRatioOfMedians(m.a, m.b, options.resamples, options.seed);
-    m.test = MannWhitneyU(m.a, m.b);
+    m.rank_test = MannWhitneyU(m.a, m.b);
     m.hodges_lehmann = HodgesLehmannShift(m.a, m.b);
-    m.detectable_change = DetectableChange(m.a, m.b.size());
+    const auto positive = [](const std::vector<double>& v) {
+      return std::all_of(v.begin(), v.end(), [](double x) { return x > 0; });
+    };
+    if (positive(m.a) && positive(m.b)) {
+      m.log_welch = LogWelch(m.a, m.b, WithinRunLogVariances(*a, metric), WithinRunLogVariances(*b, metric),
+                             options.alpha);
+    }
+    const bool few_runs = std::min(m.a.size(), m.b.size()) < kRankTestMinRuns;
+    m.test = m.log_welch && (options.test == RunsTest::kLogWelch || (options.test == RunsTest::kAuto && few_runs))
+                 ? RunsTest::kLogWelch
+                 : RunsTest::kRank;
+    if (m.test == RunsTest::kLogWelch) {
+      m.ratio = m.log_welch->ratio;
+      m.ratio_ci = m.log_welch->ratio_ci;
+      m.p_value = m.log_welch->p_value;
+      m.detectable_change = m.log_welch->detectable_change;
+    } else {
+      m.ratio = m.median_b / m.median_a;
+      m.ratio_ci = BootstrapRatioOfMedians(m.a, m.b, options.resamples, options.seed, 1 - options.alpha);
+      m.p_value = m.rank_test.p_value;
+      m.detectable_change = DetectableChange(m.a, m.b.size());
+    }
     m.noise_threshold = options.default_noise;
     m.noise_source = "default";
     const std::vector<double> x = MetricValues(noise_x, metric);
@@ -397,6 +534,7 @@ StatusOr<Comparison> CompareRuns(const std::vector<std::string>& a_files,
     out.metrics.push_back(std::move(m));
   }
   out.primary_metric = options.primary_metric;
+  out.test = options.test;
   bool found = false;
   std::string compared;
   for (MetricComparison& m : out.metrics) {
@@ -414,7 +552,11 @@ StatusOr<Comparison> CompareRuns(const std::vector<std::string>& a_files,
   // primary: does not reach alpha), no data could decide.
   const double holm_factor = static_cast<double>(std::max<size_t>(1, out.metrics.size() - 1));
   for (MetricComparison& m : out.metrics) {
-    if ((m.primary ? 1.0 : holm_factor) * SmallestAttainableP(m.a.size(), m.b.size()) >= options.alpha) {
+    const bool undecidable =
+        m.test == RunsTest::kLogWelch
+            ? !m.log_welch->spread_measured
+            : (m.primary ? 1.0 : holm_factor) * SmallestAttainableP(m.a.size(), m.b.size()) >= options.alpha;
+    if (undecidable) {
       m.decidable = false;
       m.verdict = Verdict::kInconclusive;
       continue;
@@ -473,35 +615,55 @@ std::string RenderComparisonText(const Comparison& c) {
   PrintArm(out, "A", c.arm_a);
   PrintArm(out, "B", c.arm_b);
   out << "\n";
-  out << "  lower is better everywhere; ratio = median B / median A, its 95 % bootstrap interval, the\n"
-         "  two-sided Mann-Whitney U p, the Hodges-Lehmann shift (B - A), the change this n could detect\n\n";
+  const std::string confidence = Fixed(100 * (1 - c.alpha), 0) + " %";
+  out << "  lower is better everywhere; ratio B / A by the metric's test, with its " << confidence
+      << " interval: log-t, Welch's t\n"
+         "  on the runs' logarithms (ratio of geometric means), or rank, the Mann-Whitney U test (ratio of\n"
+         "  medians, bootstrap interval); shift: Hodges-Lehmann (B - A); detect: the change these runs could\n"
+         "  detect\n\n";
   char line[512];
-  std::snprintf(line, sizeof(line), "%-44s %12s %12s %7s %17s %8s %8s %12s %7s %7s  %s\n", "metric",
-                "median A", "median B", "ratio", "95% CI", "p", "p Holm", "shift", "detect", "noise",
+  std::snprintf(line, sizeof(line), "%-44s %12s %12s %7s %17s %6s %8s %8s %12s %7s %7s  %s\n", "metric",
+                "median A", "median B", "ratio", "interval", "test", "p", "p Holm", "shift", "detect", "noise",
                 "verdict");
   out << line;
   for (const MetricComparison& m : c.metrics) {
     const int places = m.unit == "s" ? 3 : m.unit == "bytes" ? 0 : 1;
     const std::string ci = "[" + Fixed(m.ratio_ci.low, 3) + ", " + Fixed(m.ratio_ci.high, 3) + "]";
+    const bool approximate = m.test == RunsTest::kRank && !m.rank_test.exact;
+    const char* test = m.test == RunsTest::kLogWelch ? "log-t" : approximate ? "rank~" : "rank";
     char p[32];
-    std::snprintf(p, sizeof(p), m.test.p_value < 1e-4 ? "%.0e%s" : "%.4f%s", m.test.p_value,
-                  m.test.exact ? "" : "~");
+    std::snprintf(p, sizeof(p), m.p_value < 1e-4 ? "%.0e" : "%.4f", m.p_value);
     char holm[32];
     std::snprintf(holm, sizeof(holm), m.p_adjusted < 1e-4 ? "%.0e" : "%.4f", m.p_adjusted);
     const std::string detect = m.decidable ? Fixed(100 * m.detectable_change, 1) + "%" : "n/a";
-    std::snprintf(line, sizeof(line), "%-44s %12s %12s %7s %17s %8s %8s %12s %7s %6s%%  %s\n",
+    std::snprintf(line, sizeof(line), "%-44s %12s %12s %7s %17s %6s %8s %8s %12s %7s %6s%%  %s\n",
                   (m.metric + " (" + m.unit + ")" + (m.primary ? " *" : "")).c_str(),
                   Fixed(m.median_a, places).c_str(), Fixed(m.median_b, places).c_str(),
-                  Fixed(m.ratio, 3).c_str(), ci.c_str(), p, holm, Fixed(m.hodges_lehmann, places).c_str(),
+                  Fixed(m.ratio, 3).c_str(), ci.c_str(), test, p, holm, Fixed(m.hodges_lehmann, places).c_str(),
                   detect.c_str(), Fixed(100 * m.noise_threshold, 1).c_str(), VerdictName(m.verdict));
     out << line;
   }
   out << "\n  *: the primary metric (--metric), declared before the runs: its verdict is the comparison's,\n"
          "  its p tested alone at alpha; the others are secondary, shown, never deciding\n"
-         "  p~: normal approximation (ties, or more than 20 runs in an arm); p Holm: a secondary's p\n"
-         "  adjusted for the number of secondary metrics, what its verdict needs below alpha; noise: the\n"
+         "  rank~: the normal approximation (ties, or more than 20 runs in an arm); p Holm: a secondary's\n"
+         "  p adjusted for the number of secondary metrics, what its verdict needs below alpha; noise: the\n"
          "  change a verdict must exceed ("
       << (c.noise_files.empty() ? "the default" : "from the A/A runs") << ")\n";
+  const MetricComparison* primary_metric = c.metrics.empty() ? nullptr : &c.primary();
+  if (primary_metric != nullptr && primary_metric->log_welch &&
+      (primary_metric->log_welch->sampling_share_a || primary_metric->log_welch->sampling_share_b)) {
+    const MetricComparison& primary = *primary_metric;
+    out << "  within the runs: of the spread between runs of " << primary.metric
+        << ", the runs' own entities account for";
+    for (const auto& [name, share] : {std::pair{"A", primary.log_welch->sampling_share_a},
+                                      std::pair{"B", primary.log_welch->sampling_share_b}}) {
+      if (share) out << " " << Fixed(100 * *share, 0) << " % in " << name;
+    }
+    const double most = std::max(primary.log_welch->sampling_share_a.value_or(0),
+                                 primary.log_welch->sampling_share_b.value_or(0));
+    out << (most > 0.5 ? ": more entities per run (a larger scale) would narrow the interval\n"
+                       : ": the rest is between runs, which only more runs narrow\n");
+  }
   if (!c.small_collections.empty()) {
     out << "  not compared: the medians of";
     for (const std::string& type : c.small_collections) out << " " << type;
@@ -526,16 +688,46 @@ std::string VerdictSentence(const Comparison& c) {
       return "REGRESSED (exit 3): " + primary;
     case kCompareInconclusive: {
       std::ostringstream out;
+      if (c.primary().test == RunsTest::kLogWelch) {
+        out << "INCONCLUSIVE (exit 4): every run of each arm gave the same " << primary
+            << ", so no spread was measured to test a difference with; take runs that measure it";
+        return out.str();
+      }
       out << "INCONCLUSIVE (exit 4): with " << c.a_files.size() << " and " << c.b_files.size()
-          << " runs no p value of " << primary << ", can reach alpha " << c.alpha
+          << " runs no p value of the rank test of " << primary << ", can reach alpha " << c.alpha
           << ", whatever the runs hold; take more runs (4 or more per arm can decide it at 5 %, 9 or more "
-             "are recommended)";
+             "are recommended), or let Welch's t test of their logarithms decide (--test auto)";
       return out.str();
     }
-    default:
-      return "no regression (exit 0): " + primary;
+    default: {
+      if (c.metrics.empty()) return "no regression (exit 0): " + primary;
+      const MetricComparison& m = c.primary();
+      std::string sentence = "no regression (exit 0): " + primary;
+      if (m.verdict == Verdict::kImproved) return sentence + " improved";
+      // "No regression" is "not shown", never "shown absent": say how large a
+      // change these runs could have missed.
+      return sentence + "; these runs find a change of " + Fixed(100 * m.detectable_change, 1) +
+             " % or more 4 times in 5, a smaller one may be there";
+    }
   }
 }
+
+namespace {
+
+json LogWelchJson(const LogWelchResult& r) {
+  auto share = [](const std::optional<double>& v) { return v ? json(*v) : json(nullptr); };
+  return {{"ratio", r.ratio},
+          {"ratio_ci", {r.ratio_ci.low, r.ratio_ci.high}},
+          {"p_value", r.p_value},
+          {"df", r.df},
+          {"standard_error", r.standard_error},
+          {"spread_measured", r.spread_measured},
+          {"detectable_change", r.detectable_change},
+          {"sampling_share_a", share(r.sampling_share_a)},
+          {"sampling_share_b", share(r.sampling_share_b)}};
+}
+
+}  // namespace
 
 std::string RenderComparisonJson(const Comparison& c) {
   json metrics = json::array();
@@ -547,10 +739,13 @@ std::string RenderComparisonJson(const Comparison& c) {
          {"b", m.b},
          {"median_a", m.median_a},
          {"median_b", m.median_b},
+         {"test", RunsTestName(m.test)},
          {"ratio", m.ratio},
          {"ratio_ci", {m.ratio_ci.low, m.ratio_ci.high}},
-         {"mann_whitney",
-          {{"u", m.test.u}, {"p_value", m.test.p_value}, {"exact", m.test.exact}, {"p_holm", m.p_adjusted}}},
+         {"p_value", m.p_value},
+         {"p_holm", m.p_adjusted},
+         {"mann_whitney", {{"u", m.rank_test.u}, {"p_value", m.rank_test.p_value}, {"exact", m.rank_test.exact}}},
+         {"log_welch", m.log_welch ? LogWelchJson(*m.log_welch) : json(nullptr)},
          {"hodges_lehmann_shift", m.hodges_lehmann},
          {"decidable", m.decidable},
          {"detectable_change", m.decidable ? json(m.detectable_change) : json(nullptr)},
@@ -568,7 +763,8 @@ std::string RenderComparisonJson(const Comparison& c) {
                 {"steal_shares", d.steal_shares}};
   };
   const int exit_code = c.ExitCode();
-  json doc = {{"schema", "warmup-compare/3"},
+  json doc = {{"schema", "warmup-compare/4"},
+              {"test", RunsTestName(c.test)},
               {"primary_metric", c.primary_metric},
               {"a", c.a_files},
               {"b", c.b_files},

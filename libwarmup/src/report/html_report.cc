@@ -580,12 +580,14 @@ list(c.setup, {'data-list': 'setup'});
 
 section('Metrics', 'lower is better everywhere; *: the primary metric (' + c.primary_metric + '), declared before the ' +
         'runs: its verdict alone is the comparison\'s, its p tested alone; the others are secondary, shown, never ' +
-        'deciding; ratio = median B / median A with its 95 % bootstrap interval; p: two-sided ' +
-        'Mann–Whitney U (p~: normal approximation); p Holm: a secondary\'s p adjusted for the number of secondary ' +
+        'deciding; ratio B / A by the metric\'s test with its ' + Math.round(100 * (1 - c.alpha)) + ' % interval: ' +
+        'log-t, Welch\'s t test on the runs\' logarithms (ratio of geometric means), or rank, the two-sided ' +
+        'Mann–Whitney U test (ratio of medians, bootstrap interval; rank~: normal approximation); ' +
+        'p: the test\'s, two-sided; p Holm: a secondary\'s p adjusted for the number of secondary ' +
         'metrics, what a verdict needs below alpha ' + c.alpha + '; shift: Hodges–Lehmann, B − A; detect: the change ' +
         'these runs could detect ' +
         '(n/a: no verdict is possible with these n); noise: the change a verdict must exceed');
-table(['metric', 'verdict', 'median A', 'median B', 'ratio', '95 % CI', 'p', 'p Holm', 'shift', 'detect', 'noise', 'n A/B'],
+table(['metric', 'verdict', 'median A', 'median B', 'ratio', 'interval', 'test', 'p', 'p Holm', 'shift', 'detect', 'noise', 'n A/B'],
       c.metrics.map((m) => ({cells: [
         {text: m.metric + ' (' + m.unit + ')' + (m.primary ? ' *' : ''), cls: 'metric', breakAfter: ':'},
         {text: m.verdict, cls: 'verdict' + (m.verdict === 'no change' ? '' : ' ' + m.verdict), attrs: {'data-col': 'verdict'}},
@@ -593,8 +595,9 @@ table(['metric', 'verdict', 'median A', 'median B', 'ratio', '95 % CI', 'p', 'p 
         {text: fixed(m.median_b, places(m.unit)), cls: 'num'},
         {text: fixed(m.ratio, 3), cls: 'num'},
         {text: '[' + fixed(m.ratio_ci[0], 3) + ', ' + fixed(m.ratio_ci[1], 3) + ']', cls: 'num'},
-        {text: pText(m.mann_whitney.p_value) + (m.mann_whitney.exact ? '' : '~'), cls: 'num'},
-        {text: pText(m.mann_whitney.p_holm), cls: 'num'},
+        {text: m.test === 'log-welch' ? 'log-t' : m.mann_whitney.exact ? 'rank' : 'rank~', attrs: {'data-col': 'test'}},
+        {text: pText(m.p_value), cls: 'num'},
+        {text: pText(m.p_holm), cls: 'num'},
         {text: fixed(m.hodges_lehmann_shift, places(m.unit)), cls: 'num'},
         {text: m.decidable ? fixed(100 * m.detectable_change, 1) + ' %' : 'n/a', cls: 'num', attrs: {'data-col': 'detect'}},
         {text: fixed(100 * m.noise_threshold, 1) + ' %', cls: 'num'},

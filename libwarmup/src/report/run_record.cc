@@ -113,7 +113,7 @@ void ReadSetup(const json& doc, RunRecord& run) {
 
 void ReadMetrics(const json& doc, RunRecord& run) {
   auto put = [&](const std::string& name, double value, const char* unit) {
-    run.metrics[name] = {value, unit};
+    run.metrics[name] = {value, unit, std::nullopt};
   };
   if (!doc.at("total_seconds").is_null()) {
     put(run_metric::kTotalSeconds, doc.at("total_seconds").get<double>(), "s");
@@ -128,7 +128,15 @@ void ReadMetrics(const json& doc, RunRecord& run) {
     run.collection_counts[type] = copied;
     put(run_metric::kCollectionMedianPrefix + type, c.at("upsert").at("median_us").get<double>(), "us");
     if (type == "Product") {
-      put(run_metric::kProductMeanUpsert, c.at("upsert").at("mean_us").get<double>(), "us");
+      const json& upsert = c.at("upsert");
+      const double mean = upsert.at("mean_us").get<double>();
+      put(run_metric::kProductMeanUpsert, mean, "us");
+      const int64_t count = upsert.value("count", int64_t{0});
+      if (upsert.contains("stddev_us") && count >= 2 && mean > 0) {
+        const double relative = upsert.at("stddev_us").get<double>() / mean;
+        run.metrics[run_metric::kProductMeanUpsert].within_run_log_variance =
+            relative * relative / static_cast<double>(count);
+      }
     }
   }
   const json& server = doc.at("server_process");
@@ -249,6 +257,16 @@ std::vector<double> MetricValues(const std::vector<RunRecord>& runs, const std::
     values.push_back(it->second.value);
   }
   return values;
+}
+
+std::vector<double> WithinRunLogVariances(const std::vector<RunRecord>& runs, const std::string& metric) {
+  std::vector<double> variances;
+  for (const RunRecord& r : runs) {
+    auto it = r.metrics.find(metric);
+    if (it == r.metrics.end() || !it->second.within_run_log_variance) return {};
+    variances.push_back(*it->second.within_run_log_variance);
+  }
+  return variances;
 }
 
 StatusOr<RunRecord> ParseRunRecord(const std::string& report_json, const std::string& name) {

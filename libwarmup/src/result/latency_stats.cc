@@ -25,6 +25,12 @@ LatencyStats ComputeLatencyStats(std::vector<int64_t>& samples_ns) {
   for (int64_t v : samples_ns) total += v;
   s.total_seconds = static_cast<double>(total / 1e9L);
   s.mean_us = static_cast<double>(total / static_cast<long double>(samples_ns.size()) / 1e3L);
+  if (s.count >= 2) {
+    const long double mean_ns = total / static_cast<long double>(samples_ns.size());
+    long double squares = 0;
+    for (int64_t v : samples_ns) squares += (v - mean_ns) * (v - mean_ns);
+    s.stddev_us = static_cast<double>(std::sqrt(squares / static_cast<long double>(s.count - 1)) / 1e3L);
+  }
   s.median_us = Percentile(samples_ns, 0.5);
   s.p90_us = Percentile(samples_ns, 0.9);
   s.p95_us = Percentile(samples_ns, 0.95);
