@@ -23,6 +23,9 @@ StatusOr<AbCommand> ParseAb(const std::vector<std::string>& args) {
       "runs", po::value(&cmd.runs)->default_value(cmd.runs),
       "measured runs per arm, after one discarded warm-up run each (3 decide a large change by Welch's t on "
       "their logarithms; from 9 the rank test decides, without a model of their spread)")(
+      "sequential", po::bool_switch(&cmd.sequential),
+      "run pair by pair and stop as soon as the primary metric is decided (a look after each pair from the "
+      "third, each at alpha over the number of looks); --runs is then the most per arm")(
       "order", po::value(&order)->default_value("abab"),
       "abab (A, B, A, B, ...) | random (a seeded shuffle, --seed)")(
       "out", po::value(&cmd.out_dir)->default_value(cmd.out_dir),
@@ -105,7 +108,9 @@ StatusOr<AbCommand> ParseAb(const std::vector<std::string>& args) {
     return InvalidArgumentError("--order must be abab or random, not '" + order + "'");
   }
   cmd.random_order = order == "random";
-  if (auto s = CheckRange("runs", cmd.runs, 2, 1000); !s.ok()) return s;
+  if (auto s = CheckRange("runs", cmd.runs, cmd.sequential ? 3 : 2, 1000); !s.ok()) {
+    return cmd.sequential ? s.WithContext("--sequential looks from the third pair on") : s;
+  }
   if (auto s = CheckVerdictOptions(test_name, &cmd.compare); !s.ok()) return s;
   cmd.compare.seed = cmd.order_seed;
   cmd.a_args = SplitAtSpaces(a_args);

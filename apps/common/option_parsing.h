@@ -57,7 +57,6 @@ Status CheckRange(const char* flag, int64_t value, int64_t low, int64_t high);
 // kInvalidArgument naming the generator's profiles unless `profile` is one (--profile).
 Status CheckGeneratorProfile(const std::string& profile);
 
-
 // `tool` and `args` as one command line, for the report.
 std::vector<std::string> CommandLine(std::vector<std::string> tool, const std::vector<std::string>& args);
 

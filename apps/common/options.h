@@ -175,6 +175,9 @@ struct AbCommand {
   std::vector<std::string> a_args, b_args;  // --a-args, --b-args: more serve flags per arm
   int runs = 9;                             // measured runs per arm, after one discarded warm-up each
   bool random_order = false;                // --order random (with --seed), else ABAB...
+  // --sequential: runs pair by pair, a look after each from the third,
+  // stopping once decided; `runs` is then the most per arm.
+  bool sequential = false;
   uint64_t order_seed = 1;
   std::string out_dir = "warmup-ab";     // every run's reports, the comparison, the work directory
   bool keep_work = false;                // keep every run's work directory, OUT/work/LABEL

@@ -1,12 +1,14 @@
 // warmup ab: is server build B faster than build A? Interleaved reindex runs
 // of the two (one discarded warm-up run each first), every run on a fresh
-// server and data directory, every report kept, then warmup compare on them.
+// server and data directory, every report kept, then warmup compare on them;
+// or, --sequential, pair by pair until the verdict is decided.
 #include <unistd.h>
 
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <random>
 #include <string>
 #include <tuple>
@@ -48,6 +50,28 @@ std::vector<PlannedRun> Plan(int runs, bool random_order, uint64_t seed) {
   return plan;
 }
 
+// --sequential: the measured runs pair by pair, A and B in each (in a
+// seeded random order within the pair with --order random), up to `runs`
+// pairs; the comparison looks after each pair from this one.
+constexpr size_t kFirstLook = 3;
+
+std::vector<PlannedRun> PlanPair(int pair, bool random_order, std::mt19937_64& rng) {
+  char number[16];
+  std::snprintf(number, sizeof(number), "%02d", pair);
+  std::vector<PlannedRun> runs = {{'a', std::string("a") + number}, {'b', std::string("b") + number}};
+  if (random_order && rng() % 2 == 1) std::swap(runs[0], runs[1]);
+  return runs;
+}
+
+// Whether a sequential comparison may stop: its primary metric regressed or
+// improved, or its interval lies within 1 +- the noise threshold (no change
+// beyond the noise, shown rather than merely not found).
+bool Decided(const warmup::Comparison& c) {
+  const warmup::MetricComparison& m = c.primary();
+  if (m.verdict == warmup::Verdict::kRegressed || m.verdict == warmup::Verdict::kImproved) return true;
+  return m.decidable && m.ratio_ci.low >= 1 - m.noise_threshold && m.ratio_ci.high <= 1 + m.noise_threshold;
+}
+
 }  // namespace
 
 int Ab(const std::vector<std::string>& args) {
@@ -79,10 +103,11 @@ int Ab(const std::vector<std::string>& args) {
   // OUT/work is removed either way.
   warmup::cli::SignalWatcher signals("ab", true);
 
-  const std::vector<PlannedRun> plan = Plan(cmd->runs, cmd->random_order, cmd->order_seed);
   std::vector<std::string> a_files, b_files;
-  for (size_t i = 0; i < plan.size(); ++i) {
-    const PlannedRun& planned = plan[i];
+  size_t made = 0;
+  // One run of the plan; an exit status when ab must end (a failure, an
+  // interrupt), after which nothing else is run.
+  auto run_one = [&](const PlannedRun& planned, const std::string& of) -> std::optional<int> {
     if (signals.received() != 0) {
       remove_work();
       std::cerr << "warmup ab: interrupted before run " << planned.label << "; the reports so far are in "
@@ -115,13 +140,13 @@ int Ab(const std::vector<std::string>& args) {
     }
     if (!cmd->keep_work) fs::remove_all(run.target.work_dir, ec);
     const fs::path json = out / (planned.label + ".json");
-    if (auto s = WriteFile(json, warmup::RenderJsonReport(*result)); !s.ok()) {
-      remove_work();
-      return FailWith(s);
-    }
-    if (auto s = WriteFile(out / (planned.label + ".txt"), warmup::RenderTextReport(*result)); !s.ok()) {
-      remove_work();
-      return FailWith(s);
+    for (const auto& [path, text] :
+         {std::pair{json, warmup::RenderJsonReport(*result)},
+          std::pair{out / (planned.label + ".txt"), warmup::RenderTextReport(*result)}}) {
+      if (auto s = WriteFile(path, text); !s.ok()) {
+        remove_work();
+        return FailWith(s);
+      }
     }
     if (!planned.warm_up) {
       if (auto s = RecordInHistory(history->get(), *result); !s.ok()) {
@@ -129,7 +154,7 @@ int Ab(const std::vector<std::string>& args) {
         return FailWith(s);
       }
     }
-    std::fprintf(stderr, "warmup ab: run %2zu of %zu  %-8s %c%s  %s\n", i + 1, plan.size(),
+    std::fprintf(stderr, "warmup ab: run %2zu of %s  %-8s %c%s  %s\n", ++made, of.c_str(),
                  planned.label.c_str(), planned.arm == 'a' ? 'A' : 'B',
                  planned.warm_up ? " (warm-up, not compared)" : "", RunLine(*result).c_str());
     if (signals.received() != 0) {
@@ -145,16 +170,53 @@ int Ab(const std::vector<std::string>& args) {
                                                       (out / (planned.label + ".txt")).string()));
     }
     if (!planned.warm_up) (planned.arm == 'a' ? a_files : b_files).push_back(json.string());
+    return std::nullopt;
+  };
+
+  std::optional<warmup::StatusOr<warmup::Comparison>> comparison;
+  if (!cmd->sequential) {
+    const std::vector<PlannedRun> plan = Plan(cmd->runs, cmd->random_order, cmd->order_seed);
+    for (const PlannedRun& planned : plan) {
+      if (auto stop = run_one(planned, std::to_string(plan.size()))) return *stop;
+    }
+  } else {
+    // Every look may stop ab on a verdict, so each is tested at alpha over
+    // the number of looks (Bonferroni): the chance that any look calls a
+    // change that is not there stays at most alpha, however the runs fall.
+    warmup::CompareOptions per_look = cmd->compare;
+    const size_t looks = static_cast<size_t>(cmd->runs) - kFirstLook + 1;
+    per_look.alpha = cmd->compare.alpha / static_cast<double>(looks);
+    const std::string of = "at most " + std::to_string(2 + 2 * cmd->runs);
+    for (const PlannedRun& warm_up : {PlannedRun{'a', "a-warmup", true}, PlannedRun{'b', "b-warmup", true}}) {
+      if (auto stop = run_one(warm_up, of)) return *stop;
+    }
+    std::mt19937_64 rng(cmd->order_seed);
+    warmup::SequentialLooks sequential{0, looks, static_cast<size_t>(cmd->runs), cmd->compare.alpha, false};
+    for (int pair = 1; pair <= cmd->runs; ++pair) {
+      for (const PlannedRun& planned : PlanPair(pair, cmd->random_order, rng)) {
+        if (auto stop = run_one(planned, of)) return *stop;
+      }
+      if (a_files.size() < kFirstLook) continue;
+      ++sequential.look;
+      comparison = warmup::CompareRuns(a_files, b_files, cmd->noise_files, per_look);
+      if (!comparison->ok()) break;
+      sequential.stopped_early = Decided(**comparison) && pair < cmd->runs;
+      std::fprintf(stderr, "warmup ab: look %zu of %zu after %d runs an arm: %s\n", sequential.look, looks,
+                   pair, warmup::VerdictSentence(**comparison).c_str());
+      if (Decided(**comparison)) break;
+    }
+    if (comparison && comparison->ok()) (*comparison)->sequential = sequential;
   }
   remove_work();
 
-  auto comparison = warmup::CompareRuns(a_files, b_files, cmd->noise_files, cmd->compare);
-  if (!comparison.ok()) return FailWith(comparison.status());
-  if (auto s = WriteFile(out / "compare.json", warmup::RenderComparisonJson(*comparison)); !s.ok()) {
+  if (!comparison) comparison = warmup::CompareRuns(a_files, b_files, cmd->noise_files, cmd->compare);
+  if (!comparison->ok()) return FailWith(comparison->status());
+  const warmup::Comparison& compared = **comparison;
+  if (auto s = WriteFile(out / "compare.json", warmup::RenderComparisonJson(compared)); !s.ok()) {
     return FailWith(s);
   }
   if (!cmd->html_out.empty()) {
-    if (auto s = WriteFile(cmd->html_out, warmup::RenderComparisonHtml(*comparison)); !s.ok())
+    if (auto s = WriteFile(cmd->html_out, warmup::RenderComparisonHtml(compared)); !s.ok())
       return FailWith(s);
   }
   for (const auto& [arm, binary, command, extra] :
@@ -165,6 +227,6 @@ int Ab(const std::vector<std::string>& args) {
     for (const auto& arg : *extra) std::cout << " " << arg;
     std::cout << "\n";
   }
-  std::cout << warmup::RenderComparisonText(*comparison) << "runs and comparison: " << out.string() << "\n";
-  return comparison->ExitCode();
+  std::cout << warmup::RenderComparisonText(compared) << "runs and comparison: " << out.string() << "\n";
+  return compared.ExitCode();
 }

@@ -987,10 +987,12 @@ TEST_CASE("compare: every documented flag is parsed into the command (table-driv
        {"force", {with({"--force"}), [](const CompareCommand& c) { return c.options.force; }}},
        {"alpha",
         {with({"--alpha", "0.01"}), [](const CompareCommand& c) { return c.options.alpha == 0.01; }}},
-       {"metric", {with({"--metric", "upsert_mean_us:Product"}), [](const CompareCommand& c) {
-                     return c.options.primary_metric == "upsert_mean_us:Product";
-                   }}},
-       {"test", {with({"--test", "rank"}), [](const CompareCommand& c) { return c.options.test == RunsTest::kRank; }}}});
+       {"metric",
+        {with({"--metric", "upsert_mean_us:Product"}),
+         [](const CompareCommand& c) { return c.options.primary_metric == "upsert_mean_us:Product"; }}},
+       {"test", {with({"--test", "rank"}), [](const CompareCommand& c) {
+                   return c.options.test == RunsTest::kRank;
+                 }}}});
   // What the flags leave alone is the documented default (docs/comparing.md).
   auto plain = ParseCompare(base);
   REQUIRE_OK(plain);
@@ -1055,12 +1057,13 @@ TEST_CASE(
         {with({"--resamples", "20000"}), [](const AbCommand& c) { return c.compare.resamples == 20000; }}},
        {"force", {with({"--force"}), [](const AbCommand& c) { return c.compare.force; }}},
        {"alpha", {with({"--alpha", "0.01"}), [](const AbCommand& c) { return c.compare.alpha == 0.01; }}},
-       {"metric", {with({"--metric", "upsert_median_us:Media"}), [](const AbCommand& c) {
-                     return c.compare.primary_metric == "upsert_median_us:Media";
-                   }}},
-       {"test", {with({"--test", "log-welch"}), [](const AbCommand& c) {
-                   return c.compare.test == RunsTest::kLogWelch;
-                 }}}});
+       {"metric",
+        {with({"--metric", "upsert_median_us:Media"}),
+         [](const AbCommand& c) { return c.compare.primary_metric == "upsert_median_us:Media"; }}},
+       {"test",
+        {with({"--test", "log-welch"}),
+         [](const AbCommand& c) { return c.compare.test == RunsTest::kLogWelch; }}},
+       {"sequential", {with({"--sequential"}), [](const AbCommand& c) { return c.sequential; }}}});
   auto plain = ParseAb(base);
   REQUIRE_OK(plain);
   CHECK(plain->runs == 9);
@@ -1071,6 +1074,11 @@ TEST_CASE(
   CHECK(plain->compare.alpha == 0.05);
   CHECK(plain->compare.primary_metric == "total_seconds");
   CHECK(plain->compare.test == RunsTest::kAuto);
+  CHECK_FALSE(plain->sequential);
+  // A sequential ab looks from the third pair: fewer runs could never look.
+  const Status too_few = ParseAb(with({"--sequential", "--runs", "2"})).status();
+  CHECK(too_few.message() ==
+        "--sequential looks from the third pair on: --runs must be from 3 to 1000, not 2");
   // A metric no report has is refused before any run is made.
   CHECK(
       ParseAb(with({"--metric", "speed"})).status().message().starts_with("--metric speed is not a metric"));

@@ -296,8 +296,9 @@ TEST_CASE("SmallestAttainableP: complete separation, by hand") {
 }
 
 TEST_CASE("Student's t: tails and quantiles against closed forms and tables") {
-  CHECK(StudentTTail(1, 1) == doctest::Approx(0.25));                          // Cauchy: 1/2 - atan(1)/pi
-  CHECK(StudentTTail(2, 2) == doctest::Approx(0.5 - 2 / (2 * std::sqrt(6.0))));  // 1/2 - t / (2 sqrt(t^2 + 2))
+  CHECK(StudentTTail(1, 1) == doctest::Approx(0.25));  // Cauchy: 1/2 - atan(1)/pi
+  CHECK(StudentTTail(2, 2) ==
+        doctest::Approx(0.5 - 2 / (2 * std::sqrt(6.0))));  // 1/2 - t / (2 sqrt(t^2 + 2))
   CHECK(StudentTTail(-2, 2) == doctest::Approx(0.5 + 2 / (2 * std::sqrt(6.0))));
   CHECK(StudentTTail(0, 5) == doctest::Approx(0.5));
   // Non-integer degrees of freedom (Welch's) lie between their neighbours.
@@ -322,7 +323,7 @@ TEST_CASE("LogWelch, worked by hand: two runs a side whose logarithms differ by 
   CHECK(r.ratio == doctest::Approx(std::exp(1.0)));
   CHECK(r.standard_error == doctest::Approx(std::sqrt(0.02)));
   CHECK(r.df == doctest::Approx(2));
-  CHECK(r.p_value == doctest::Approx(0.0194193));  // 2 (1/2 - t / (2 sqrt(t^2 + 2)))
+  CHECK(r.p_value == doctest::Approx(0.0194193));      // 2 (1/2 - t / (2 sqrt(t^2 + 2)))
   CHECK(r.ratio_ci.low == doctest::Approx(1.479217));  // exp(1 -+ 4.302653 SE)
   CHECK(r.ratio_ci.high == doctest::Approx(4.995248));
   CHECK(r.detectable_change == doctest::Approx(1.135043));  // exp((4.302653 + 1.060660) SE) - 1
@@ -370,7 +371,8 @@ TEST_CASE(
   CHECK(regressed->ExitCode() == kCompareRegression);
   const std::string text = RenderComparisonText(*regressed);
   CHECK(text.find(" log-t ") != std::string::npos);
-  CHECK(text.find("fewer than 9 runs per arm (3 and 3): the verdicts rest on Welch's t test") != std::string::npos);
+  CHECK(text.find("fewer than 9 runs per arm (3 and 3): the verdicts rest on Welch's t test") !=
+        std::string::npos);
   const auto doc = nlohmann::json::parse(RenderComparisonJson(*regressed));
   CHECK(doc["schema"] == "warmup-compare/4");
   CHECK(doc["test"] == "auto");
@@ -386,8 +388,9 @@ TEST_CASE(
   CHECK(unchanged->ExitCode() == kCompareNoRegression);
   // Not "no change shown absent": the sentence says how large a change the runs could have missed.
   const std::string sentence = VerdictSentence(*unchanged);
-  CHECK(sentence.starts_with("no regression (exit 0): total_seconds, the primary metric; these runs find a "
-                             "change of "));
+  CHECK(
+      sentence.starts_with("no regression (exit 0): total_seconds, the primary metric; these runs find a "
+                           "change of "));
   CHECK(sentence.ends_with(" % or more 4 times in 5, a smaller one may be there"));
 
   // The same 3 against 3 by the rank test, asked for: it cannot reach alpha (2/20 = 0.1).
@@ -505,8 +508,7 @@ TEST_CASE(
   CHECK(three->ExitCode() == kCompareInconclusive);
   CHECK(RenderComparisonText(*three).find("verdict: INCONCLUSIVE (exit 4): with 3 and 3 runs no p value of "
                                           "the rank test of upsert_mean_us:Product, the primary metric, can "
-                                          "reach alpha") !=
-        std::string::npos);
+                                          "reach alpha") != std::string::npos);
 }
 
 TEST_CASE("regression: compare counted one report given twice, or copied, as independent runs") {
@@ -704,8 +706,8 @@ TEST_CASE(
   }
   // The interval: a resampled median of 5 is the top (bottom) value only when 3 of the 5 draws are
   // it, P = 0.0579; the ratio is below 200/151 = 1.3245 only when A's is 151 and B's 150 at once,
-  // P = 0.0579^2 = 0.0034 < 0.025 (< 0.05 for alpha 0.1's 90 %). So the interval lies above 1.3245, beyond 1 + the 2 % noise:
-  // the interval alone would make a verdict.
+  // P = 0.0579^2 = 0.0034 < 0.025 (< 0.05 for alpha 0.1's 90 %). So the interval lies above 1.3245, beyond 1
+  // + the 2 % noise: the interval alone would make a verdict.
   for (double alpha : {0.05, 0.1}) {
     CAPTURE(alpha);
     CompareOptions options;

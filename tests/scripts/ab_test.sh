@@ -30,7 +30,7 @@ python3 - "$dir/aa" << 'PY' || fail "the A/A comparison is wrong: $out"
 import json, os, sys
 out = sys.argv[1]
 c = json.load(open(os.path.join(out, "compare.json")))
-assert c["schema"] == "warmup-compare/3" and c["exit_code"] == 0, c["exit_code"]
+assert c["schema"] == "warmup-compare/4" and c["exit_code"] == 0, c["exit_code"]
 assert c["primary_metric"] == "total_seconds" and [m["metric"] for m in c["metrics"] if m["primary"]] == ["total_seconds"]
 assert len(c["a"]) == 9 and len(c["b"]) == 9, (c["a"], c["b"])
 assert not any("warmup" in f for f in c["a"] + c["b"]), "a warm-up run was compared"
@@ -87,6 +87,30 @@ a_mean = statistics.median(
 expected = (a_mean + delay) / a_mean
 low, high = m["ratio_ci"]
 assert high >= expected and low <= 1.25 * expected, (low, high, expected)
+PY
+
+# --sequential: the same slower B, pair by pair, stops as soon as the primary metric is decided
+# (a look after each pair from the third, each at alpha / 7 for at most 9 pairs), not after 9.
+set +e
+out=$("$warmup" ab --a "$warmup" --b "$warmup" --b-args "--inject-upsert-delay-us $delay" --runs 9 --sequential \
+  --metric upsert_mean_us:Product --out "$dir/seq" --pristine-dir "$dir/pristine" --verify none 2>&1)
+rc=$?
+set -e
+[ $rc -eq 3 ] || fail "a sequential ab of a slower B should exit 3, not $rc: $out"
+grep -q "^sequential: look [0-9] of at most 7 .*stopped once decided; each look tested at alpha 0.05 / 7 = 0.0071" \
+  <<< "$out" || fail "no sequential line in: $out"
+python3 - "$dir/seq" << 'PY' || fail "the sequential comparison is wrong: $out"
+import json, os, sys
+out = sys.argv[1]
+c = json.load(open(os.path.join(out, "compare.json")))
+q = c["sequential"]
+assert q["stopped_early"] and q["looks"] == 7 and q["max_runs"] == 9, q
+assert abs(c["alpha"] - 0.05 / 7) < 1e-12, c["alpha"]
+pairs = len(c["a"])
+assert len(c["b"]) == pairs and pairs == q["look"] + 2 and pairs < 9, (pairs, q)
+# No run was made after the look that decided.
+files = set(os.listdir(out))
+assert f"a{pairs + 1:02d}.json" not in files and f"b{pairs + 1:02d}.json" not in files, sorted(files)
 PY
 
 # Refusals: a non-empty --out, and what ab sets per run.

@@ -50,7 +50,7 @@ for i in 1 2 3 4; do
 done
 set +e
 out=$("$warmup" compare "$dir/r1.json" "$dir/r2.json" --vs "$dir/r3.json" "$dir/r4.json" --html "$dir/compare.html" \
-  --json "$dir/compare.json" 2>&1)
+  --json "$dir/compare.json" --test rank 2>&1)
 rc=$?
 set -e
 [ $rc -eq 0 ] || [ $rc -eq 3 ] || [ $rc -eq 4 ] || fail "compare --html exited $rc: $out"
@@ -507,15 +507,17 @@ for name in ["compare", "compare800"]:
     assert [li.text() for li in page.one("ul", data_list="setup").all("li")] == c["setup"]
     head = [th.text() for th in page.one("table", data_table="metrics").all("th")]
     assert head[:2] == ["metric", "verdict"], head
-    for column in ["median A", "median B", "ratio", "95 % CI", "p", "p Holm", "shift", "detect", "noise"]:
+    for column in ["median A", "median B", "ratio", "interval", "test", "p", "p Holm", "shift", "detect", "noise"]:
         assert column in head, (column, head)
     table = rows(page, "metrics")
     assert [a["data-metric"] for a, _ in table] == [m["metric"] for m in c["metrics"]]
     for (a, cells), m in zip(table, c["metrics"]):
         assert cells[1] == m["verdict"], (m["metric"], cells, m["verdict"])
+        test = "log-t" if m["test"] == "log-welch" else "rank" if m["mann_whitney"]["exact"] else "rank~"
+        assert cells[head.index("test")] == test, (m["metric"], cells, test)
         detect = cells[head.index("detect")]
         assert detect == ("%.1f %%" % (100 * m["detectable_change"]) if m["decidable"] else "n/a"), (m["metric"], detect)
-    assert c["verdict"] == "inconclusive" and not any(m["decidable"] for m in c["metrics"]), "2 against 2 runs decide nothing"
+    assert c["verdict"] == "inconclusive" and not any(m["decidable"] for m in c["metrics"]), "2 against 2 ranked runs decide nothing"
     if c["small_collections"]:
         shown = page.one("p", data_note="small-collections").text()
         assert all(t in shown for t in c["small_collections"]), (shown, c["small_collections"])

@@ -99,8 +99,8 @@ run compare "$dir/e1.json" "$dir/e2.json" --vs "$dir/z1.json" "$dir/z2.json"
 expect 1 "compression zstd vs none" "other storage settings"
 run compare "$dir/e1.json" "$dir/e2.json" --vs "$dir/n1.json" "$dir/n2.json"
 expect 1 "measured different things" "an embedded against a null run"
-run compare "$dir/e1.json" "$dir/e2.json" --vs "$dir/e3.json" "$dir/second.json"
-expect 4 "verdict: INCONCLUSIVE (exit 4)" "2 runs against 2"
+run compare "$dir/e1.json" "$dir/e2.json" --vs "$dir/e3.json" "$dir/second.json" --test rank
+expect 4 "verdict: INCONCLUSIVE (exit 4)" "2 runs against 2 by the rank test"
 
 # export of a catalog that is still warming up (a failed load, kept).
 "$warmup" serve --data-dir "$dir/served" --listen 127.0.0.1:0 --inject-fault UpsertEntity@100 > "$dir/serve.log" 2>&1 &

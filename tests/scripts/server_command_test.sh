@@ -147,10 +147,10 @@ PY
 # 6. ab, both arms as commands.
 set +e
 out=$("$warmup" ab --a-command "$dir/quiet-serve.sh {data} {port}" --b-command "$dir/quiet-serve.sh {data} {port}" \
-  --runs 2 --out "$dir/ab" --pristine-dir "$dir/pristine" --verify none 2>&1)
+  --runs 2 --out "$dir/ab" --pristine-dir "$dir/pristine" --verify none --test rank 2>&1)
 rc=$?
 set -e
-# 2 runs per arm cannot reach a verdict after Holm's adjustment: inconclusive, exit 4, never "no regression".
+# 2 runs per arm cannot reach a verdict by the rank test: inconclusive, exit 4, never "no regression".
 [ $rc -eq 4 ] && grep -q "verdict: INCONCLUSIVE (exit 4)" <<< "$out" || fail "ab with commands exited $rc: $out"
 grep -q "^A: command $dir/quiet-serve.sh" <<< "$out" || fail "ab does not say arm A's command: $out"
 [ -f "$dir/ab/a02.json" ] && [ -f "$dir/ab/b02.json" ] || fail "ab kept no reports"

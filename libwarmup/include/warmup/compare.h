@@ -79,10 +79,10 @@ double StudentTQuantile(double q, double df);
 // run's RunMetric::within_run_log_variance, when every run gave one): a run
 // cannot vary less than its own entities' sampling lets it.
 struct LogWelchResult {
-  double ratio = 1;      // exp(mean ln b - mean ln a)
-  Interval ratio_ci;     // at 1 - alpha, from Student's t with `df`
-  double p_value = 1;    // two-sided
-  double df = 0;         // Welch-Satterthwaite degrees of freedom
+  double ratio = 1;           // exp(mean ln b - mean ln a)
+  Interval ratio_ci;          // at 1 - alpha, from Student's t with `df`
+  double p_value = 1;         // two-sided
+  double df = 0;              // Welch-Satterthwaite degrees of freedom
   double standard_error = 0;  // of mean ln b - mean ln a
   // False when both arms' values are each all equal and no run said how
   // precisely it fixed its value: no spread measured, nothing to test with.
@@ -99,7 +99,8 @@ struct LogWelchResult {
 // REQUIRES: each sample at least 2 values, all > 0; `within_a` and
 // `within_b` empty or one entry per run of their arm; 0 < alpha < 1.
 LogWelchResult LogWelch(const std::vector<double>& a, const std::vector<double>& b,
-                        const std::vector<double>& within_a, const std::vector<double>& within_b, double alpha);
+                        const std::vector<double>& within_a, const std::vector<double>& within_b,
+                        double alpha);
 
 // Holm's step-down adjustment of p values tested together: the i-th smallest
 // of m becomes max over j <= i of min(1, (m - j + 1) p_(j)) (j from 1), so
@@ -165,9 +166,9 @@ struct MetricComparison {
   // 1 - alpha (95 % at the default alpha).
   double ratio = 0;
   Interval ratio_ci;
-  MannWhitneyResult rank_test;          // always made
+  MannWhitneyResult rank_test;              // always made
   std::optional<LogWelchResult> log_welch;  // made when every value is > 0
-  double p_value = 1;                   // the deciding test's, two-sided
+  double p_value = 1;                       // the deciding test's, two-sided
   // The primary metric's p_value as it is; a secondary's after Holm's
   // adjustment over the secondary metrics: a table of many metrics at 5 %
   // each would otherwise find a "regression" in most comparisons of a build
@@ -195,6 +196,19 @@ struct ArmDescription {
   std::vector<double> load_averages, steal_shares;
 };
 
+// A comparison made by looking at the runs as they came (warmup ab
+// --sequential): after each pair from the third, stopping once decided.
+struct SequentialLooks {
+  size_t look = 0;      // which look this comparison is, from 1
+  size_t looks = 0;     // the most there could have been
+  size_t max_runs = 0;  // runs an arm at most
+  // The whole sequence's alpha; each look is tested at overall_alpha / looks
+  // (Comparison::alpha), so that any look calling a change that is not there
+  // stays at most overall_alpha (Bonferroni over the looks).
+  double overall_alpha = 0.05;
+  bool stopped_early = false;  // decided before max_runs
+};
+
 struct Comparison {
   std::vector<std::string> a_files, b_files, noise_files;
   std::string dataset_fingerprint;
@@ -207,9 +221,10 @@ struct Comparison {
   // CompareOptions::min_collection_count in some run.
   std::vector<std::string> small_collections;
   double alpha = 0.05;
-  std::vector<std::string> warnings;  // e.g. fewer than 9 runs per arm, what --force overrode
-  std::string primary_metric;         // CompareOptions::primary_metric
-  RunsTest test = RunsTest::kAuto;    // CompareOptions::test
+  std::vector<std::string> warnings;          // e.g. fewer than 9 runs per arm, what --force overrode
+  std::string primary_metric;                 // CompareOptions::primary_metric
+  RunsTest test = RunsTest::kAuto;            // CompareOptions::test
+  std::optional<SequentialLooks> sequential;  // set by warmup ab --sequential
   // The primary metric's comparison (one of `metrics`; CompareRuns marks
   // it, and a Comparison made by hand without one decides on its first).
   // REQUIRES: metrics is not empty.
@@ -247,6 +262,11 @@ StatusOr<Comparison> CompareRuns(const std::vector<std::string>& a_files,
 // "INCONCLUSIVE (exit 4): with 3 and 3 runs no p value of ...", "no
 // regression (exit 0): total_seconds, the primary metric".
 std::string VerdictSentence(const Comparison& comparison);
+
+// For a sequential comparison, how it looked: "sequential: look 1 of at most
+// 7 (after 3 runs an arm, of at most 9), stopped once decided; each look
+// tested at alpha 0.05 / 7 = 0.0071, ..."; empty for any other.
+std::string SequentialSentence(const Comparison& comparison);
 
 // An aligned table, one metric a line, with the verdicts; and every figure as
 // JSON (schema "warmup-compare/4": adds the test asked for and, per metric,

@@ -54,7 +54,8 @@ double IncompleteBeta(double a, double b, double x) {
   if (x >= 1) return 1;
   if (x > (a + 1) / (a + b + 2)) return 1 - IncompleteBeta(b, a, 1 - x);
   const double front =
-      std::exp(std::lgamma(a + b) - std::lgamma(a) - std::lgamma(b) + a * std::log(x) + b * std::log1p(-x)) / a;
+      std::exp(std::lgamma(a + b) - std::lgamma(a) - std::lgamma(b) + a * std::log(x) + b * std::log1p(-x)) /
+      a;
   constexpr double kTiny = 1e-300;
   double f = 1, c = 1, d = 0;
   for (int i = 0; i <= 400; ++i) {
@@ -101,7 +102,8 @@ double StudentTQuantile(double q, double df) {
 }
 
 LogWelchResult LogWelch(const std::vector<double>& a, const std::vector<double>& b,
-                        const std::vector<double>& within_a, const std::vector<double>& within_b, double alpha) {
+                        const std::vector<double>& within_a, const std::vector<double>& within_b,
+                        double alpha) {
   LogWelchResult r;
   struct Arm {
     double mean, variance_of_mean, runs;
@@ -111,8 +113,10 @@ LogWelchResult LogWelch(const std::vector<double>& a, const std::vector<double>&
     const auto [mean, spread] = LogMeanAndVariance(values);
     Arm out{mean, spread, static_cast<double>(values.size()), std::nullopt};
     if (!within.empty()) {
-      const double sampling = std::accumulate(within.begin(), within.end(), 0.0) / static_cast<double>(within.size());
-      if (spread > 0 || sampling > 0) out.sampling_share = spread > 0 ? std::min(1.0, sampling / spread) : 1.0;
+      const double sampling =
+          std::accumulate(within.begin(), within.end(), 0.0) / static_cast<double>(within.size());
+      if (spread > 0 || sampling > 0)
+        out.sampling_share = spread > 0 ? std::min(1.0, sampling / spread) : 1.0;
       out.variance_of_mean = std::max(spread, sampling);
     }
     out.variance_of_mean /= out.runs;
@@ -131,8 +135,9 @@ LogWelchResult LogWelch(const std::vector<double>& a, const std::vector<double>&
     return r;
   }
   r.standard_error = std::sqrt(variance);
-  r.df = variance * variance / (x.variance_of_mean * x.variance_of_mean / (x.runs - 1) +
-                                y.variance_of_mean * y.variance_of_mean / (y.runs - 1));
+  r.df = variance * variance /
+         (x.variance_of_mean * x.variance_of_mean / (x.runs - 1) +
+          y.variance_of_mean * y.variance_of_mean / (y.runs - 1));
   r.p_value = std::min(1.0, 2 * StudentTTail(std::abs(difference) / r.standard_error, r.df));
   const double critical = StudentTQuantile(1 - alpha / 2, r.df);
   r.ratio_ci = {std::exp(difference - critical * r.standard_error),
@@ -468,14 +473,15 @@ StatusOr<Comparison> CompareRuns(const std::vector<std::string>& a_files,
   out.arm_b = Describe(*b);
   WarnOfConditions(out, first.host_cores);
   if (std::min(a->size(), b->size()) < kRankTestMinRuns) {
-    const std::string runs = "fewer than 9 runs per arm (" + std::to_string(a->size()) + " and " +
-                             std::to_string(b->size()) + ")";
+    const std::string runs =
+        "fewer than 9 runs per arm (" + std::to_string(a->size()) + " and " + std::to_string(b->size()) + ")";
     out.warnings.push_back(
         options.test == RunsTest::kRank
             ? runs + ": the rank test's verdicts are unreliable"
-            : runs + ": the verdicts rest on Welch's t test of the runs' logarithms, a model of their spread "
-                     "that so few runs cannot check (one wild run widens its interval); from 9 per arm they are "
-                     "ranked, without a model");
+            : runs +
+                  ": the verdicts rest on Welch's t test of the runs' logarithms, a model of their spread "
+                  "that so few runs cannot check (one wild run widens its interval); from 9 per arm they are "
+                  "ranked, without a model");
   }
   // A collection's median is a figure only with enough entities in every run.
   const std::set<std::string> small = SmallCollections(all, options.min_collection_count);
@@ -508,9 +514,10 @@ StatusOr<Comparison> CompareRuns(const std::vector<std::string>& a_files,
                              options.alpha);
     }
     const bool few_runs = std::min(m.a.size(), m.b.size()) < kRankTestMinRuns;
-    m.test = m.log_welch && (options.test == RunsTest::kLogWelch || (options.test == RunsTest::kAuto && few_runs))
-                 ? RunsTest::kLogWelch
-                 : RunsTest::kRank;
+    m.test =
+        m.log_welch && (options.test == RunsTest::kLogWelch || (options.test == RunsTest::kAuto && few_runs))
+            ? RunsTest::kLogWelch
+            : RunsTest::kRank;
     if (m.test == RunsTest::kLogWelch) {
       m.ratio = m.log_welch->ratio;
       m.ratio_ci = m.log_welch->ratio_ci;
@@ -619,12 +626,13 @@ std::string RenderComparisonText(const Comparison& c) {
   out << "  lower is better everywhere; ratio B / A by the metric's test, with its " << confidence
       << " interval: log-t, Welch's t\n"
          "  on the runs' logarithms (ratio of geometric means), or rank, the Mann-Whitney U test (ratio of\n"
-         "  medians, bootstrap interval); shift: Hodges-Lehmann (B - A); detect: the change these runs could\n"
+         "  medians, bootstrap interval); shift: Hodges-Lehmann (B - A); detect: the change these runs "
+         "could\n"
          "  detect\n\n";
   char line[512];
   std::snprintf(line, sizeof(line), "%-44s %12s %12s %7s %17s %6s %8s %8s %12s %7s %7s  %s\n", "metric",
-                "median A", "median B", "ratio", "interval", "test", "p", "p Holm", "shift", "detect", "noise",
-                "verdict");
+                "median A", "median B", "ratio", "interval", "test", "p", "p Holm", "shift", "detect",
+                "noise", "verdict");
   out << line;
   for (const MetricComparison& m : c.metrics) {
     const int places = m.unit == "s" ? 3 : m.unit == "bytes" ? 0 : 1;
@@ -639,8 +647,9 @@ std::string RenderComparisonText(const Comparison& c) {
     std::snprintf(line, sizeof(line), "%-44s %12s %12s %7s %17s %6s %8s %8s %12s %7s %6s%%  %s\n",
                   (m.metric + " (" + m.unit + ")" + (m.primary ? " *" : "")).c_str(),
                   Fixed(m.median_a, places).c_str(), Fixed(m.median_b, places).c_str(),
-                  Fixed(m.ratio, 3).c_str(), ci.c_str(), test, p, holm, Fixed(m.hodges_lehmann, places).c_str(),
-                  detect.c_str(), Fixed(100 * m.noise_threshold, 1).c_str(), VerdictName(m.verdict));
+                  Fixed(m.ratio, 3).c_str(), ci.c_str(), test, p, holm,
+                  Fixed(m.hodges_lehmann, places).c_str(), detect.c_str(),
+                  Fixed(100 * m.noise_threshold, 1).c_str(), VerdictName(m.verdict));
     out << line;
   }
   out << "\n  *: the primary metric (--metric), declared before the runs: its verdict is the comparison's,\n"
@@ -677,7 +686,20 @@ std::string RenderComparisonText(const Comparison& c) {
           << " (to decide on it, declare it before the runs: --metric " << m.metric << ")\n";
     }
   }
+  if (c.sequential) out << SequentialSentence(c) << "\n";
   out << "verdict: " << VerdictSentence(c) << "\n";
+  return out.str();
+}
+
+std::string SequentialSentence(const Comparison& c) {
+  if (!c.sequential) return "";
+  const SequentialLooks& q = *c.sequential;
+  std::ostringstream out;
+  out << "sequential: look " << q.look << " of at most " << q.looks << " (after " << c.a_files.size()
+      << " runs an arm, of at most " << q.max_runs << "), "
+      << (q.stopped_early ? "stopped once decided" : "every run made") << "; each look tested at alpha "
+      << q.overall_alpha << " / " << q.looks << " = " << Fixed(c.alpha, 4)
+      << ", so that looking as the runs came keeps a false verdict at " << q.overall_alpha;
   return out.str();
 }
 
@@ -744,7 +766,8 @@ std::string RenderComparisonJson(const Comparison& c) {
          {"ratio_ci", {m.ratio_ci.low, m.ratio_ci.high}},
          {"p_value", m.p_value},
          {"p_holm", m.p_adjusted},
-         {"mann_whitney", {{"u", m.rank_test.u}, {"p_value", m.rank_test.p_value}, {"exact", m.rank_test.exact}}},
+         {"mann_whitney",
+          {{"u", m.rank_test.u}, {"p_value", m.rank_test.p_value}, {"exact", m.rank_test.exact}}},
          {"log_welch", m.log_welch ? LogWelchJson(*m.log_welch) : json(nullptr)},
          {"hodges_lehmann_shift", m.hodges_lehmann},
          {"decidable", m.decidable},
@@ -777,6 +800,12 @@ std::string RenderComparisonJson(const Comparison& c) {
               {"metrics", std::move(metrics)},
               {"small_collections", c.small_collections},
               {"warnings", c.warnings},
+              {"sequential", c.sequential ? json{{"look", c.sequential->look},
+                                                 {"looks", c.sequential->looks},
+                                                 {"max_runs", c.sequential->max_runs},
+                                                 {"overall_alpha", c.sequential->overall_alpha},
+                                                 {"stopped_early", c.sequential->stopped_early}}
+                                          : json(nullptr)},
               {"verdict", exit_code == kCompareRegression     ? "regressed"
                           : exit_code == kCompareInconclusive ? "inconclusive"
                                                               : "no regression"},

@@ -798,6 +798,7 @@ std::string ComparisonBanner(const Comparison& c) {
   std::string out = "<div id=\"verdict\" class=\"banner " + colour + "\" data-exit-code=\"" +
                     std::to_string(exit_code) + "\" data-verdict=\"" + verdict + "\">\n";
   out += Paragraph("verdict", text);
+  if (c.sequential) out += Paragraph("sequential", SequentialSentence(c));
   for (const std::string& w : c.warnings) out += Paragraph("warning", "WARNING: " + w);
   return out + "</div>\n";
 }

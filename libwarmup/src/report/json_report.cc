@@ -10,10 +10,11 @@ namespace {
 using nlohmann::json;
 
 json Stats(const LatencyStats& s) {
-  json j = {{"count", s.count},     {"total_seconds", s.total_seconds},
-            {"mean_us", s.mean_us}, {"stddev_us", s.stddev_us}, {"median_us", s.median_us},
-            {"p90_us", s.p90_us},   {"p95_us", s.p95_us},
-            {"p99_us", s.p99_us},   {"max_us", s.max_us}};
+  json j = {{"count", s.count},         {"total_seconds", s.total_seconds},
+            {"mean_us", s.mean_us},     {"stddev_us", s.stddev_us},
+            {"median_us", s.median_us}, {"p90_us", s.p90_us},
+            {"p95_us", s.p95_us},       {"p99_us", s.p99_us},
+            {"max_us", s.max_us}};
   j["p999_us"] = s.p999_us ? json(*s.p999_us) : json(nullptr);
   json cdf = json::array();
   for (const auto& [q, us] : s.cdf) cdf.push_back({q, us});
