@@ -70,8 +70,12 @@ StatusOr<AbCommand> ParseAb(const std::vector<std::string>& args) {
     }
   }
   for (const std::string& token : rest) {
-    if (token == "--warmup-runs" || token.starts_with("--warmup-runs=")) {
-      return InvalidArgumentError("--warmup-runs: warmup ab makes one warm-up run per arm before its --runs");
+    for (const char* flag : {"--warmup-runs", "--warmup-until-stable", "--warmup-metric"}) {
+      if (token == flag || token.starts_with(std::string(flag) + "=")) {
+        return InvalidArgumentError(std::string(flag) +
+                                    ": warmup ab makes one warm-up run per arm before its --runs, each on a "
+                                    "fresh server");
+      }
     }
   }
   // --server-xmx fills {xmx} of the arms' commands (--a-command, --b-command):

@@ -82,9 +82,15 @@ struct ProfilerOptions {
 // server), every run's reports kept, and the runs summarized
 // (warmup/run_summary.h).
 struct RepeatOptions {
-  bool repeated = false;                // --runs or --warmup-runs was given
-  int runs = 1;                         // measured runs
-  int warmup_runs = 0;                  // runs made first, reported and not summarized
+  bool repeated = false;  // --runs or --warmup-runs was given
+  int runs = 1;           // measured runs
+  int warmup_runs = 0;    // runs made first, reported and not summarized
+  // --warmup-until-stable K: warm-up runs go on until `warmup_metric` shows
+  // no trend over the last K of them (Mann-Kendall at 5 %), at most
+  // warmup_runs (kMostRunsUntilStable when not given); 0: exactly warmup_runs.
+  int warmup_until_stable = 0;
+  static constexpr int kMostRunsUntilStable = 20;
+  std::string warmup_metric = run_metric::kTotalSeconds;
   std::string out_dir = "warmup-runs";  // --out: every run's reports and the summary; absent or empty
 };
 

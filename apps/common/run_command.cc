@@ -9,14 +9,18 @@
 #include <fstream>
 #include <functional>
 #include <iostream>
+#include <optional>
 #include <thread>
+#include <utility>
 
 #include "common/progress.h"
 #include "warmup/catalog_admin.h"
 #include "warmup/html_report.h"
 #include "warmup/report.h"
+#include "warmup/run_record.h"
 #include "warmup/run_result.h"
 #include "warmup/run_summary.h"
+#include "warmup/trend.h"
 #include "warmup/work_dir.h"
 
 warmup::Status WriteFile(const std::filesystem::path& path, const std::string& text) {
@@ -158,6 +162,16 @@ int Finish(const warmup::cli::LoadCommand& cmd, warmup::RunResult result, warmup
   return result.ExitCode();
 }
 
+EmptyOutDirGuard::EmptyOutDirGuard(std::filesystem::path out) : out_(std::move(out)) {
+  std::error_code ec;
+  made_ = !std::filesystem::exists(out_, ec) && !ec;
+}
+
+EmptyOutDirGuard::~EmptyOutDirGuard() {
+  std::error_code ec;
+  if (made_ && std::filesystem::is_empty(out_, ec) && !ec) std::filesystem::remove(out_, ec);
+}
+
 std::string RunLine(const warmup::RunResult& result) {
   double product_mean_us = result.upsert.mean_us;
   for (const auto& c : result.collections) {
@@ -173,20 +187,13 @@ std::string RunLine(const warmup::RunResult& result) {
 
 namespace {
 
-// The labels of --runs' runs: LABEL-warmup1 ..., then LABEL01 ... (three
-// digits from 100 runs), in the order they are made.
-std::vector<std::pair<std::string, bool>> PlanRuns(const warmup::cli::LoadCommand& cmd) {
-  std::vector<std::pair<std::string, bool>> plan;
-  const std::string& base = cmd.copy.run_label;
-  for (int k = 1; k <= cmd.repeat.warmup_runs; ++k)
-    plan.emplace_back(base + "-warmup" + std::to_string(k), true);
-  const int digits = cmd.repeat.runs >= 100 ? 3 : 2;
-  for (int i = 1; i <= cmd.repeat.runs; ++i) {
-    char number[16];
-    std::snprintf(number, sizeof(number), "%0*d", digits, i);
-    plan.emplace_back(base + number, false);
-  }
-  return plan;
+// The label of a --runs run: LABEL-warmupK for the K-th warm-up run, else
+// LABEL01 ... (three digits from 100 runs).
+std::string SeriesLabel(const warmup::cli::LoadCommand& cmd, bool warm_up, int k) {
+  if (warm_up) return cmd.copy.run_label + "-warmup" + std::to_string(k);
+  char number[16];
+  std::snprintf(number, sizeof(number), "%0*d", cmd.repeat.runs >= 100 ? 3 : 2, k);
+  return cmd.copy.run_label + number;
 }
 
 // load and reindex with --runs (RepeatOptions): the runs one after another,
@@ -204,29 +211,39 @@ int RunRepeated(const warmup::cli::LoadCommand& cmd, const char* command, warmup
       return FailToRun(warmup::InvalidArgumentError(s.message()));
     }
   }
+  const EmptyOutDirGuard out_guard(out);
   if (auto s =
           PrepareOutDir(out, std::string("warmup ") + command + " --runs keeps each series of runs apart");
       !s.ok()) {
     return FailWith(s);
   }
   warmup::cli::SignalWatcher signals(command, cmd.target.kind == warmup::TargetKind::kStartedServer);
-  const auto plan = PlanRuns(cmd);
   std::vector<std::string> measured;
   std::string incomplete;
-  for (size_t i = 0; i < plan.size() && incomplete.empty(); ++i) {
-    const auto& [label, warm_up] = plan[i];
+  const int warm_ups = cmd.repeat.warmup_runs;
+  const std::string of =
+      (cmd.repeat.warmup_until_stable > 0 ? "at most " : "") + std::to_string(warm_ups + cmd.repeat.runs);
+  int made = 0;
+  std::optional<warmup::Status> first_refused;
+  // One run of the series; false once the series must end (`incomplete` then
+  // says why). `report_json` gets the run's JSON report when it stood.
+  auto run_one = [&](const std::string& label, bool warm_up, std::string* report_json) {
     if (signals.received() != 0) {
       incomplete = "interrupted before " + label;
-      break;
+      return false;
     }
     warmup::cli::LoadCommand run = cmd;
     run.copy.run_label = label;
     auto result = RunCommand(run, command, signals);
+    if (!result.ok() && made == 0) {
+      first_refused = result.status();  // what a single run would refuse, refused as it would be
+      return false;
+    }
+    ++made;
     if (!result.ok()) {
-      if (i == 0) return FailToRun(result.status());
       std::cerr << prefix << result.status().ToString() << "\n";
       incomplete = label + " could not run: " + result.status().ToString();
-      break;
+      return false;
     }
     if (cmd.target.kind == warmup::TargetKind::kRemote && !cmd.copy.keep_target &&
         result->target_drop == warmup::TargetDrop::kNotNeeded) {
@@ -243,16 +260,17 @@ int RunRepeated(const warmup::cli::LoadCommand& cmd, const char* command, warmup
                                                  " could not be dropped after it: " + dropped.ToString());
     }
     const fs::path json = out / (label + ".json");
-    for (const auto& [path, text] : {std::pair{json, warmup::RenderJsonReport(*result)},
-                                     std::pair{out / (label + ".txt"), warmup::RenderTextReport(*result)}}) {
+    const std::string json_text = warmup::RenderJsonReport(*result);
+    for (const auto& [path, text] :
+         {std::pair{json, json_text}, std::pair{out / (label + ".txt"), warmup::RenderTextReport(*result)}}) {
       if (auto s = WriteFile(path, text); !s.ok()) {
         std::cerr << prefix << s.ToString() << "\n";
         incomplete = "the report of " + label + " could not be written";
       }
     }
     if (!cmd.report.quiet) {
-      std::fprintf(stderr, "%srun %zu of %zu  %-14s %s%s\n", prefix.c_str(), i + 1, plan.size(),
-                   label.c_str(), RunLine(*result).c_str(), warm_up ? "  (warm-up, not summarized)" : "");
+      std::fprintf(stderr, "%srun %d of %s  %-14s %s%s\n", prefix.c_str(), made, of.c_str(), label.c_str(),
+                   RunLine(*result).c_str(), warm_up ? "  (warm-up, not summarized)" : "");
     }
     if (!warm_up) {
       if (auto s = RecordInHistory(history, *result); !s.ok()) {
@@ -266,10 +284,46 @@ int RunRepeated(const warmup::cli::LoadCommand& cmd, const char* command, warmup
       incomplete = label + (result->abort_reason == warmup::AbortReason::kInterrupted
                                 ? " was interrupted"
                                 : " failed (exit 1), see " + (out / (label + ".txt")).string());
-    } else if (signals.received() != 0 && i + 1 < plan.size() && incomplete.empty()) {
-      incomplete = "interrupted after " + label;
+    }
+    if (!failed && report_json != nullptr) *report_json = json_text;
+    return incomplete.empty();
+  };
+  // The warm-up: a fixed number of runs, or until its metric stops trending.
+  const int window = cmd.repeat.warmup_until_stable;
+  std::vector<double> watched;
+  std::string rule;
+  bool settled = false;  // by the watched metric; a fixed warm-up makes all its runs
+  for (int k = 1; k <= warm_ups && !settled; ++k) {
+    const std::string label = SeriesLabel(cmd, true, k);
+    std::string report;
+    if (!run_one(label, true, window > 0 ? &report : nullptr)) break;
+    if (window == 0) continue;
+    const auto record = warmup::ParseRunRecord(report, label);
+    if (!record.ok() || !record->metrics.contains(cmd.repeat.warmup_metric)) {
+      incomplete = label + " has no " + cmd.repeat.warmup_metric + " to watch the warm-up by";
+      break;
+    }
+    watched.push_back(record->metrics.at(cmd.repeat.warmup_metric).value);
+    if (static_cast<int>(watched.size()) < window) continue;
+    const warmup::TrendTest trend =
+        warmup::MannKendall(std::vector<double>(watched.end() - window, watched.end()));
+    settled = !trend.trending;
+    rule = "until " + cmd.repeat.warmup_metric + " showed no trend over its last " + std::to_string(window) +
+           " runs, at most " + std::to_string(warm_ups) + ": " + std::to_string(k) + " runs, the last " +
+           std::to_string(window) + " " + warmup::DescribeTrend(trend);
+  }
+  if (window == 0) settled = true;
+  if (window > 0 && incomplete.empty() && !settled) {
+    std::cerr << prefix << "the warm-up did not settle in " << warm_ups << " runs: " << rule << "\n";
+  }
+  const int warm_ups_made = made;
+  for (int i = 1; i <= cmd.repeat.runs && incomplete.empty(); ++i) {
+    run_one(SeriesLabel(cmd, false, i), false, nullptr);
+    if (incomplete.empty() && signals.received() != 0 && i < cmd.repeat.runs) {
+      incomplete = "interrupted after " + SeriesLabel(cmd, false, i);
     }
   }
+  if (first_refused) return FailToRun(*first_refused);
   if (measured.empty()) {
     std::cerr << prefix << "no measured run stood (" << incomplete
               << "): nothing to summarize; the reports are in " << out.string() << "\n";
@@ -277,9 +331,11 @@ int RunRepeated(const warmup::cli::LoadCommand& cmd, const char* command, warmup
   }
   auto summary = warmup::SummarizeRuns(measured);
   if (!summary.ok()) return FailWith(summary.status());
-  summary->warm_up_runs = cmd.repeat.warmup_runs;
+  summary->warm_up_runs = warm_ups_made;
   summary->planned_runs = cmd.repeat.runs;
   summary->incomplete = incomplete;
+  summary->warm_up_rule = rule;
+  summary->warm_up_settled = settled;
   for (const auto& [name, text] : {std::pair{"summary.json", warmup::RenderRunsSummaryJson(*summary)},
                                    std::pair{"summary.txt", warmup::RenderRunsSummaryText(*summary)}}) {
     if (auto s = WriteFile(out / name, text); !s.ok()) return FailWith(s);

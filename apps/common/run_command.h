@@ -52,6 +52,21 @@ warmup::Status WriteFile(const std::filesystem::path& path, const std::string& t
 // absent (created) or empty, so that nothing older is ever read as this
 // command's; `why` ends the refusal of a non-empty one.
 warmup::Status PrepareOutDir(const std::filesystem::path& out, const std::string& why);
+// Made before PrepareOutDir: at the end of its scope, removes `out` when it
+// was absent at construction and is empty then, so that a command that
+// ended before its first report (a flag its first run refused) leaves no
+// directory behind.
+class EmptyOutDirGuard {
+ public:
+  explicit EmptyOutDirGuard(std::filesystem::path out);
+  ~EmptyOutDirGuard();
+  EmptyOutDirGuard(const EmptyOutDirGuard&) = delete;
+  EmptyOutDirGuard& operator=(const EmptyOutDirGuard&) = delete;
+
+ private:
+  std::filesystem::path out_;
+  bool made_;
+};
 
 // The store --history names (ReportOptions::history), opened, or null when
 // the run is not to be recorded. Opened before anything runs, so that a

@@ -251,7 +251,13 @@ po::options_description RepeatGroup::Options() {
                       "--warmup-runs every run's report goes to --out and the runs are summarized (median, "
                       "min-max, spread per metric)")(
       "warmup-runs", po::value(&repeat.warmup_runs)->default_value(repeat.warmup_runs),
-      "runs made first, reported in --out and left out of the summary")(
+      "runs made first, reported in --out and left out of the summary; with --warmup-until-stable the "
+      "most of them (default 20)")(
+      "warmup-until-stable", po::value(&repeat.warmup_until_stable)->default_value(0),
+      "K: make warm-up runs until --warmup-metric shows no trend over the last K of them (Mann-Kendall at "
+      "5 %, K from 5), for a server that stays up between runs (--target remote)")(
+      "warmup-metric", po::value(&repeat.warmup_metric)->default_value(repeat.warmup_metric),
+      "the metric --warmup-until-stable watches")(
       "out", po::value(&repeat.out_dir)->default_value(repeat.out_dir),
       "with --runs: the directory for every run's reports (LABEL.json, LABEL.txt) and the summary "
       "(summary.json, summary.txt); absent or empty");
@@ -259,12 +265,37 @@ po::options_description RepeatGroup::Options() {
 }
 
 Status RepeatGroup::Finish(const po::variables_map& vm, const LoadCommand& cmd) {
-  repeat.repeated = Given(vm, "runs") || Given(vm, "warmup-runs");
+  repeat.repeated = Given(vm, "runs") || Given(vm, "warmup-runs") || Given(vm, "warmup-until-stable");
   if (!repeat.repeated) {
-    return RefuseIgnored(vm, {"out"}, "without --runs (it holds the reports of repeated runs)");
+    return RefuseIgnored(vm, {"out", "warmup-metric"},
+                         "without --runs (it holds the reports of repeated runs)");
   }
   if (auto s = CheckRange("runs", repeat.runs, 1, 1000); !s.ok()) return s;
   if (auto s = CheckRange("warmup-runs", repeat.warmup_runs, 0, 100); !s.ok()) return s;
+  if (Given(vm, "warmup-until-stable")) {
+    // Mann-Kendall cannot show a trend in 4 runs or fewer (its smallest p is 2/24).
+    if (auto s = CheckRange("warmup-until-stable", repeat.warmup_until_stable, 5, 20); !s.ok()) return s;
+    if (!Given(vm, "warmup-runs")) repeat.warmup_runs = RepeatOptions::kMostRunsUntilStable;
+    if (repeat.warmup_runs < repeat.warmup_until_stable) {
+      return InvalidArgumentError("--warmup-runs " + std::to_string(repeat.warmup_runs) +
+                                  " is the most warm-up runs; --warmup-until-stable " +
+                                  std::to_string(repeat.warmup_until_stable) + " needs at least that many");
+    }
+    if (cmd.target.kind == TargetKind::kStartedServer) {
+      return InvalidArgumentError(
+          "--warmup-until-stable warms up one server over runs, but each run of a started server starts a "
+          "fresh "
+          "one; start the server yourself and give --target remote --address (and --server-pid for its "
+          "figures)");
+    }
+  } else if (Given(vm, "warmup-metric")) {
+    return InvalidArgumentError(
+        "--warmup-metric is what --warmup-until-stable watches; give both or neither");
+  }
+  if (!IsRunMetricName(repeat.warmup_metric)) {
+    return InvalidArgumentError("--warmup-metric " + repeat.warmup_metric +
+                                " is not a metric of a run report: " + RunMetricNames());
+  }
   if (repeat.out_dir.empty()) return InvalidArgumentError("--out needs a value, not an empty one");
   if (auto s = RefuseIgnored(vm, {"report-json", "per-entity-csv", "html", "hold-open-seconds"},
                              "with --runs: every run's report goes to --out DIR as LABEL.json and LABEL.txt");

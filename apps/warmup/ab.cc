@@ -87,6 +87,7 @@ int Ab(const std::vector<std::string>& args) {
   auto history = OpenHistory(cmd->reindex);
   if (!history.ok()) return FailWith(history.status());
   const fs::path out = cmd->out_dir;
+  const EmptyOutDirGuard out_guard(out);
   if (auto s = PrepareOutDir(out, "warmup ab keeps each comparison's runs apart"); !s.ok())
     return FailWith(s);
 

@@ -249,6 +249,17 @@ TEST_CASE(
       {"out",
        {with({"--runs", "3", "--out", "/series"}),
         [](const LoadCommand& c) { return c.repeat.out_dir == "/series"; }}},
+      {"warmup-until-stable",
+       {with({"--target", "embedded", "--warmup-until-stable", "6"}),
+        [](const LoadCommand& c) {
+          // Without --warmup-runs, the most warm-up runs is 20.
+          return c.repeat.repeated && c.repeat.warmup_until_stable == 6 && c.repeat.warmup_runs == 20 &&
+                 c.repeat.warmup_metric == "total_seconds";
+        }}},
+      {"warmup-metric",
+       {with({"--target", "embedded", "--warmup-until-stable", "5", "--warmup-metric",
+              "upsert_mean_us:Product"}),
+        [](const LoadCommand& c) { return c.repeat.warmup_metric == "upsert_mean_us:Product"; }}},
       {"history",
        {with({"--history=/h.sqlite"}), [](const LoadCommand& c) { return c.report.history == "/h.sqlite"; }}},
   };
@@ -1179,6 +1190,12 @@ TEST_CASE(
       {"hold-open-seconds", {with({"--hold-open-seconds", "5"}), "--hold-open-seconds " + per_run}},
       {"warmup-runs",
        {with({"--warmup-runs", "2"}), "--warmup-runs: warmup ab makes one warm-up run per arm"}},
+      {"warmup-until-stable",
+       {with({"--warmup-until-stable", "5"}),
+        "--warmup-until-stable: warmup ab makes one warm-up run per arm"}},
+      {"warmup-metric",
+       {with({"--warmup-metric", "total_seconds"}),
+        "--warmup-metric: warmup ab makes one warm-up run per arm"}},
       // The server each run starts is plaintext, on loopback.
       {"tls", {with({"--tls"}), "--tls has no effect with the server reindex starts"}},
       {"server-pid",

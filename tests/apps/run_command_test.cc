@@ -16,6 +16,7 @@
 
 #include "apps/cli.h"
 #include "common/temp_dir.h"
+#include "warmup/trend.h"
 
 namespace warmup {
 namespace {
@@ -90,6 +91,63 @@ TEST_CASE("warmup load --runs 3 --warmup-runs 1: four fresh runs, every report k
   CHECK(Contains(again.output, "--out " + out + " is not empty"));
 }
 
+TEST_CASE(
+    "issue 50: --warmup-until-stable makes warm-up runs until the watched metric shows no trend over the "
+    "last K, then the measured runs") {
+  TempDir dir;
+  const std::string pristine = GenerateTiny(dir);
+  const std::string out = dir / "stable";
+  const CliResult run = RunCli({"load",
+                                "--pristine-dir",
+                                pristine,
+                                "--target",
+                                "embedded",
+                                "--work-dir",
+                                dir / "work",
+                                "--runs",
+                                "2",
+                                "--warmup-until-stable",
+                                "5",
+                                "--warmup-runs",
+                                "8",
+                                "--warmup-metric",
+                                "upsert_mean_us:Product",
+                                "--out",
+                                out,
+                                "--run",
+                                "s",
+                                "--quiet"});
+  REQUIRE_MESSAGE(run.exit_code == 0, run.output);
+  // The warm-up runs made, in order, and the metric each showed.
+  std::vector<double> watched;
+  for (int k = 1; fs::exists(out + "/s-warmup" + std::to_string(k) + ".json"); ++k) {
+    const json report = ReadJson(out + "/s-warmup" + std::to_string(k) + ".json");
+    for (const json& c : report["collections"]) {
+      if (c["entity_type"] == "Product") watched.push_back(c["upsert"]["mean_us"].get<double>());
+    }
+  }
+  REQUIRE_MESSAGE(watched.size() >= 5, run.output);  // the first look needs K runs
+  REQUIRE(watched.size() <= 8);                      // --warmup-runs is the most
+  // It stopped at the first window of 5 without a trend, or at the most runs still trending.
+  auto trending = [&](size_t end) {
+    return MannKendall(std::vector<double>(watched.begin() + static_cast<std::ptrdiff_t>(end - 5),
+                                           watched.begin() + static_cast<std::ptrdiff_t>(end)))
+        .trending;
+  };
+  for (size_t end = 5; end < watched.size(); ++end)
+    CHECK_MESSAGE(trending(end), "went on after a stable window");
+  const bool settled = !trending(watched.size());
+  CHECK((settled || watched.size() == 8));
+  const json summary = ReadJson(out + "/summary.json");
+  CHECK(summary["warm_up_runs"] == watched.size());
+  CHECK(summary["warm_up_settled"] == settled);
+  CHECK(summary["runs"] == json({"s01", "s02"}));
+  const std::string rule = summary["warm_up_rule"].get<std::string>();
+  CHECK(rule.starts_with("until upsert_mean_us:Product showed no trend over its last 5 runs, at most 8: " +
+                         std::to_string(watched.size()) + " runs, the last 5 "));
+  CHECK(Contains(run.output, (settled ? "warm-up: " : "WARNING: the warm-up did not settle: ") + rule));
+}
+
 TEST_CASE("--runs refuses what a series cannot honour, naming the flag, exit 64") {
   TempDir dir;
   const std::string pristine = GenerateTiny(dir);
@@ -108,6 +166,21 @@ TEST_CASE("--runs refuses what a series cannot honour, naming the flag, exit 64"
        "warmup ab makes one warm-up run per arm"},
       {{"load", "--pristine-dir", pristine, "--work-dir", dir / "w", "--runs", "2", "--out", dir / "w/runs"},
        "--out"},
+      // A started server is a fresh process every run: nothing to warm up over runs.
+      {{"reindex", "--pristine-dir", pristine, "--warmup-until-stable", "5"},
+       "--warmup-until-stable warms up one server over runs, but each run of a started server starts a fresh "
+       "one"},
+      {{"load", "--pristine-dir", pristine, "--target", "embedded", "--warmup-until-stable", "4"},
+       "--warmup-until-stable must be from 5 to 20, not 4"},
+      {{"load", "--pristine-dir", pristine, "--target", "embedded", "--warmup-until-stable", "5",
+        "--warmup-runs", "4"},
+       "--warmup-runs 4 is the most warm-up runs; --warmup-until-stable 5 needs at least that many"},
+      {{"load", "--pristine-dir", pristine, "--target", "embedded", "--runs", "2", "--warmup-metric",
+        "total_seconds"},
+       "--warmup-metric is what --warmup-until-stable watches"},
+      {{"load", "--pristine-dir", pristine, "--target", "embedded", "--warmup-until-stable", "5",
+        "--warmup-metric", "speed"},
+       "--warmup-metric speed is not a metric of a run report"},
   };
   for (const auto& [args, message] : cases) {
     const CliResult run = RunCli(args);

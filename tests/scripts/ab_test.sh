@@ -132,6 +132,14 @@ rc=$?
 set -e
 [ $rc -eq 1 ] && grep -q "is not an executable file" <<< "$out" || fail "a missing --a was not refused ($rc): $out"
 [ ! -e "$dir/y" ] || fail "a refused ab still made its --out"
+# Regression: an ab whose first run refused its flags (a snapshot given where its parent belongs)
+# left the --out it had made behind, empty.
+set +e
+out=$("$warmup" ab --a "$warmup" --b "$warmup" --out "$dir/refused" --pristine-dir "$dir/pristine/tiny" 2>&1)
+rc=$?
+set -e
+[ $rc -eq 64 ] && grep -q "is a snapshot itself" <<< "$out" || fail "a snapshot as --pristine-dir was not refused ($rc): $out"
+[ ! -e "$dir/refused" ] || fail "a refused ab left its --out behind: $(ls -A "$dir/refused")"
 # A run that fails stops ab with exit 1, naming it, and leaves no work directory behind.
 set +e
 out=$("$warmup" ab --a "$warmup" --b "$warmup" --b-args "--inject-fault UpsertEntity@5" --runs 2 \

@@ -53,6 +53,13 @@ struct RunsSummary {
   // Why fewer runs than planned were made, e.g. "interrupted during run03";
   // the renderings then call the summary partial and not to be quoted.
   std::string incomplete;
+  // With a warm-up run until stable (--warmup-until-stable): how it ended,
+  // e.g. "until total_seconds showed no trend over its last 5 runs
+  // (Mann-Kendall p 0.46)"; empty for a fixed number of warm-up runs.
+  std::string warm_up_rule;
+  // False when that warm-up reached its most runs with its metric still
+  // trending: the summarized runs may still measure the warm-up.
+  bool warm_up_settled = true;
 
   // False when `incomplete` is set or fewer runs than planned were summarized.
   bool complete() const;

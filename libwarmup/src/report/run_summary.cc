@@ -133,6 +133,10 @@ std::string RenderRunsSummaryText(const RunsSummary& s) {
     out << Runs(n) << " of one configuration" << warm_up << ": "
         << (s.not_verified.empty() ? "every one verified" : "NOT all verified") << "\n";
   }
+  if (!s.warm_up_rule.empty()) {
+    out << (s.warm_up_settled ? "warm-up: " : "WARNING: the warm-up did not settle: ") << s.warm_up_rule
+        << (s.warm_up_settled ? "" : "; the runs below may still measure it") << "\n";
+  }
   if (!s.not_verified.empty()) {
     out << "not verified (exit 2, counts unknown):";
     for (const std::string& label : s.not_verified) out << " " << label;
@@ -200,6 +204,8 @@ std::string RenderRunsSummaryJson(const RunsSummary& s) {
               {"incomplete", s.incomplete.empty() ? json(nullptr) : json(s.incomplete)},
               {"planned_runs", std::max<size_t>(s.files.size(), static_cast<size_t>(s.planned_runs))},
               {"warm_up_runs", s.warm_up_runs},
+              {"warm_up_rule", s.warm_up_rule.empty() ? json(nullptr) : json(s.warm_up_rule)},
+              {"warm_up_settled", s.warm_up_settled},
               {"runs", s.labels},
               {"files", s.files},
               {"not_verified", s.not_verified},
