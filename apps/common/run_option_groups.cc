@@ -18,7 +18,17 @@ po::options_description SourceGroup::Options() {
       "drop-source-cache", po::bool_switch(&spec.drop_cache),
       "drop the snapshot from the page cache before the run (a cold source)")(
       "allow-not-alive", po::bool_switch(&spec.allow_not_alive),
-      "with --source: read a catalog that is not ALIVE (only what a load had reached)");
+      "with --source: read a catalog that is not ALIVE (only what a load had reached)")(
+      "source-server-command", po::value(&spec.server.command),
+      "--pristine-dir holds a server's own catalog folder (evitaDB's <CATALOG>/): start this command on a copy "
+      "of it and read the catalog through it ({port} {data} {run} {gclog} {xmx}, as --server-command)")(
+      "source-server-xmx", po::value(&spec.server.xmx), "the source server command's {xmx}")(
+      "source-server-start-timeout",
+      po::value(&spec.server.start_timeout_seconds)->default_value(300),
+      "seconds the source server may take to start and open the catalog ALIVE")(
+      "source-work-dir", po::value(&spec.server_work_dir),
+      "the source server's work directory: the folder's copy, its log and GC log (default: --work-dir + "
+      "\"-source\")");
   return group;
 }
 
@@ -33,6 +43,28 @@ Status SourceGroup::Finish(const po::variables_map& vm, const ClientTlsOptions& 
     if (!url.empty())
       return InvalidArgumentError("--catalog goes with --pristine-dir; --source names its own");
     if (auto s = CheckName(spec.catalog, "--catalog"); !s.ok()) return s;
+  }
+  if (spec.server.command.empty()) {
+    if (auto s = RefuseIgnored(vm, {"source-server-xmx", "source-server-start-timeout", "source-work-dir"},
+                               "without --source-server-command");
+        !s.ok()) {
+      return s;
+    }
+  } else {
+    if (!url.empty()) {
+      return InvalidArgumentError("--source-server-command reads the catalog folder in --pristine-dir; --source "
+                                  "reads a server that is already running: give one of them");
+    }
+    if (auto s = RefuseIgnored(vm, {"prewarm-source", "drop-source-cache"},
+                               "with --source-server-command: the folder is read by the server, not from the page "
+                               "cache here");
+        !s.ok()) {
+      return s;
+    }
+    if (auto s = CheckRange("source-server-start-timeout", spec.server.start_timeout_seconds, 1, kDaySeconds);
+        !s.ok()) {
+      return s;
+    }
   }
   if (url.empty()) return RefuseIgnored(vm, {"allow-not-alive"}, "without --source");
   if (auto s = RefuseIgnored(vm, {"prewarm-source", "drop-source-cache"},

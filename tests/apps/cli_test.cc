@@ -872,5 +872,63 @@ TEST_CASE("warmup serve refuses a fault on an RPC it cannot fail, naming the kno
   CHECK_FALSE(fs::exists("unused"));
 }
 
+TEST_CASE(
+    "issue 51: --source-server-command publishes a server's own catalog folder, read through a server "
+    "started on a "
+    "copy of it; the folder is left byte for byte as it was") {
+  TempDir dir;
+  const std::string pristine = GenerateTiny(dir);
+  // A server's storage holding one ALIVE catalog: warmup serve's (the embedded engine's) after a load.
+  const std::string store = dir / "store";
+  const CliResult stored = RunCli({"load", "--pristine-dir", pristine, "--target", "embedded", "--work-dir",
+                                   store, "--target-catalog", "tiny", "--quiet"});
+  REQUIRE_MESSAGE(stored.exit_code == 0, stored.output);
+  const auto before = Files(store);
+  const std::string command =
+      std::string(WARMUP_CLI_PATH) + " serve --data-dir {data} --listen 127.0.0.1:{port}";
+  const std::string report = dir / "r.json";
+  const CliResult run = RunCli({"load", "--pristine-dir", store, "--catalog", "tiny",
+                                "--source-server-command", command, "--target", "embedded", "--work-dir",
+                                dir / "w", "--verify", "content", "--report-json", report, "--quiet"});
+  REQUIRE_MESSAGE(run.exit_code == 0, run.output);
+  const nlohmann::json r = nlohmann::json::parse(ReadText(report));
+  CHECK(r["copied"] == 300);
+  CHECK(r["verification"]["outcome"] == "verified");
+  bool noted = false;
+  for (const auto& note : r["notes"]) {
+    noted = noted || note.get<std::string>().starts_with("the source: the catalog folder " + store +
+                                                         "/tiny, read "
+                                                         "through a server started on a copy of it in " +
+                                                         (dir / "w-source/data"));
+  }
+  CHECK_MESSAGE(noted, r["notes"].dump());
+  CHECK(Files(store) == before);  // the server opened the copy, never the folder
+  CHECK(fs::exists(dir / "w-source/data/tiny"));
+  CHECK(fs::exists(dir / "w-source/server.log"));
+
+  // Bad input names what is wrong: a catalog folder that is not there, with the ones that are.
+  const CliResult absent = RunCli({"load", "--pristine-dir", store, "--catalog", "nope",
+                                   "--source-server-command", command, "--target", "null"});
+  CHECK(absent.exit_code == 64);
+  CHECK_MESSAGE(
+      Contains(absent.output, "--pristine-dir " + store + " has no catalog folder nope; it has tiny"),
+      absent.output);
+  // A folder the server does not open as a catalog: never ALIVE, the run fails naming what the server said.
+  fs::create_directories(dir / "junk/notacatalog");
+  const CliResult junk =
+      RunCli({"load", "--pristine-dir", dir / "junk", "--source-server-command", command,
+              "--source-server-start-timeout", "3", "--target", "null", "--source-work-dir", dir / "j"});
+  CHECK(junk.exit_code == 1);
+  CHECK_MESSAGE(Contains(junk.output,
+                         "the source server did not list the catalog notacatalog ALIVE within the "
+                         "start timeout; it last said: no catalog notacatalog"),
+                junk.output);
+  // --source reads a running server; the two do not go together.
+  const CliResult both =
+      RunCli({"load", "--source", "grpc://127.0.0.1:1/tiny", "--source-server-command", command});
+  CHECK(both.exit_code == 64);
+  CHECK(Contains(both.output, "--source-server-command reads the catalog folder in --pristine-dir"));
+}
+
 }  // namespace
 }  // namespace warmup

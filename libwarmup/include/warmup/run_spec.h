@@ -16,6 +16,24 @@
 
 namespace warmup {
 
+// A server warmup starts, supervises and stops: a kStartedServer target's,
+// or a source server's (SourceSpec::server).
+struct ServerSpec {
+  // The warmup binary whose `serve` is started. Required unless `command` is
+  // set: the library does not guess which binary is meant.
+  std::string binary;
+  // More serve flags, e.g. a build's settings or --inject-upsert-delay-us N.
+  std::vector<std::string> extra_args;
+  // Any server instead of a warmup serve (evitaDB's JVM): a command line with
+  // {port} {data} {run} {gclog} {xmx} (see ServerProcessOptions::command).
+  std::string command;
+  std::string xmx;                 // {xmx}
+  int start_timeout_seconds = 60;  // until the started server must be ready
+  // After SIGTERM, before SIGKILL; also how long a stop request may take to
+  // end the load before the server is stopped under it (StopRequest).
+  int stop_grace_seconds = 10;
+};
+
 // Where the copy reads: a snapshot, or a live catalog over evitaDB's protocol.
 struct SourceSpec {
   std::string pristine_dir;  // a snapshot's parent directory, or an export zip
@@ -31,6 +49,18 @@ struct SourceSpec {
   bool drop_cache = false;
   // A gRPC source's catalog may be other than ALIVE (GrpcSourceOptions).
   bool allow_not_alive = false;
+  // A server's own catalog folder instead of a snapshot: pristine_dir/catalog
+  // (catalog: its only subdirectory when empty) is evitaDB's <CATALOG>/ of
+  // its storage directory, read through `server` (its command set: {data}
+  // is a fresh directory holding a copy of the folder and nothing else,
+  // since evitaDB takes every subdirectory of its storage for a catalog).
+  // The copy, the server's log and GC log go in `server_work_dir` (a work
+  // directory of its own; empty: the target's work_dir + "-source"); the
+  // pristine folder is never opened by the server. RunLoad waits for the
+  // catalog to be ALIVE, reads it over gRPC, and stops the server after
+  // the run.
+  ServerSpec server;
+  std::string server_work_dir;
   // A source the caller opened (a generator, a CatalogSource of its own):
   // read as it is when set, the fields above unused. Not owned; it must
   // outlive the run.
@@ -74,23 +104,6 @@ struct TargetSpec {
   // writes its entity's records itself, as evitaDB's does, instead of a second
   // thread writing them (EngineOptions::background_records).
   bool records_inline = false;
-};
-
-// kStartedServer: the server warmup starts, supervises and stops.
-struct ServerSpec {
-  // The warmup binary whose `serve` is started. Required unless `command` is
-  // set: the library does not guess which binary is meant.
-  std::string binary;
-  // More serve flags, e.g. a build's settings or --inject-upsert-delay-us N.
-  std::vector<std::string> extra_args;
-  // Any server instead of a warmup serve (evitaDB's JVM): a command line with
-  // {port} {data} {run} {gclog} {xmx} (see ServerProcessOptions::command).
-  std::string command;
-  std::string xmx;                 // {xmx}
-  int start_timeout_seconds = 60;  // until the started server must be ready
-  // After SIGTERM, before SIGKILL; also how long a stop request may take to
-  // end the load before the server is stopped under it (StopRequest).
-  int stop_grace_seconds = 10;
 };
 
 // One run, described.
