@@ -458,15 +458,16 @@ StatusOr<fs::path> FindCatalogFolder(const SourceSpec& spec) {
   std::string listed;
   for (const std::string& f : folders) listed += (listed.empty() ? "" : ", ") + f;
   if (!spec.catalog.empty()) {
-    if (std::find(folders.begin(), folders.end(), spec.catalog) != folders.end()) return parent / spec.catalog;
-    return InvalidArgumentError("--pristine-dir " + spec.pristine_dir + " has no catalog folder " + spec.catalog +
-                                (listed.empty() ? "" : "; it has " + listed));
+    if (std::find(folders.begin(), folders.end(), spec.catalog) != folders.end())
+      return parent / spec.catalog;
+    return InvalidArgumentError("--pristine-dir " + spec.pristine_dir + " has no catalog folder " +
+                                spec.catalog + (listed.empty() ? "" : "; it has " + listed));
   }
   if (folders.size() == 1) return parent / folders.front();
-  return InvalidArgumentError("--pristine-dir " + spec.pristine_dir +
-                              (folders.empty() ? " holds no catalog folder"
-                                               : " holds several catalog folders (" + listed +
-                                                     "): name one with --catalog"));
+  return InvalidArgumentError(
+      "--pristine-dir " + spec.pristine_dir +
+      (folders.empty() ? " holds no catalog folder"
+                       : " holds several catalog folders (" + listed + "): name one with --catalog"));
 }
 
 // Waits until the server at `address` lists `catalog` ALIVE (a server that
@@ -481,7 +482,8 @@ Status WaitForAlive(const std::string& address, const std::string& catalog,
   admin.call_timeout_seconds = 10;
   while (std::chrono::steady_clock::now() < deadline) {
     if (stop != nullptr && stop->requested()) {
-      return FailedPreconditionError("stopped while the source server opened " + catalog + "; nothing was run");
+      return FailedPreconditionError("stopped while the source server opened " + catalog +
+                                     "; nothing was run");
     }
     auto listed = ListServerCatalogs(address, admin);
     if (!listed.ok()) {
@@ -493,9 +495,10 @@ Status WaitForAlive(const std::string& address, const std::string& catalog,
         if (c.state == "ALIVE") return OkStatus();
         last = catalog + " " + c.state;
         if (c.state == "CORRUPTED") {
-          return FailedPreconditionError("the source server lists the catalog " + catalog +
-                                         " CORRUPTED: it cannot open the folder (for evitaDB, a storage.compress "
-                                         "other than the catalog was written with says so)");
+          return FailedPreconditionError(
+              "the source server lists the catalog " + catalog +
+              " CORRUPTED: it cannot open the folder (its log says why; for evitaDB "
+              "one cause is a storage.compress other than the catalog was written with)");
         }
       }
     }
@@ -515,12 +518,14 @@ StatusOr<RunResult> RunThroughSourceServer(const RunSpec& spec, const RunHooks& 
   auto folder = FindCatalogFolder(source);
   if (!folder.ok()) return folder.status();
   const std::string catalog = folder->filename().string();
-  std::vector<PathInUse> in_use = {{"--pristine-dir", source.pristine_dir}, {"--per-entity-csv", spec.per_entity_csv}};
+  std::vector<PathInUse> in_use = {{"--pristine-dir", source.pristine_dir},
+                                   {"--per-entity-csv", spec.per_entity_csv}};
   if (spec.target.kind == TargetKind::kEmbedded || spec.target.kind == TargetKind::kStartedServer) {
     in_use.push_back({"--work-dir", spec.target.work_dir});
   }
   in_use.insert(in_use.end(), spec.outputs.begin(), spec.outputs.end());
-  if (auto s = PrepareWorkDir(work, in_use); !s.ok()) return s.WithContext("the source server's work directory");
+  if (auto s = PrepareWorkDir(work, in_use); !s.ok())
+    return s.WithContext("the source server's work directory");
   for (const char* made : {"data", "server.log", "gc.log"}) {
     if (auto s = RecordInWorkDir(work, made); !s.ok()) return s;
   }
@@ -529,8 +534,8 @@ StatusOr<RunResult> RunThroughSourceServer(const RunSpec& spec, const RunHooks& 
   fs::create_directories(data, ec);
   if (!ec) fs::copy(*folder, data / catalog, fs::copy_options::recursive, ec);
   if (ec) {
-    return InternalError("cannot copy the catalog folder " + folder->string() + " into " + (data / catalog).string() +
-                         ": " + ec.message());
+    return InternalError("cannot copy the catalog folder " + folder->string() + " into " +
+                         (data / catalog).string() + ": " + ec.message());
   }
   ServerProcessOptions options;
   options.command = source.server.command;
@@ -562,8 +567,8 @@ StatusOr<RunResult> RunThroughSourceServer(const RunSpec& spec, const RunHooks& 
   for (const std::string& line : LastErrorLines(options.log)) log_errors += "\n  " + line;
   if (!result.ok()) {
     if (log_errors.empty()) return result.status();
-    return Status(result.status().code(),
-                  result.status().message() + "\nthe source server's log " + options.log + " ends with:" + log_errors);
+    return Status(result.status().code(), result.status().message() + "\nthe source server's log " +
+                                              options.log + " ends with:" + log_errors);
   }
   result->notes.push_back("the source: the catalog folder " + folder->string() +
                           ", read through a server started on a copy of it in " + data.string() + " (" +
@@ -574,7 +579,8 @@ StatusOr<RunResult> RunThroughSourceServer(const RunSpec& spec, const RunHooks& 
 }  // namespace
 
 StatusOr<RunResult> RunLoad(const RunSpec& spec, const RunHooks& hooks) {
-  if (!spec.source.server.command.empty() && spec.source.open == nullptr && spec.source.grpc_address.empty()) {
+  if (!spec.source.server.command.empty() && spec.source.open == nullptr &&
+      spec.source.grpc_address.empty()) {
     return RunThroughSourceServer(spec, hooks);
   }
   if (spec.target.kind == TargetKind::kStartedServer && spec.server.binary.empty() &&
