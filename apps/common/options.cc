@@ -86,8 +86,8 @@ StatusOr<ExportCommand> ParseExport(const std::vector<std::string>& args) {
       po::value(&cmd.source.call_timeout_seconds)->default_value(cmd.source.call_timeout_seconds),
       "deadline of each call, seconds")(
       "allow-not-alive", po::bool_switch(&cmd.source.allow_not_alive),
-      "export a catalog that is not ALIVE (still warming up: only what a load had reached); the manifest "
-      "records its state");
+      "export a catalog that is not ALIVE (a load under way or kept, or one its server is still opening: "
+      "perhaps not whole); the manifest records its state");
   o.add(ClientTlsGroup(&tls, true));
   auto vm =
       Parse(args, o, {},

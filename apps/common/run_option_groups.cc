@@ -18,13 +18,14 @@ po::options_description SourceGroup::Options() {
       "drop-source-cache", po::bool_switch(&spec.drop_cache),
       "drop the snapshot from the page cache before the run (a cold source)")(
       "allow-not-alive", po::bool_switch(&spec.allow_not_alive),
-      "with --source: read a catalog that is not ALIVE (only what a load had reached)")(
+      "with --source: read a catalog that is not ALIVE (a load under way or kept, or one its server is still "
+      "opening: perhaps not whole)")(
       "source-server-command", po::value(&spec.server.command),
-      "--pristine-dir holds a server's own catalog folder (evitaDB's <CATALOG>/): start this command on a copy "
-      "of it and read the catalog through it ({port} {data} {run} {gclog} {xmx}, as --server-command)")(
+      "--pristine-dir holds a server's own catalog folder (evitaDB's <CATALOG>/): start this command on a "
+      "copy "
+      "of it and read the catalog through it (placeholders {port} {data} {run} {gclog} {xmx})")(
       "source-server-xmx", po::value(&spec.server.xmx), "the source server command's {xmx}")(
-      "source-server-start-timeout",
-      po::value(&spec.server.start_timeout_seconds)->default_value(300),
+      "source-server-start-timeout", po::value(&spec.server.start_timeout_seconds)->default_value(300),
       "seconds the source server may take to start and open the catalog ALIVE")(
       "source-work-dir", po::value(&spec.server_work_dir),
       "the source server's work directory: the folder's copy, its log and GC log (default: --work-dir + "
@@ -52,12 +53,14 @@ Status SourceGroup::Finish(const po::variables_map& vm, const ClientTlsOptions& 
     }
   } else {
     if (!url.empty()) {
-      return InvalidArgumentError("--source-server-command reads the catalog folder in --pristine-dir; --source "
-                                  "reads a server that is already running: give one of them");
+      return InvalidArgumentError(
+          "--source-server-command reads the catalog folder in --pristine-dir; --source "
+          "reads a server that is already running: give one of them");
     }
-    if (auto s = RefuseIgnored(vm, {"prewarm-source", "drop-source-cache"},
-                               "with --source-server-command: the folder is read by the server, not from the page "
-                               "cache here");
+    if (auto s =
+            RefuseIgnored(vm, {"prewarm-source", "drop-source-cache"},
+                          "with --source-server-command: the folder is read by the server, not from the page "
+                          "cache here");
         !s.ok()) {
       return s;
     }

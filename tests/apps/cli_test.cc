@@ -875,7 +875,7 @@ TEST_CASE("warmup serve refuses a fault on an RPC it cannot fail, naming the kno
 TEST_CASE(
     "issue 51: --source-server-command publishes a server's own catalog folder, read through a server "
     "started on a "
-    "copy of it; the folder is left byte for byte as it was") {
+    "copy of it, and the folder is left byte for byte as it was") {
   TempDir dir;
   const std::string pristine = GenerateTiny(dir);
   // A server's storage holding one ALIVE catalog: warmup serve's (the embedded engine's) after a load.

@@ -72,6 +72,14 @@ class CatalogSource {
 // Returns the CollectionInfo for `entity_type`, or nullptr.
 const CollectionInfo* FindCollection(const CatalogSource& source, const std::string& entity_type);
 
+// What reading a catalog in `state` (a server's name for it, other than
+// ALIVE) gets, for messages and caveats: WARMING_UP "it holds only what a
+// load had reached (one under way, or a failed one kept), not a whole
+// catalog"; BEING_ACTIVATED "the server is still opening it from its
+// storage: whole once ALIVE, partly readable or not at all before"; any other
+// "the server does not serve it as a whole catalog in that state".
+std::string WhatNotAliveHolds(const std::string& state);
+
 }  // namespace warmup
 
 #endif  // WARMUP_CATALOG_SOURCE_H_

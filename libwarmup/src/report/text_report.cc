@@ -6,6 +6,7 @@
 #include <range/v3/view/transform.hpp>
 
 #include "report/format.h"
+#include "warmup/catalog_source.h"
 #include "warmup/report.h"
 #include "warmup/run_result.h"
 
@@ -148,9 +149,8 @@ std::vector<std::string> RunCaveats(const RunResult& r) {
   }
   const auto state = r.config.dataset_provenance.find("source.catalog_state");
   if (state != r.config.dataset_provenance.end() && state->second != "ALIVE") {
-    caveats.push_back(
-        "the source catalog was " + state->second +
-        " when it was read, not ALIVE: it holds only what a load had reached, not a whole catalog.");
+    caveats.push_back("the source catalog was " + state->second +
+                      " when it was read, not ALIVE: " + WhatNotAliveHolds(state->second) + ".");
   }
   if (r.abort_reason == AbortReason::kInterrupted) {
     caveats.push_back(

@@ -248,9 +248,8 @@ class GrpcSource : public CatalogSource {
     state_ = pb::GrpcCatalogState_Name(response.catalogstate());
     if (response.catalogstate() != pb::ALIVE && !options_.allow_not_alive) {
       return FailedPreconditionError("catalog " + catalog_ + " on " + address_ + " is " + state_ +
-                                     ", not ALIVE: it holds only what a load had reached (one under way, or "
-                                     "a failed one kept), not a whole catalog; read it once it is ALIVE, "
-                                     "or on purpose with --allow-not-alive");
+                                     ", not ALIVE: " + WhatNotAliveHolds(state_) +
+                                     "; read it once it is ALIVE, or on purpose with --allow-not-alive");
     }
     return OkStatus();
   }
