@@ -87,15 +87,59 @@ StatusOr<ExportCommand> ParseExport(const std::vector<std::string>& args) {
       "deadline of each call, seconds")(
       "allow-not-alive", po::bool_switch(&cmd.source.allow_not_alive),
       "export a catalog that is not ALIVE (a load under way or kept, or one its server is still opening: "
-      "perhaps not whole); the manifest records its state");
+      "perhaps not whole); the manifest records its state")(
+      "pristine-dir", po::value(&cmd.folder.pristine_dir),
+      "or a server's own catalog folder's parent (evitaDB's storage), with --source-server-command")(
+      "source-server-command", po::value(&cmd.folder.server.command),
+      "start this command on a copy of the folder and export the catalog through it (placeholders {port} "
+      "{data} {run} {gclog} {xmx})")("source-server-xmx", po::value(&cmd.folder.server.xmx),
+                                     "the source server command's {xmx}")(
+      "source-server-start-timeout", po::value(&cmd.folder.server.start_timeout_seconds)->default_value(300),
+      "seconds the source server may take to start and open the catalog ALIVE")(
+      "source-work-dir", po::value(&cmd.folder.server_work_dir)->default_value("warmup-work-source"),
+      "the source server's work directory: the folder's copy, its log and GC log");
   o.add(ClientTlsGroup(&tls, true));
-  auto vm =
-      Parse(args, o, {},
-            "usage: warmup export (--source grpc://HOST:PORT/CATALOG | --address HOST:PORT --catalog NAME) "
-            "--out DIR [--zip FILE]",
-            &cmd.help);
+  auto vm = Parse(
+      args, o, {},
+      "usage: warmup export (--source grpc://HOST:PORT/CATALOG | --address HOST:PORT --catalog NAME |\n"
+      "                      --pristine-dir DIR [--catalog NAME] --source-server-command CMD) --out DIR "
+      "[--zip FILE]",
+      &cmd.help);
   if (!vm.ok()) return vm.status();
   if (!cmd.help.empty()) return cmd;
+  if (!cmd.folder.pristine_dir.empty() || !cmd.folder.server.command.empty()) {
+    if (cmd.folder.pristine_dir.empty() || cmd.folder.server.command.empty()) {
+      return InvalidArgumentError(
+          "--pristine-dir and --source-server-command go together: the catalog folder and the server that "
+          "reads it "
+          "(a warmup snapshot needs no export)");
+    }
+    if (!source.empty() || !cmd.address.empty() || tls.enabled) {
+      return InvalidArgumentError(
+          "--pristine-dir reads a catalog folder through a server warmup starts; "
+          "--source and --address read one already running: give one of them");
+    }
+    if (auto s = CheckRange("source-server-start-timeout", cmd.folder.server.start_timeout_seconds, 1,
+                            kDaySeconds);
+        !s.ok()) {
+      return s;
+    }
+    cmd.folder.catalog = cmd.catalog;
+    if (!cmd.catalog.empty()) {
+      if (auto s = CheckName(cmd.catalog, "--catalog"); !s.ok()) return s;
+    }
+    if (auto s = ParseSnapshotCompression(compression, cmd.write); !s.ok()) return s;
+    if (!zip.empty()) cmd.zip_path = zip;
+    if (auto s = CheckRange("page-size", cmd.source.page_size, 1, 100000); !s.ok()) return s;
+    if (auto s = CheckRange("call-timeout", cmd.source.call_timeout_seconds, 1, kDaySeconds); !s.ok())
+      return s;
+    return cmd;
+  }
+  if (auto s = RefuseIgnored(*vm, {"source-server-xmx", "source-server-start-timeout", "source-work-dir"},
+                             "without --source-server-command");
+      !s.ok()) {
+    return s;
+  }
   if (source.empty() == (cmd.address.empty() && cmd.catalog.empty())) {
     return InvalidArgumentError("give either --source grpc://HOST:PORT/CATALOG or --address and --catalog");
   }

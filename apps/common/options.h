@@ -123,6 +123,10 @@ struct ExportCommand {
   std::optional<std::string> zip_path;  // also write an export here
   SnapshotWriteOptions write;
   GrpcSourceOptions source;
+  // --pristine-dir with --source-server-command (and --catalog, --source-work-dir): a
+  // server's own catalog folder, exported through a server started on a copy of it
+  // (SourceServer) instead of one at --address.
+  SourceSpec folder;
 };
 
 struct ServeCommand {

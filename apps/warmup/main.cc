@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <memory>
 #include <optional>
 #include <string>
 #include <tuple>
@@ -18,6 +19,7 @@
 #include "warmup/grpc_source.h"
 #include "warmup/html_report.h"
 #include "warmup/snapshot.h"
+#include "warmup/source_server.h"
 #include "warmup/version.h"
 
 int Serve(const std::vector<std::string>& args);    // serve.cc
@@ -65,15 +67,37 @@ int Export(const std::vector<std::string>& args) {
   if (cmd->zip_path) {
     if (auto s = warmup::CheckOutputFile("--zip", *cmd->zip_path, false); !s.ok()) return FailWith(s);
   }
+  // A catalog folder: read through a server started on a copy of it, stopped after the export.
+  std::unique_ptr<warmup::SourceServer> server;
+  if (!cmd->folder.server.command.empty()) {
+    auto started =
+        warmup::SourceServer::Start(cmd->folder, cmd->folder.server_work_dir, {{"--out", cmd->out_dir}});
+    if (!started.ok()) return FailWith(started.status());
+    server = std::move(started).value();
+    cmd->address = server->address();
+    cmd->catalog = server->catalog();
+  }
   auto source = warmup::OpenGrpcSource(cmd->address, cmd->catalog, cmd->source);
   if (!source.ok()) return FailWith(source.status());
   cmd->write.provenance = {{"exported_from", (cmd->source.tls.enabled ? "grpcs://" : "grpc://") +
                                                  cmd->address + "/" + cmd->catalog},
                            {"source", (*source)->Describe()}};
+  if (server != nullptr) {
+    cmd->write.provenance["exported_from"] = cmd->folder.pristine_dir + "/" + server->catalog();
+    cmd->write.provenance["source_server_command"] = cmd->folder.server.command;
+  }
   for (const auto& [key, value] : (*source)->Provenance()) cmd->write.provenance[key] = value;
   ShowProgress(cmd->write, "exported");
-  const int exit_code =
-      FinishSnapshot(warmup::WriteSnapshot(**source, cmd->out_dir, cmd->write), cmd->zip_path);
+  auto written = warmup::WriteSnapshot(**source, cmd->out_dir, cmd->write);
+  if (server != nullptr) {
+    const warmup::ServerFigures figures = server->Stop();
+    if (!written.ok()) {
+      written = warmup::Status(written.status().code(), written.status().message() + server->LogErrors());
+    } else {
+      std::cout << "the source: " << server->Describe(figures.ended) << "\n";
+    }
+  }
+  const int exit_code = FinishSnapshot(written, cmd->zip_path);
   for (const auto& [what, count] : (*source)->OmittedValues()) {
     std::cout << "not exported: " << count << " value" << (count == 1 ? "" : "s") << " of " << what
               << " (an own attribute of a reflected reference; the manifest records it, and a load from this "

@@ -906,6 +906,21 @@ TEST_CASE(
   CHECK(fs::exists(dir / "w-source/data/tiny"));
   CHECK(fs::exists(dir / "w-source/server.log"));
 
+  // Once, not every run: the folder exported into a snapshot, with its provenance, that loads.
+  const CliResult exported = RunCli({"export", "--pristine-dir", store, "--source-server-command", command,
+                                     "--source-work-dir", dir / "ew", "--out", dir / "exported"});
+  REQUIRE_MESSAGE(exported.exit_code == 0, exported.output);
+  CHECK(
+      Contains(exported.output, "the source: the catalog folder " + store + "/tiny, read through a server"));
+  const nlohmann::json manifest =
+      nlohmann::json::parse(RunCli({"inspect", dir / "exported/tiny", "--json"}).output);
+  CHECK(manifest["provenance"]["exported_from"] == store + "/tiny");
+  CHECK(manifest["provenance"]["source_server_command"] == command);
+  const CliResult reloaded = RunCli({"load", "--pristine-dir", dir / "exported", "--target", "embedded",
+                                     "--work-dir", dir / "w3", "--verify", "content", "--quiet"});
+  CHECK_MESSAGE(reloaded.exit_code == 0, reloaded.output);
+  CHECK(Files(store) == before);
+
   // Bad input names what is wrong: a catalog folder that is not there, with the ones that are.
   const CliResult absent = RunCli({"load", "--pristine-dir", store, "--catalog", "nope",
                                    "--source-server-command", command, "--target", "null"});

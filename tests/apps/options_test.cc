@@ -398,7 +398,25 @@ TEST_CASE("generate, inspect, unpack, export and serve: every documented flag is
        {exp({"--call-timeout", "17"}),
         [](const ExportCommand& c) { return c.source.call_timeout_seconds == 17; }}},
       {"allow-not-alive",
-       {exp({"--allow-not-alive"}), [](const ExportCommand& c) { return c.source.allow_not_alive; }}}};
+       {exp({"--allow-not-alive"}), [](const ExportCommand& c) { return c.source.allow_not_alive; }}},
+      {"pristine-dir",
+       {{"--pristine-dir", "/p", "--source-server-command", "j", "--out", "/x"},
+        [](const ExportCommand& c) { return c.folder.pristine_dir == "/p" && c.address.empty(); }}},
+      {"source-server-command",
+       {{"--pristine-dir", "/p", "--catalog", "c", "--source-server-command", "j {port}", "--out", "/x"},
+        [](const ExportCommand& c) {
+          return c.folder.server.command == "j {port}" && c.folder.catalog == "c";
+        }}},
+      {"source-server-xmx",
+       {{"--pristine-dir", "/p", "--source-server-command", "j", "--source-server-xmx", "2g", "--out", "/x"},
+        [](const ExportCommand& c) { return c.folder.server.xmx == "2g"; }}},
+      {"source-server-start-timeout",
+       {{"--pristine-dir", "/p", "--source-server-command", "j", "--source-server-start-timeout", "9",
+         "--out", "/x"},
+        [](const ExportCommand& c) { return c.folder.server.start_timeout_seconds == 9; }}},
+      {"source-work-dir",
+       {{"--pristine-dir", "/p", "--source-server-command", "j", "--source-work-dir", "/sw", "--out", "/x"},
+        [](const ExportCommand& c) { return c.folder.server_work_dir == "/sw"; }}}};
   const Args tls_export = {"--address", "h:2", "--catalog", "d", "--out", "/x", "--tls"};
   export_flags["tls"] = {tls_export, [](const ExportCommand& c) { return c.source.tls.enabled; }};
   AddTlsRows<ExportCommand>(export_flags, tls_export,

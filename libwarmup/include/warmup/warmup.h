@@ -44,6 +44,7 @@
 #include "warmup/server_identity.h"
 #include "warmup/server_process.h"
 #include "warmup/snapshot.h"
+#include "warmup/source_server.h"
 #include "warmup/status.h"
 #include "warmup/stop_request.h"
 #include "warmup/storage_info.h"

@@ -20,6 +20,7 @@
 #include "warmup/run_result.h"
 #include "warmup/server_process.h"
 #include "warmup/snapshot.h"
+#include "warmup/source_server.h"
 #include "warmup/time_series.h"
 
 namespace warmup {
@@ -441,138 +442,27 @@ StatusOr<std::unique_ptr<CatalogTarget>> OpenTarget(const TargetSpec& spec) {
 
 namespace {
 
-// The catalog folder a source server is to open: pristine_dir/catalog, or
-// pristine_dir's only subdirectory (files beside it, a lock or a marker, are
-// not catalogs). Errors: kInvalidArgument naming what is there.
-StatusOr<fs::path> FindCatalogFolder(const SourceSpec& spec) {
-  const fs::path parent = spec.pristine_dir;
-  std::error_code ec;
-  if (!fs::is_directory(parent, ec)) {
-    return InvalidArgumentError("--pristine-dir " + spec.pristine_dir + " is not a directory");
-  }
-  std::vector<std::string> folders;
-  for (const auto& entry : fs::directory_iterator(parent, ec)) {
-    if (entry.is_directory(ec)) folders.push_back(entry.path().filename().string());
-  }
-  std::sort(folders.begin(), folders.end());
-  std::string listed;
-  for (const std::string& f : folders) listed += (listed.empty() ? "" : ", ") + f;
-  if (!spec.catalog.empty()) {
-    if (std::find(folders.begin(), folders.end(), spec.catalog) != folders.end())
-      return parent / spec.catalog;
-    return InvalidArgumentError("--pristine-dir " + spec.pristine_dir + " has no catalog folder " +
-                                spec.catalog + (listed.empty() ? "" : "; it has " + listed));
-  }
-  if (folders.size() == 1) return parent / folders.front();
-  return InvalidArgumentError(
-      "--pristine-dir " + spec.pristine_dir +
-      (folders.empty() ? " holds no catalog folder"
-                       : " holds several catalog folders (" + listed + "): name one with --catalog"));
-}
-
-// Waits until the server at `address` lists `catalog` ALIVE (a server that
-// opens a catalog from its storage lists it loading first, evitaDB's as
-// BEING_ACTIVATED), by `deadline`. Errors: kFailedPrecondition when it lists
-// the catalog CORRUPTED, or lists it in no other state by the deadline,
-// naming what it last said.
-Status WaitForAlive(const std::string& address, const std::string& catalog,
-                    std::chrono::steady_clock::time_point deadline, const StopRequest* stop) {
-  std::string last = "nothing yet";
-  ServerAdminOptions admin;
-  admin.call_timeout_seconds = 10;
-  while (std::chrono::steady_clock::now() < deadline) {
-    if (stop != nullptr && stop->requested()) {
-      return FailedPreconditionError("stopped while the source server opened " + catalog +
-                                     "; nothing was run");
-    }
-    auto listed = ListServerCatalogs(address, admin);
-    if (!listed.ok()) {
-      last = listed.status().ToString();
-    } else {
-      last = "no catalog " + catalog;
-      for (const ServerCatalog& c : *listed) {
-        if (c.name != catalog) continue;
-        if (c.state == "ALIVE") return OkStatus();
-        last = catalog + " " + c.state;
-        if (c.state == "CORRUPTED") {
-          return FailedPreconditionError(
-              "the source server lists the catalog " + catalog +
-              " CORRUPTED: it cannot open the folder (its log says why; for evitaDB "
-              "one cause is a storage.compress other than the catalog was written with)");
-        }
-      }
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(200));
-  }
-  return FailedPreconditionError("the source server did not list the catalog " + catalog +
-                                 " ALIVE within the start timeout; it last said: " + last);
-}
-
-// RunLoad with a source server: the catalog folder copied into a work
-// directory of its own, the server started on it, the run reading it over
-// gRPC, the server stopped after it.
+// RunLoad with a source server (SourceServer): the run reads the catalog
+// over gRPC, and the server is stopped after it.
 StatusOr<RunResult> RunThroughSourceServer(const RunSpec& spec, const RunHooks& hooks) {
-  const SourceSpec& source = spec.source;
   const std::string work =
-      source.server_work_dir.empty() ? spec.target.work_dir + "-source" : source.server_work_dir;
-  auto folder = FindCatalogFolder(source);
-  if (!folder.ok()) return folder.status();
-  const std::string catalog = folder->filename().string();
-  std::vector<PathInUse> in_use = {{"--pristine-dir", source.pristine_dir},
+      spec.source.server_work_dir.empty() ? spec.target.work_dir + "-source" : spec.source.server_work_dir;
+  std::vector<PathInUse> in_use = {{"--pristine-dir", spec.source.pristine_dir},
                                    {"--per-entity-csv", spec.per_entity_csv}};
   if (spec.target.kind == TargetKind::kEmbedded || spec.target.kind == TargetKind::kStartedServer) {
     in_use.push_back({"--work-dir", spec.target.work_dir});
   }
   in_use.insert(in_use.end(), spec.outputs.begin(), spec.outputs.end());
-  if (auto s = PrepareWorkDir(work, in_use); !s.ok())
-    return s.WithContext("the source server's work directory");
-  for (const char* made : {"data", "server.log", "gc.log"}) {
-    if (auto s = RecordInWorkDir(work, made); !s.ok()) return s;
-  }
-  const fs::path data = fs::path(work) / "data";
-  std::error_code ec;
-  fs::create_directories(data, ec);
-  if (!ec) fs::copy(*folder, data / catalog, fs::copy_options::recursive, ec);
-  if (ec) {
-    return InternalError("cannot copy the catalog folder " + folder->string() + " into " +
-                         (data / catalog).string() + ": " + ec.message());
-  }
-  ServerProcessOptions options;
-  options.command = source.server.command;
-  options.data_dir = data.string();
-  options.run_label = spec.copy.run_label + "-source";
-  options.gc_log = (fs::path(work) / "gc.log").string();
-  options.xmx = source.server.xmx;
-  options.log = (fs::path(work) / "server.log").string();
-  options.start_timeout = std::chrono::seconds(source.server.start_timeout_seconds);
-  options.stop_grace = std::chrono::seconds(source.server.stop_grace_seconds);
-  const auto deadline = std::chrono::steady_clock::now() + options.start_timeout;
-  auto server = ServerProcess::Start(options);
-  if (!server.ok()) return server.status().WithContext("the source server");
-  StatusOr<RunResult> result = InternalError("not run");
-  {
-    ServerGuard guard(**server, hooks.stop, options.stop_grace, hooks.notice);
-    if (Status alive = WaitForAlive((*server)->address(), catalog, deadline, hooks.stop); !alive.ok()) {
-      result = alive;
-    } else {
-      RunSpec read = spec;
-      read.source.server = {};
-      read.source.grpc_address = (*server)->address();
-      read.source.grpc_catalog = catalog;
-      result = RunLoad(read, hooks);
-    }
-  }
+  auto server = SourceServer::Start(spec.source, work, in_use, hooks.stop);
+  if (!server.ok()) return server.status();
+  RunSpec read = spec;
+  read.source.server = {};
+  read.source.grpc_address = (*server)->address();
+  read.source.grpc_catalog = (*server)->catalog();
+  StatusOr<RunResult> result = RunLoad(read, hooks);
   const ServerFigures figures = (*server)->Stop();
-  std::string log_errors;
-  for (const std::string& line : LastErrorLines(options.log)) log_errors += "\n  " + line;
-  if (!result.ok()) {
-    if (log_errors.empty()) return result.status();
-    return Status(result.status().code(), result.status().message() + "\nthe source server's log " +
-                                              options.log + " ends with:" + log_errors);
-  }
-  result->notes.push_back("the source: the catalog folder " + folder->string() +
-                          ", read through a server started on a copy of it in " + data.string() + " (" +
-                          source.server.command + "; " + figures.ended + " after the run)");
+  if (!result.ok()) return Status(result.status().code(), result.status().message() + (*server)->LogErrors());
+  result->notes.push_back("the source: " + (*server)->Describe(figures.ended));
   return result;
 }
 
