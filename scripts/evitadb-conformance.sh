@@ -185,6 +185,12 @@ row_catalog_folder() {
     --server-start-timeout 180 --server-command "$(server_command plain)" 2>&1)
   rc=$?
   expect_rc 0 $rc "$out" || return 1
+  # inspect says what the storage is and how to read it.
+  local server=evitaDB
+  [ "$kind" = evitadb ] || server="warmup serve"
+  out=$("$warmup" inspect "$dir/store/data" 2>&1)
+  [[ $out == *"it is a storage directory of $server holding the catalog folder "* ]] ||
+    { echo "inspect did not name the storage: $out"; return 1; }
   before=$(cd "$dir/store/data" && find . -type f | sort | xargs sha256sum)
   out=$(cd "$dir" && "$warmup" load --pristine-dir "$dir/store/data" --source-server-command "$(server_command plain)" \
     --source-server-start-timeout 180 --target embedded --work-dir "$dir/folder" --verify content --quiet \

@@ -110,7 +110,12 @@ int Inspect(const std::vector<std::string>& args) {
   auto cmd = warmup::cli::ParseInspect(args);
   if (auto stop = StopAfterParse(cmd)) return *stop;
   auto info = warmup::InspectSnapshot(cmd->path);
-  if (!info.ok()) return FailWith(info.status());
+  if (!info.ok()) {
+    // Not a snapshot: say what it is when it is a server's own storage, and which flags read it.
+    const std::string storage = warmup::DescribeServerStorage(cmd->path);
+    if (storage.empty()) return FailWith(info.status());
+    return FailWith(warmup::Status(info.status().code(), info.status().message() + "; it is " + storage));
+  }
   std::cout << (cmd->json ? warmup::SnapshotInfoToJson(*info) : warmup::SnapshotInfoToText(*info));
   return 0;
 }

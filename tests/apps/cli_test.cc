@@ -921,6 +921,22 @@ TEST_CASE(
   CHECK_MESSAGE(reloaded.exit_code == 0, reloaded.output);
   CHECK(Files(store) == before);
 
+  // inspect names a server's storage and its catalog folders, and the flags that read them.
+  const CliResult folder = RunCli({"inspect", store + "/tiny"});
+  CHECK(folder.exit_code == 1);
+  CHECK_MESSAGE(Contains(folder.output,
+                         "not a warmup snapshot directory; it is a catalog folder of warmup serve's "
+                         "storage (tiny): read it with --pristine-dir " +
+                             store + " --catalog tiny --source-server-command"),
+                folder.output);
+  const CliResult storage = RunCli({"inspect", store});
+  CHECK_MESSAGE(Contains(storage.output,
+                         "it is a storage directory of warmup serve holding the catalog folder tiny: "
+                         "read one with --pristine-dir " +
+                             store + " --catalog tiny"),
+                storage.output);
+  CHECK_FALSE(Contains(RunCli({"inspect", dir / "w-source/server.log"}).output, "it is a"));
+
   // Bad input names what is wrong: a catalog folder that is not there, with the ones that are.
   const CliResult absent = RunCli({"load", "--pristine-dir", store, "--catalog", "nope",
                                    "--source-server-command", command, "--target", "null"});

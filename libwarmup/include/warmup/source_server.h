@@ -50,6 +50,14 @@ class SourceServer {
   virtual ServerFigures Stop() = 0;
 };
 
+// When `path` is a server's catalog folder or a storage directory holding
+// such folders (evitaDB's: a <CATALOG>.boot and <CATALOG>_N.catalog files;
+// warmup serve's: a catalog.header), what it is and the flags that read it
+// through a source server, e.g. "an evitaDB catalog folder (senesi): read it
+// with --pristine-dir /data --catalog senesi --source-server-command '...'";
+// empty for anything else (a warmup snapshot, a file, neither).
+std::string DescribeServerStorage(const std::string& path);
+
 }  // namespace warmup
 
 #endif  // WARMUP_SOURCE_SERVER_H_

@@ -154,4 +154,51 @@ StatusOr<std::unique_ptr<SourceServer>> SourceServer::Start(const SourceSpec& sp
   return std::unique_ptr<SourceServer>(std::move(server));
 }
 
+namespace {
+
+// "evitaDB" or "warmup serve" when `dir` is a catalog folder of that server's, else empty.
+std::string CatalogFolderOf(const fs::path& dir) {
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) return "";
+  const std::string name = dir.filename().string();
+  if (fs::exists(dir / "catalog.header", ec)) return "warmup serve";
+  if (!fs::exists(dir / (name + ".boot"), ec)) return "";
+  for (const auto& entry : fs::directory_iterator(dir, ec)) {
+    const std::string file = entry.path().filename().string();
+    if (file.starts_with(name + "_") && file.ends_with(".catalog")) return "evitaDB";
+  }
+  return "";
+}
+
+}  // namespace
+
+std::string DescribeServerStorage(const std::string& path) {
+  const fs::path dir = fs::path(path).lexically_normal();
+  const fs::path clean = dir.has_filename() ? dir : dir.parent_path();
+  const std::string reads =
+      " --source-server-command '...' (a server started on a copy of it; docs/evitadb.md)";
+  if (const std::string server = CatalogFolderOf(clean); !server.empty()) {
+    return "a catalog folder of " + server + "'s storage (" + clean.filename().string() + "): read it with " +
+           "--pristine-dir " + clean.parent_path().string() + " --catalog " + clean.filename().string() +
+           reads;
+  }
+  std::error_code ec;
+  if (!fs::is_directory(clean, ec)) return "";
+  std::vector<std::string> catalogs;
+  std::string server;
+  for (const auto& entry : fs::directory_iterator(clean, ec)) {
+    if (const std::string of = CatalogFolderOf(entry.path()); !of.empty()) {
+      catalogs.push_back(entry.path().filename().string());
+      server = of;
+    }
+  }
+  if (catalogs.empty()) return "";
+  std::sort(catalogs.begin(), catalogs.end());
+  std::string listed;
+  for (const std::string& c : catalogs) listed += (listed.empty() ? "" : ", ") + c;
+  return "a storage directory of " + server + " holding the catalog folder" +
+         (catalogs.size() > 1 ? "s " : " ") + listed + ": read one with --pristine-dir " + clean.string() +
+         " --catalog " + catalogs.front() + reads;
+}
+
 }  // namespace warmup
