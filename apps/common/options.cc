@@ -131,8 +131,9 @@ StatusOr<ExportCommand> ParseExport(const std::vector<std::string>& args) {
     if (auto s = ParseSnapshotCompression(compression, cmd.write); !s.ok()) return s;
     if (!zip.empty()) cmd.zip_path = zip;
     if (auto s = CheckRange("page-size", cmd.source.page_size, 1, 100000); !s.ok()) return s;
-    if (auto s = CheckRange("call-timeout", cmd.source.call_timeout_seconds, 1, kDaySeconds); !s.ok())
+    if (auto s = CheckRange("call-timeout", cmd.source.call_timeout_seconds, 1, kDaySeconds); !s.ok()) {
       return s;
+    }
     return cmd;
   }
   if (auto s = RefuseIgnored(*vm, {"source-server-xmx", "source-server-start-timeout", "source-work-dir"},

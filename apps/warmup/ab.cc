@@ -217,8 +217,9 @@ int Ab(const std::vector<std::string>& args) {
     return FailWith(s);
   }
   if (!cmd->html_out.empty()) {
-    if (auto s = WriteFile(cmd->html_out, warmup::RenderComparisonHtml(compared)); !s.ok())
+    if (auto s = WriteFile(cmd->html_out, warmup::RenderComparisonHtml(compared)); !s.ok()) {
       return FailWith(s);
+    }
   }
   for (const auto& [arm, binary, command, extra] :
        {std::tuple{"A", &cmd->a_binary, &cmd->a_command, &cmd->a_args},

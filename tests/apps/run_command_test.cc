@@ -134,8 +134,9 @@ TEST_CASE(
                                            watched.begin() + static_cast<std::ptrdiff_t>(end)))
         .trending;
   };
-  for (size_t end = 5; end < watched.size(); ++end)
+  for (size_t end = 5; end < watched.size(); ++end) {
     CHECK_MESSAGE(trending(end), "went on after a stable window");
+  }
   const bool settled = !trending(watched.size());
   CHECK((settled || watched.size() == 8));
   const json summary = ReadJson(out + "/summary.json");

@@ -409,6 +409,7 @@ TEST_CASE("within-run evidence: each run's entities floor its spread, read from 
   // (250 / 500)^2 / 100 = 0.0025 in ln, and that is the spread the test must use.
   auto arm = [&](const std::string& prefix, double product_us, double stddev_us) {
     std::vector<std::string> files;
+    files.reserve(3);
     for (int i = 0; i < 3; ++i) {
       files.push_back(WriteRun(dir.path(), prefix + std::to_string(i), 10 + 0.1 * i, product_us, "f1",
                                [&](RunResult& r) { r.collections[1].upsert.stddev_us = stddev_us; }));

@@ -59,7 +59,7 @@ double IncompleteBeta(double a, double b, double x) {
   constexpr double kTiny = 1e-300;
   double f = 1, c = 1, d = 0;
   for (int i = 0; i <= 400; ++i) {
-    const auto m = static_cast<double>(i / 2);
+    const double m = std::floor(i / 2.0);
     double numerator = 1;  // the first term
     if (i > 0 && i % 2 == 0) numerator = m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m));
     if (i % 2 == 1) numerator = -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1));
@@ -115,8 +115,9 @@ LogWelchResult LogWelch(const std::vector<double>& a, const std::vector<double>&
     if (!within.empty()) {
       const double sampling =
           std::accumulate(within.begin(), within.end(), 0.0) / static_cast<double>(within.size());
-      if (spread > 0 || sampling > 0)
+      if (spread > 0 || sampling > 0) {
         out.sampling_share = spread > 0 ? std::min(1.0, sampling / spread) : 1.0;
+      }
       out.variance_of_mean = std::max(spread, sampling);
     }
     out.variance_of_mean /= out.runs;

@@ -30,8 +30,9 @@ StatusOr<fs::path> FindCatalogFolder(const SourceSpec& spec) {
   std::string listed;
   for (const std::string& f : folders) listed += (listed.empty() ? "" : ", ") + f;
   if (!spec.catalog.empty()) {
-    if (std::find(folders.begin(), folders.end(), spec.catalog) != folders.end())
+    if (std::find(folders.begin(), folders.end(), spec.catalog) != folders.end()) {
       return parent / spec.catalog;
+    }
     return InvalidArgumentError("--pristine-dir " + spec.pristine_dir + " has no catalog folder " +
                                 spec.catalog + (listed.empty() ? "" : "; it has " + listed));
   }
@@ -115,13 +116,15 @@ StatusOr<std::unique_ptr<SourceServer>> SourceServer::Start(const SourceSpec& sp
                                                             const std::string& work_dir,
                                                             const std::vector<PathInUse>& in_use,
                                                             const StopRequest* stop) {
-  if (spec.server.command.empty())
+  if (spec.server.command.empty()) {
     return InvalidArgumentError("a source server needs SourceSpec::server.command");
+  }
   auto folder = FindCatalogFolder(spec);
   if (!folder.ok()) return folder.status();
   const std::string catalog = folder->filename().string();
-  if (auto s = PrepareWorkDir(work_dir, in_use); !s.ok())
+  if (auto s = PrepareWorkDir(work_dir, in_use); !s.ok()) {
     return s.WithContext("the source server's work directory");
+  }
   for (const char* made : {"data", "server.log", "gc.log"}) {
     if (auto s = RecordInWorkDir(work_dir, made); !s.ok()) return s;
   }
