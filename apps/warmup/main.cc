@@ -84,7 +84,7 @@ int Export(const std::vector<std::string>& args) {
                            {"source", (*source)->Describe()}};
   if (server != nullptr) {
     cmd->write.provenance["exported_from"] = cmd->folder.pristine_dir + "/" + server->catalog();
-    cmd->write.provenance["source_server_command"] = cmd->folder.server.command;
+    for (const auto& [key, value] : server->Provenance()) cmd->write.provenance[key] = value;
   }
   for (const auto& [key, value] : (*source)->Provenance()) cmd->write.provenance[key] = value;
   ShowProgress(cmd->write, "exported");

@@ -902,12 +902,17 @@ TEST_CASE(
                                                          (dir / "w-source/data"));
   }
   CHECK_MESSAGE(noted, r["notes"].dump());
+  CHECK(r["config"]["dataset_provenance"]["source.catalog_folder"] == store + "/tiny");
+  CHECK(r["config"]["dataset_provenance"]["source.server_command"] == command);
+  CHECK(r["config"]["dataset_provenance"]["source.storage_compress"] == "not set (evitaDB's default, false)");
   CHECK(Files(store) == before);  // the server opened the copy, never the folder
   CHECK(fs::exists(dir / "w-source/data/tiny"));
   CHECK(fs::exists(dir / "w-source/server.log"));
 
   // Once, not every run: the folder exported into a snapshot, with its provenance, that loads.
-  const CliResult exported = RunCli({"export", "--pristine-dir", store, "--source-server-command", command,
+  // (The command runs in /bin/sh: the comment carries a JVM setting serve does not take, for the manifest.)
+  const std::string compressed = command + " # -Dstorage.compress=true";
+  const CliResult exported = RunCli({"export", "--pristine-dir", store, "--source-server-command", compressed,
                                      "--source-work-dir", dir / "ew", "--out", dir / "exported"});
   REQUIRE_MESSAGE(exported.exit_code == 0, exported.output);
   CHECK(
@@ -915,7 +920,9 @@ TEST_CASE(
   const nlohmann::json manifest =
       nlohmann::json::parse(RunCli({"inspect", dir / "exported/tiny", "--json"}).output);
   CHECK(manifest["provenance"]["exported_from"] == store + "/tiny");
-  CHECK(manifest["provenance"]["source_server_command"] == command);
+  CHECK(manifest["provenance"]["source.server_command"] == compressed);
+  CHECK(manifest["provenance"]["source.catalog_folder"] == store + "/tiny");
+  CHECK(manifest["provenance"]["source.storage_compress"] == "true");
   const CliResult reloaded = RunCli({"load", "--pristine-dir", dir / "exported", "--target", "embedded",
                                      "--work-dir", dir / "w3", "--verify", "content", "--quiet"});
   CHECK_MESSAGE(reloaded.exit_code == 0, reloaded.output);

@@ -5,6 +5,7 @@
 #ifndef WARMUP_SOURCE_SERVER_H_
 #define WARMUP_SOURCE_SERVER_H_
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -43,6 +44,12 @@ class SourceServer {
   // in WORK/data (COMMAND; ENDED after the run)": for a report's notes and a
   // snapshot's provenance; `ended` is ServerFigures::ended.
   virtual std::string Describe(const std::string& ended) const = 0;
+  // What a report's dataset provenance (and an export's manifest) records of
+  // this source: "source.catalog_folder" (the pristine folder),
+  // "source.server_command", and "source.storage_compress": the
+  // -Dstorage.compress=... the command sets, or "not set (evitaDB's default,
+  // false)" (evitaDB opens a compressed catalog only with it true).
+  virtual std::map<std::string, std::string> Provenance() const = 0;
   // "\nthe source server's log FILE ends with:\n  LINE ..." when its log has
   // error lines, else empty: appended to a failure's message.
   virtual std::string LogErrors() const = 0;

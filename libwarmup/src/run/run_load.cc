@@ -463,6 +463,7 @@ StatusOr<RunResult> RunThroughSourceServer(const RunSpec& spec, const RunHooks& 
   const ServerFigures figures = (*server)->Stop();
   if (!result.ok()) return Status(result.status().code(), result.status().message() + (*server)->LogErrors());
   result->notes.push_back("the source: " + (*server)->Describe(figures.ended));
+  for (const auto& [key, value] : (*server)->Provenance()) result->config.dataset_provenance[key] = value;
   return result;
 }
 

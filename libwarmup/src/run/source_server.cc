@@ -97,6 +97,19 @@ class StartedSourceServer : public SourceServer {
            " (" + command_ + "; " + ended + " after the run)";
   }
   std::string LogErrors() const override { return SourceLogErrors(log_); }
+  std::map<std::string, std::string> Provenance() const override {
+    // The last -Dstorage.compress= of the command wins, as on a JVM's command line.
+    std::string compress = "not set (evitaDB's default, false)";
+    const std::string key = "-Dstorage.compress=";
+    for (size_t at = command_.find(key); at != std::string::npos; at = command_.find(key, at + 1)) {
+      const size_t end = command_.find_first_of(" '\"", at + key.size());
+      compress = command_.substr(at + key.size(),
+                                 end == std::string::npos ? std::string::npos : end - at - key.size());
+    }
+    return {{"source.catalog_folder", folder_},
+            {"source.server_command", command_},
+            {"source.storage_compress", compress}};
+  }
   ServerFigures Stop() override { return process_->Stop(); }
 
   static std::string SourceLogErrors(const std::string& log) {
