@@ -902,6 +902,11 @@ TEST_CASE(
                                                          (dir / "w-source/data"));
   }
   CHECK_MESSAGE(noted, r["notes"].dump());
+  // The reader's figures, apart from the target's: the source server's own CPU and RSS.
+  REQUIRE(r["source_server_process"].is_object());
+  CHECK(r["source_server_process"]["usage"]["peak_rss_bytes"].get<int64_t>() > 0);
+  CHECK(r["source_server_process"]["samples"].size() > 0);
+  CHECK(r["server_process"].is_null());  // the target was the embedded engine
   CHECK(r["config"]["dataset_provenance"]["source.catalog_folder"] == store + "/tiny");
   CHECK(r["config"]["dataset_provenance"]["source.server_command"] == command);
   CHECK(r["config"]["dataset_provenance"]["source.storage_compress"] == "not set (evitaDB's default, false)");

@@ -196,6 +196,7 @@ TEST_CASE("the JSON report carries every documented figure with its value") {
                                          "target_drop",
                                          "loader",
                                          "server_process",
+                                         "source_server_process",
                                          "server_identity",
                                          "time_series",
                                          "target_data",
@@ -388,6 +389,7 @@ TEST_CASE("the JSON report's outcome names, and nulls where a figure does not ex
     CHECK(j["total_seconds"].is_null() == (outcome != GoLiveOutcome::kCompleted));
     CHECK(j["server"].is_null());
     CHECK(j["server_process"].is_null());
+    CHECK(j["source_server_process"].is_null());  // read from a snapshot, not through a source server
     CHECK(j["server_identity"].is_null());
     CHECK(j["abort_error"].is_null());
   }

@@ -143,6 +143,9 @@ struct RunResult {
   std::string output_error;
   // Set when the run started its own server (warmup reindex).
   std::optional<ServerFigures> server_process;
+  // The server a catalog folder was read through (SourceSpec::server): the
+  // reader's figures, apart from the target's (server_process).
+  std::optional<ServerFigures> source_server_process;
   // What a remote target's server said of itself before the load (started
   // or reached by --address); nullopt for other targets, or when it would
   // not say (a note says why).

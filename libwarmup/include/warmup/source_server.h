@@ -12,6 +12,7 @@
 
 #include "warmup/run_spec.h"
 #include "warmup/server_figures.h"
+#include "warmup/server_process.h"
 #include "warmup/status.h"
 #include "warmup/stop_request.h"
 #include "warmup/work_dir.h"
@@ -53,6 +54,8 @@ class SourceServer {
   // "\nthe source server's log FILE ends with:\n  LINE ..." when its log has
   // error lines, else empty: appended to a failure's message.
   virtual std::string LogErrors() const = 0;
+  // The process, for a ServerSampler while the catalog is read.
+  virtual const ServerProcess& process() const = 0;
   // Stops the server (SIGTERM, then SIGKILL after the grace); its figures.
   virtual ServerFigures Stop() = 0;
 };

@@ -243,6 +243,7 @@ std::string RenderJsonReport(const RunResult& r) {
         {"error", r.target_drop_error.empty() ? json(nullptr) : json(r.target_drop_error)}}},
       {"loader", Usage(r.loader)},
       {"server_process", Server(r.server_process, r.golive != GoLiveOutcome::kNotAttempted)},
+      {"source_server_process", Server(r.source_server_process, false)},
       {"server_identity", r.server_identity ? json{{"description", DescribeServer(*r.server_identity)},
                                                    {"address", r.server_identity->address},
                                                    {"version", r.server_identity->version},

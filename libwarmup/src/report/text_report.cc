@@ -383,6 +383,18 @@ std::string ProcessSection(const RunResult& r) {
   std::string out;
   out += Format("  loader               user %.2f s, sys %.2f s, peak RSS %.1f MB\n", r.loader.user_seconds,
                 r.loader.system_seconds, static_cast<double>(r.loader.peak_rss_bytes) / 1e6);
+  if (const auto& source = r.source_server_process) {
+    out += Format(
+        "  source server        user %.2f s, sys %.2f s, peak RSS %.1f MB (the reader, not the target)\n",
+        source->usage.user_seconds, source->usage.system_seconds,
+        static_cast<double>(source->usage.peak_rss_bytes) / 1e6);
+    if (source->gc) {
+      out += Format("  source server GC     %lld young, %lld full, %lld other pauses; %.3f s paused in all\n",
+                    static_cast<long long>(source->gc->young_collections),
+                    static_cast<long long>(source->gc->full_collections),
+                    static_cast<long long>(source->gc->other_pauses), source->gc->pause_seconds);
+    }
+  }
   if (const auto& server = r.server_process) {
     const ProcessUsage& u = server->usage;
     const std::string golive_peak =

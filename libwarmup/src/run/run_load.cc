@@ -459,10 +459,16 @@ StatusOr<RunResult> RunThroughSourceServer(const RunSpec& spec, const RunHooks& 
   read.source.server = {};
   read.source.grpc_address = (*server)->address();
   read.source.grpc_catalog = (*server)->catalog();
-  StatusOr<RunResult> result = RunLoad(read, hooks);
-  const ServerFigures figures = (*server)->Stop();
+  // The reader's figures apart from the writer's: its own sampler, its own field.
+  ServerSampler sampler((*server)->process());
+  RunHooks read_hooks = hooks;
+  read_hooks.observers.push_back(&sampler);
+  StatusOr<RunResult> result = RunLoad(read, read_hooks);
+  ServerFigures figures = (*server)->Stop();
   if (!result.ok()) return Status(result.status().code(), result.status().message() + (*server)->LogErrors());
   result->notes.push_back("the source: " + (*server)->Describe(figures.ended));
+  sampler.AddTo(figures);
+  result->source_server_process = std::move(figures);
   for (const auto& [key, value] : (*server)->Provenance()) result->config.dataset_provenance[key] = value;
   return result;
 }

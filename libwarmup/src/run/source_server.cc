@@ -110,6 +110,7 @@ class StartedSourceServer : public SourceServer {
             {"source.server_command", command_},
             {"source.storage_compress", compress}};
   }
+  const ServerProcess& process() const override { return *process_; }
   ServerFigures Stop() override { return process_->Stop(); }
 
   static std::string SourceLogErrors(const std::string& log) {
