@@ -157,6 +157,23 @@ void AddTlsRows(FlagTable<Command>& table, const Args& tls_on,
                               [tls](const Command& c) { return tls(c).server_name == "db.example"; }};
 }
 
+// The source server's flags (SourceGroup: --source-server-command and what
+// goes with it), the same in every command that reads a source; `with` adds
+// the command's own required flags.
+template <typename Command>
+void AddSourceServerRows(FlagTable<Command>& table, const std::function<Args(Args)>& with) {
+  table["source-server-command"] = {
+      with({"--source-server-command", "java {port} {data}"}),
+      [](const Command& c) { return c.source.server.command == "java {port} {data}"; }};
+  table["source-server-xmx"] = {with({"--source-server-command", "j {xmx}", "--source-server-xmx", "4g"}),
+                                [](const Command& c) { return c.source.server.xmx == "4g"; }};
+  table["source-server-start-timeout"] = {
+      with({"--source-server-command", "j", "--source-server-start-timeout", "77"}),
+      [](const Command& c) { return c.source.server.start_timeout_seconds == 77; }};
+  table["source-work-dir"] = {with({"--source-server-command", "j", "--source-work-dir", "/sw"}),
+                              [](const Command& c) { return c.source.server_work_dir == "/sw"; }};
+}
+
 TEST_CASE(
     "load and reindex: every documented flag is parsed into the command, table-driven (regression: "
     "--compress "
@@ -205,18 +222,6 @@ TEST_CASE(
       {"allow-not-alive",
        {{"--source", "grpc://db:5555/live", "--allow-not-alive"},
         [](const LoadCommand& c) { return c.source.allow_not_alive; }}},
-      {"source-server-command",
-       {with({"--source-server-command", "java {port} {data}"}),
-        [](const LoadCommand& c) { return c.source.server.command == "java {port} {data}"; }}},
-      {"source-server-xmx",
-       {with({"--source-server-command", "j {xmx}", "--source-server-xmx", "4g"}),
-        [](const LoadCommand& c) { return c.source.server.xmx == "4g"; }}},
-      {"source-server-start-timeout",
-       {with({"--source-server-command", "j", "--source-server-start-timeout", "77"}),
-        [](const LoadCommand& c) { return c.source.server.start_timeout_seconds == 77; }}},
-      {"source-work-dir",
-       {with({"--source-server-command", "j", "--source-work-dir", "/sw"}),
-        [](const LoadCommand& c) { return c.source.server_work_dir == "/sw"; }}},
       {"html",
        {with({"--html", "run.html"}), [](const LoadCommand& c) { return c.report.html == "run.html"; }}},
       {"progress-interval",
@@ -275,6 +280,7 @@ TEST_CASE(
       {"history",
        {with({"--history=/h.sqlite"}), [](const LoadCommand& c) { return c.report.history == "/h.sqlite"; }}},
   };
+  AddSourceServerRows<LoadCommand>(common, with);
   FlagTable<LoadCommand> load = common;
   load["target"] = {with({"--target", "null"}),
                     [](const LoadCommand& c) { return c.target.kind == TargetKind::kNull; }};
@@ -1134,7 +1140,7 @@ TEST_CASE(
     return args;
   };
   using Reaches = std::function<bool(const LoadCommand&)>;
-  const std::map<std::string, std::pair<Args, Reaches>> passed = {
+  std::map<std::string, std::pair<Args, Reaches>> passed = {
       {"pristine-dir", {base, [](const LoadCommand& c) { return c.source.pristine_dir == "/d"; }}},
       {"catalog",
        {with({"--catalog", "senesi"}), [](const LoadCommand& c) { return c.source.catalog == "senesi"; }}},
@@ -1149,18 +1155,6 @@ TEST_CASE(
       {"allow-not-alive",
        {{"--a", "/a", "--b", "/b", "--source", "grpc://db:5555/live", "--allow-not-alive"},
         [](const LoadCommand& c) { return c.source.allow_not_alive; }}},
-      {"source-server-command",
-       {with({"--source-server-command", "java {port} {data}"}),
-        [](const LoadCommand& c) { return c.source.server.command == "java {port} {data}"; }}},
-      {"source-server-xmx",
-       {with({"--source-server-command", "j {xmx}", "--source-server-xmx", "4g"}),
-        [](const LoadCommand& c) { return c.source.server.xmx == "4g"; }}},
-      {"source-server-start-timeout",
-       {with({"--source-server-command", "j", "--source-server-start-timeout", "77"}),
-        [](const LoadCommand& c) { return c.source.server.start_timeout_seconds == 77; }}},
-      {"source-work-dir",
-       {with({"--source-server-command", "j", "--source-work-dir", "/sw"}),
-        [](const LoadCommand& c) { return c.source.server_work_dir == "/sw"; }}},
       {"target",
        {with({"--target", "remote"}),
         [](const LoadCommand& c) { return c.target.kind == TargetKind::kStartedServer; }}},
@@ -1248,6 +1242,7 @@ TEST_CASE(
       {"server-xmx",
        {with({"--server-xmx", "8g"}), "--server-xmx has no effect without --a-command or --b-command"}},
   };
+  AddSourceServerRows<LoadCommand>(passed, with);
   int checked = 0;
   for (const std::string& flag : DocumentedFlags(ParseReindex)) {
     CAPTURE(flag);
@@ -1352,18 +1347,6 @@ TEST_CASE(
       {"allow-not-alive",
        {{"--source", "grpc://db:5555/live", "--allow-not-alive"},
         [](const P& c) { return c.source.allow_not_alive; }}},
-      {"source-server-command",
-       {with({"--source-server-command", "java {port} {data}"}),
-        [](const P& c) { return c.source.server.command == "java {port} {data}"; }}},
-      {"source-server-xmx",
-       {with({"--source-server-command", "j {xmx}", "--source-server-xmx", "4g"}),
-        [](const P& c) { return c.source.server.xmx == "4g"; }}},
-      {"source-server-start-timeout",
-       {with({"--source-server-command", "j", "--source-server-start-timeout", "77"}),
-        [](const P& c) { return c.source.server.start_timeout_seconds == 77; }}},
-      {"source-work-dir",
-       {with({"--source-server-command", "j", "--source-work-dir", "/sw"}),
-        [](const P& c) { return c.source.server_work_dir == "/sw"; }}},
       {"work-dir", {with({"--work-dir", "/w"}), [](const P& c) { return c.target.work_dir == "/w"; }}},
       {"compress",
        {with({"--compress", "deflate"}),
@@ -1401,6 +1384,7 @@ TEST_CASE(
   // The TLS files go with a grpcs:// source: the embedded target has no connection.
   AddTlsRows<P>(table, {"--source", "grpcs://db:5556/live"},
                 [](const P& c) -> const ClientTlsOptions& { return c.source.tls; });
+  AddSourceServerRows<P>(table, with);
   CheckEveryFlag<P>(ParseProfile, table);
   // The other targets' flags are not warmup-profile's: not listed, and refused as unknown.
   const std::set<std::string> documented = DocumentedFlags(ParseProfile);
