@@ -179,13 +179,16 @@ po::options_description VerdictGroup(CompareOptions* options, std::string* test_
   return group;
 }
 
+Status CheckRunMetric(const char* flag, const std::string& metric) {
+  if (IsRunMetricName(metric)) return OkStatus();
+  return InvalidArgumentError(std::string(flag) + " " + metric +
+                              " is not a metric of a run report: " + RunMetricNames());
+}
+
 Status CheckVerdictOptions(const std::string& test_name, CompareOptions* options) {
   if (auto s = CheckRange("resamples", options->resamples, 1000, 10'000'000); !s.ok()) return s;
   if (auto s = CheckAlpha(options->alpha); !s.ok()) return s;
-  if (!IsRunMetricName(options->primary_metric)) {
-    return InvalidArgumentError("--metric " + options->primary_metric +
-                                " is not a metric of a run report: " + RunMetricNames());
-  }
+  if (auto s = CheckRunMetric("--metric", options->primary_metric); !s.ok()) return s;
   auto test = RunsTestNamed(test_name);
   if (!test.ok()) return test.status().WithContext("--test");
   options->test = *test;

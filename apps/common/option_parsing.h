@@ -90,6 +90,10 @@ StatusOr<RecordCompression> ParseRecordCompression(const std::string& compressio
 // kInvalidArgument unless 0 < `alpha` <= 0.2 (--alpha of compare, ab and history).
 Status CheckAlpha(double alpha);
 
+// kInvalidArgument naming `flag` (e.g. "--metric") and every metric there is
+// unless `metric` is a metric of a run report (IsRunMetricName).
+Status CheckRunMetric(const char* flag, const std::string& metric);
+
 // What decides a verdict, the same in compare and ab: --metric, --test,
 // --alpha, --resamples, --force, into `options` and `test_name` (a flag's
 // value, not yet a RunsTest).

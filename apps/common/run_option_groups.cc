@@ -327,10 +327,7 @@ Status RepeatGroup::Finish(const po::variables_map& vm, const LoadCommand& cmd) 
     return InvalidArgumentError(
         "--warmup-metric is what --warmup-until-stable watches; give both or neither");
   }
-  if (!IsRunMetricName(repeat.warmup_metric)) {
-    return InvalidArgumentError("--warmup-metric " + repeat.warmup_metric +
-                                " is not a metric of a run report: " + RunMetricNames());
-  }
+  if (auto s = CheckRunMetric("--warmup-metric", repeat.warmup_metric); !s.ok()) return s;
   if (repeat.out_dir.empty()) return InvalidArgumentError("--out needs a value, not an empty one");
   if (auto s = RefuseIgnored(vm, {"report-json", "per-entity-csv", "html", "hold-open-seconds"},
                              "with --runs: every run's report goes to --out DIR as LABEL.json and LABEL.txt");
