@@ -49,5 +49,17 @@ TEST_CASE("LastErrorLines: no log, or a log without errors, says nothing") {
   CHECK(LastErrorLines(path).empty());
 }
 
+TEST_CASE("LogEndsWith: those lines under whose log it is, one to a line; nothing without them") {
+  testing::TempDir dir;
+  const std::string path = dir / "server.log";
+  std::ofstream(path) << "12:00:00 INFO started\n12:00:01 ERROR i.e.c.Evita - Catalog tiny is corrupted!\n"
+                         "java.lang.IllegalStateException: broken\n\tat io.evitadb.X.y(X.java:1)\n";
+  CHECK(LogEndsWith("the source server's", path) ==
+        "the source server's log " + path +
+            " ends with:\n  12:00:01 ERROR i.e.c.Evita - Catalog tiny is corrupted!\n"
+            "  java.lang.IllegalStateException: broken");
+  CHECK(LogEndsWith("the server's", dir / "absent.log").empty());
+}
+
 }  // namespace
 }  // namespace warmup

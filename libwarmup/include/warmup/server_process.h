@@ -104,6 +104,9 @@ class ServerProcess {
 // run adds to its error, since evitaDB answers an exception it did not
 // expect with no message at all and logs the reason.
 std::vector<std::string> LastErrorLines(const std::string& path, size_t max_lines = 8);
+// Those lines as a failure's message gives them: "WHOSE log PATH ends
+// with:\n  LINE\n  LINE", `whose` e.g. "the server's"; empty when there are none.
+std::string LogEndsWith(const std::string& whose, const std::string& path);
 
 // An observer that samples `server` every `interval` from the run's start to
 // its end, marking the samples taken during goLive. Thread-safety: the

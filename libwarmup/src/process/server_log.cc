@@ -42,4 +42,10 @@ std::vector<std::string> LastErrorLines(const std::string& path, size_t max_line
   return found;
 }
 
+std::string LogEndsWith(const std::string& whose, const std::string& path) {
+  std::string lines;
+  for (const std::string& line : LastErrorLines(path)) lines += "\n  " + line;
+  return lines.empty() ? "" : whose + " log " + path + " ends with:" + lines;
+}
+
 }  // namespace warmup

@@ -316,8 +316,7 @@ StatusOr<RunResult> RunAgainstStartedServer(const RunSpec& spec, const RunHooks&
   // answers an exception it did not expect with no message at all.
   std::string log_errors;
   if (!options.log.empty() && (!result.ok() || result->ExitCode() == 1)) {
-    for (const std::string& line : LastErrorLines(options.log)) log_errors += "\n  " + line;
-    if (!log_errors.empty()) log_errors = "the server's log " + options.log + " ends with:" + log_errors;
+    log_errors = LogEndsWith("the server's", options.log);
   }
   if (!result.ok()) {
     if (hooks.notice) {

@@ -96,7 +96,10 @@ class StartedSourceServer : public SourceServer {
     return "the catalog folder " + folder_ + ", read through a server started on a copy of it in " + copy_ +
            " (" + command_ + "; " + ended + " after the run)";
   }
-  std::string LogErrors() const override { return SourceLogErrors(log_); }
+  std::string LogErrors() const override {
+    const std::string lines = LogEndsWith("the source server's", log_);
+    return lines.empty() ? "" : "\n" + lines;
+  }
   std::map<std::string, std::string> Provenance() const override {
     // The last -Dstorage.compress= of the command wins, as on a JVM's command line.
     std::string compress = "not set (evitaDB's default, false)";
@@ -112,12 +115,6 @@ class StartedSourceServer : public SourceServer {
   }
   const ServerProcess& process() const override { return *process_; }
   ServerFigures Stop() override { return process_->Stop(); }
-
-  static std::string SourceLogErrors(const std::string& log) {
-    std::string lines;
-    for (const std::string& line : LastErrorLines(log)) lines += "\n  " + line;
-    return lines.empty() ? "" : "\nthe source server's log " + log + " ends with:" + lines;
-  }
 
  private:
   std::unique_ptr<ServerProcess> process_;
