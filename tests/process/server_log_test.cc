@@ -49,7 +49,7 @@ TEST_CASE("LastErrorLines: no log, or a log without errors, says nothing") {
   CHECK(LastErrorLines(path).empty());
 }
 
-TEST_CASE("LogEndsWith: those lines under whose log it is, one to a line; nothing without them") {
+TEST_CASE("LogEndsWith: those lines under whose log it is, one to a line, and nothing without them") {
   testing::TempDir dir;
   const std::string path = dir / "server.log";
   std::ofstream(path) << "12:00:00 INFO started\n12:00:01 ERROR i.e.c.Evita - Catalog tiny is corrupted!\n"
