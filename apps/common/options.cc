@@ -55,11 +55,16 @@ StatusOr<InspectCommand> ParseInspect(const std::vector<std::string>& args) {
 StatusOr<UnpackCommand> ParseUnpack(const std::vector<std::string>& args) {
   UnpackCommand cmd;
   po::options_description o("options");
-  o.add_options()("help", "show this help")("zip", po::value(&cmd.zip_path)->required(), "the export")(
-      "dir", po::value(&cmd.out_dir)->required(), "parent directory; the snapshot goes to DIR/<catalog>/");
+  o.add_options()("help", "show this help")(
+      "zip", po::value(&cmd.zip_path)->required(),
+      "the export, or a server's backup zip (evitaDB's FullBackupCatalog)")(
+      "dir", po::value(&cmd.out_dir)->required(),
+      "parent directory; the snapshot (or the backup's catalog folder) goes to DIR/<catalog>/")(
+      "catalog", po::value(&cmd.catalog),
+      "of a backup zip holding several catalog folders, the one to unpack");
   po::positional_options_description p;
   p.add("zip", 1).add("dir", 1);
-  auto vm = Parse(args, o, p, "usage: warmup unpack EXPORT.zip DIR", &cmd.help);
+  auto vm = Parse(args, o, p, "usage: warmup unpack EXPORT.zip|BACKUP.zip DIR [--catalog C]", &cmd.help);
   if (!vm.ok()) return vm.status();
   if (!cmd.help.empty()) return cmd;
   return cmd;

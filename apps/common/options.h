@@ -43,6 +43,7 @@ struct UnpackCommand {
   std::string help;  // set by --help: print it and exit 0, run nothing
   std::string zip_path;
   std::string out_dir;
+  std::string catalog;  // of a server's backup zip; an export holds one
 };
 
 // The option groups of `warmup load` and `warmup reindex`; each is a section

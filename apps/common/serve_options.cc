@@ -47,7 +47,8 @@ StatusOr<ServeCommand> ParseServe(const std::vector<std::string>& args) {
       "descriptor and close it")(
       "inject-fault", po::value(&faults)->composing(),
       "testing aid: METHOD[@N] fails every call of the RPC METHOD after its first N (default 0) with "
-      "UNAVAILABLE; repeatable");
+      "UNAVAILABLE; METHOD[@N]:crash ends the server by SIGKILL at that call instead (a server dying "
+      "mid-read); repeatable");
   std::string profiler_kind;
   o.add(ProfilerGroup(&profiler_kind, &cmd.profiler, true));
   auto vm = Parse(args, o, {},
@@ -65,13 +66,17 @@ StatusOr<ServeCommand> ParseServe(const std::vector<std::string>& args) {
                                 " is reachable from other machines, and the server has no authentication; "
                                 "add --allow-remote-clients if that is meant");
   }
-  for (const std::string& fault : faults) {
+  for (const std::string& given : faults) {
+    const std::string crash_suffix = ":crash";
+    const bool crash = given.ends_with(crash_suffix);
+    const std::string fault = crash ? given.substr(0, given.size() - crash_suffix.size()) : given;
     const size_t at = fault.find('@');
-    ServerOptions::InjectedFault parsed{fault.substr(0, at), 0};
+    ServerOptions::InjectedFault parsed{fault.substr(0, at), 0, crash};
     if (at != std::string::npos) {
       const std::string count = fault.substr(at + 1);
       if (count.empty() || count.find_first_not_of("0123456789") != std::string::npos || count.size() > 12) {
-        return InvalidArgumentError("--inject-fault must look like METHOD or METHOD@N, not '" + fault + "'");
+        return InvalidArgumentError(
+            "--inject-fault must look like METHOD, METHOD@N or METHOD@N:crash, not '" + given + "'");
       }
       parsed.after_calls = std::stoll(count);
     }

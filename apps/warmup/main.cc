@@ -18,6 +18,7 @@
 #include "warmup/generator.h"
 #include "warmup/grpc_source.h"
 #include "warmup/html_report.h"
+#include "warmup/server_storage.h"
 #include "warmup/snapshot.h"
 #include "warmup/source_server.h"
 #include "warmup/version.h"
@@ -83,18 +84,20 @@ int Export(const std::vector<std::string>& args) {
                                                  cmd->address + "/" + cmd->catalog},
                            {"source", (*source)->Describe()}};
   if (server != nullptr) {
-    cmd->write.provenance["exported_from"] = cmd->folder.pristine_dir + "/" + server->catalog();
+    cmd->write.provenance["exported_from"] = server->origin();
     for (const auto& [key, value] : server->Provenance()) cmd->write.provenance[key] = value;
   }
   for (const auto& [key, value] : (*source)->Provenance()) cmd->write.provenance[key] = value;
   ShowProgress(cmd->write, "exported");
   auto written = warmup::WriteSnapshot(**source, cmd->out_dir, cmd->write);
   if (server != nullptr) {
-    const warmup::ServerFigures figures = server->Stop();
+    server->Stop();
+    const std::string died = server->DiedDuringRun();
     if (!written.ok()) {
-      written = warmup::Status(written.status().code(), written.status().message() + server->LogErrors());
+      written = warmup::Status(written.status().code(), (died.empty() ? "" : died + "; ") +
+                                                            written.status().message() + server->LogErrors());
     } else {
-      std::cout << "the source: " << server->Describe(figures.ended) << "\n";
+      std::cout << "the source: " << server->Describe() << "\n";
     }
   }
   const int exit_code = FinishSnapshot(written, cmd->zip_path);
@@ -123,6 +126,22 @@ int Inspect(const std::vector<std::string>& args) {
 int Unpack(const std::vector<std::string>& args) {
   auto cmd = warmup::cli::ParseUnpack(args);
   if (auto stop = StopAfterParse(cmd)) return *stop;
+  // A server's backup is told apart by its entries alone; anything else is
+  // an export, whose errors say what is wrong with it.
+  if (auto backup = warmup::ReadServerBackupZip(cmd->zip_path); backup.ok()) {
+    auto folder = warmup::UnpackServerBackupZip(cmd->zip_path, cmd->catalog, cmd->out_dir);
+    if (!folder.ok()) return FailWith(folder.status());
+    std::cout << "unpacked " << *folder << ", a catalog folder of "
+              << warmup::StorageServerName(backup->server)
+              << "'s (every entry's CRC checked; its content is not verified until a server reads it)\n"
+              << "it is " << warmup::DescribeServerStorage(*folder) << "\n";
+    return 0;
+  }
+  if (!cmd->catalog.empty()) {
+    return FailWith(warmup::InvalidArgumentError("--catalog " + cmd->catalog +
+                                                 ": an export holds one catalog; --catalog chooses "
+                                                 "among a backup zip's catalog folders"));
+  }
   auto path = warmup::UnpackSnapshot(cmd->zip_path, cmd->out_dir);
   if (!path.ok()) return FailWith(path.status());
   std::cout << "unpacked and verified " << *path << "\n";
@@ -193,7 +212,11 @@ constexpr Command kCommands[] = {
     {"generate", "write a deterministic synthetic catalog (profile senesi or tiny) as a snapshot", Generate},
     {"inspect", "verify a snapshot or export and show its collections, sizes and per-entity averages",
      Inspect},
-    {"unpack", "unzip an export into a pristine snapshot directory, verifying every checksum", Unpack},
+    {"unpack",
+     "unzip an export into a pristine snapshot directory, verifying every checksum, or a server's backup "
+     "zip\n"
+     "             into a catalog folder (docs/evitadb.md)",
+     Unpack},
     {"catalogs", "list a server's catalogs and their states, or --delete some (e.g. a killed load's)",
      Catalogs},
     {"compare",

@@ -5,6 +5,7 @@
 
 #include <signal.h>
 #include <sys/wait.h>
+#include <zip.h>
 
 #include <doctest/doctest.h>
 
@@ -46,6 +47,35 @@ std::map<std::string, std::string> Files(const std::string& dir) {
     if (e.is_regular_file()) out[fs::relative(e.path(), dir).string()] = ReadText(e.path().string());
   }
   return out;
+}
+
+// A server's backup as evitaDB's FullBackupCatalog lays it out: per folder,
+// the entry `<NAME>/` first, then each of its files as `<NAME>/<relative path>`.
+void ZipCatalogFolders(const std::vector<fs::path>& folders, const std::string& zip_path) {
+  int error = 0;
+  zip_t* zip = zip_open(zip_path.c_str(), ZIP_CREATE | ZIP_EXCL, &error);
+  REQUIRE(zip != nullptr);
+  for (const fs::path& folder : folders) {
+    const std::string name = folder.filename().string();
+    REQUIRE(zip_dir_add(zip, (name + "/").c_str(), ZIP_FL_ENC_UTF_8) >= 0);
+    for (const auto& [relative, content] : Files(folder)) {
+      zip_source_t* source = zip_source_file(zip, (folder / relative).c_str(), 0, -1);
+      REQUIRE(source != nullptr);
+      REQUIRE(zip_file_add(zip, (name + "/" + relative).c_str(), source, ZIP_FL_ENC_UTF_8) >= 0);
+    }
+  }
+  REQUIRE(zip_close(zip) == 0);
+}
+
+// The SHA-256 of a file as coreutils' sha256sum computes it.
+std::string Sha256Sum(const std::string& path) {
+  FILE* pipe = ::popen(("sha256sum '" + path + "'").c_str(), "r");
+  REQUIRE(pipe != nullptr);
+  char hex[65] = {};
+  const size_t read = std::fread(hex, 1, 64, pipe);
+  REQUIRE(::pclose(pipe) == 0);
+  REQUIRE(read == 64);
+  return hex;
 }
 
 // The catalog's state as the server reports it; "MISSING" when it does not exist.
@@ -954,7 +984,7 @@ TEST_CASE(
                                    "--source-server-command", command, "--target", "null"});
   CHECK(absent.exit_code == 64);
   CHECK_MESSAGE(
-      Contains(absent.output, "--pristine-dir " + store + " has no catalog folder nope; it has tiny"),
+      Contains(absent.output, "--pristine-dir: " + store + " has no catalog folder nope; it has tiny"),
       absent.output);
   // A folder the server does not open as a catalog: never ALIVE, the run fails naming what the server said.
   fs::create_directories(dir / "junk/notacatalog");
@@ -971,6 +1001,128 @@ TEST_CASE(
       RunCli({"load", "--source", "grpc://127.0.0.1:1/tiny", "--source-server-command", command});
   CHECK(both.exit_code == 64);
   CHECK(Contains(both.output, "--source-server-command reads the catalog folder in --pristine-dir"));
+}
+
+TEST_CASE(
+    "issue 51: a server's backup zip is read through a source server started on its folder unpacked, "
+    "unpacked by "
+    "warmup unpack, named by inspect and load, and left byte for byte as it was") {
+  TempDir dir;
+  const std::string pristine = GenerateTiny(dir);
+  const std::string store = dir / "store";
+  const CliResult stored = RunCli({"load", "--pristine-dir", pristine, "--target", "embedded", "--work-dir",
+                                   store, "--target-catalog", "tiny", "--quiet"});
+  REQUIRE_MESSAGE(stored.exit_code == 0, stored.output);
+  const std::string zip = dir / "backup.zip";
+  ZipCatalogFolders({fs::path(store) / "tiny"}, zip);
+  const std::string zip_bytes = ReadText(zip);
+  const std::string zip_sha256 = Sha256Sum(zip);
+  const std::string command =
+      std::string(WARMUP_CLI_PATH) + " serve --data-dir {data} --listen 127.0.0.1:{port}";
+
+  // inspect and a load without a source server say what it is and which flags read it.
+  const std::string named =
+      "it is a backup zip of warmup serve's catalog folder tiny: read it with --pristine-dir " + zip +
+      " --source-server-command";
+  const CliResult inspected = RunCli({"inspect", zip});
+  CHECK(inspected.exit_code == 1);
+  CHECK_MESSAGE(Contains(inspected.output, named), inspected.output);
+  CHECK_MESSAGE(Contains(inspected.output, "or unpack it once with warmup unpack " + zip + " DIR"),
+                inspected.output);
+  const CliResult bare = RunCli({"load", "--pristine-dir", zip, "--target", "null"});
+  CHECK(bare.exit_code != 0);
+  CHECK_MESSAGE(Contains(bare.output, named), bare.output);
+
+  const std::string report = dir / "r.json";
+  const CliResult run =
+      RunCli({"load", "--pristine-dir", zip, "--source-server-command", command, "--target", "embedded",
+              "--work-dir", dir / "w", "--verify", "content", "--report-json", report, "--quiet"});
+  REQUIRE_MESSAGE(run.exit_code == 0, run.output);
+  const nlohmann::json r = nlohmann::json::parse(ReadText(report));
+  CHECK(r["copied"] == 300);
+  CHECK(r["verification"]["outcome"] == "verified");
+  const nlohmann::json& provenance = r["config"]["dataset_provenance"];
+  CHECK(provenance["source.backup_zip"] == zip);
+  CHECK(provenance["source.backup_zip_sha256"] == zip_sha256);
+  CHECK_FALSE(provenance.contains("source.catalog_folder"));
+  bool noted = false;
+  for (const auto& note : r["notes"]) {
+    noted = noted || note.get<std::string>().starts_with("the source: the backup zip " + zip +
+                                                         " (catalog folder tiny), read through a server "
+                                                         "started on it unpacked in " +
+                                                         (dir / "w-source/data"));
+  }
+  CHECK_MESSAGE(noted, r["notes"].dump());
+  CHECK(Files(dir / "w-source/data/tiny") == Files(fs::path(store) / "tiny"));
+  CHECK(ReadText(zip) == zip_bytes);  // only read
+
+  // Once, not every run: warmup unpack makes the catalog folder the zip holds.
+  const CliResult unpacked = RunCli({"unpack", zip, dir / "unpacked"});
+  REQUIRE_MESSAGE(unpacked.exit_code == 0, unpacked.output);
+  CHECK_MESSAGE(
+      Contains(unpacked.output, "unpacked " + (dir / "unpacked/tiny") +
+                                    ", a catalog folder of warmup serve's (every entry's CRC "
+                                    "checked; its content is not verified until a server reads it)"),
+      unpacked.output);
+  CHECK(Files(dir / "unpacked/tiny") == Files(fs::path(store) / "tiny"));
+  const CliResult again = RunCli({"unpack", zip, dir / "unpacked"});
+  CHECK(again.exit_code != 0);
+  CHECK_MESSAGE(Contains(again.output, (dir / "unpacked/tiny") + " already exists"), again.output);
+  CHECK(RunCli({"unpack", zip, dir / "u2", "--catalog", "nope"})
+            .output.find(zip + " has no catalog folder nope; it has tiny") != std::string::npos);
+  CHECK_FALSE(fs::exists(dir / "u2"));  // nothing left behind
+
+  // A zip of two catalog folders: the choices named, --catalog takes one.
+  fs::create_directories(dir / "two");
+  fs::copy(fs::path(store) / "tiny", dir / "two/tiny", fs::copy_options::recursive);
+  fs::copy(fs::path(store) / "tiny", dir / "two/other", fs::copy_options::recursive);
+  const std::string two = dir / "two.zip";
+  ZipCatalogFolders({fs::path(dir / "two/tiny"), fs::path(dir / "two/other")}, two);
+  const CliResult several = RunCli({"load", "--pristine-dir", two, "--source-server-command", command,
+                                    "--target", "null", "--source-work-dir", dir / "s"});
+  CHECK(several.exit_code == 64);
+  CHECK_MESSAGE(Contains(several.output, two + " holds several catalog folders (other, tiny): name one with "
+                                               "--catalog"),
+                several.output);
+  CHECK_FALSE(fs::exists(dir / "s"));
+  const CliResult chosen = RunCli({"unpack", two, dir / "u3", "--catalog", "other"});
+  CHECK_MESSAGE(chosen.exit_code == 0, chosen.output);
+  CHECK(Files(dir / "u3/other") == Files(fs::path(store) / "tiny"));
+  CHECK_FALSE(fs::exists(dir / "u3/tiny"));
+}
+
+TEST_CASE(
+    "issue 51: a source server that dies mid-read fails the run (exit 1), naming the read that failed") {
+  TempDir dir;
+  const std::string pristine = GenerateTiny(dir);
+  const std::string store = dir / "store";
+  REQUIRE(RunCli({"load", "--pristine-dir", pristine, "--target", "embedded", "--work-dir", store,
+                  "--target-catalog", "tiny", "--quiet"})
+              .exit_code == 0);
+  // The second page query ends the reader by SIGKILL, as an OOM kill would.
+  const std::string command =
+      std::string(WARMUP_CLI_PATH) +
+      " serve --data-dir {data} --listen 127.0.0.1:{port} --inject-fault Query@1:crash";
+  const std::string report = dir / "r.json";
+  const CliResult run = RunCli({"load", "--pristine-dir", store, "--source-server-command", command,
+                                "--target", "embedded", "--work-dir", dir / "w", "--report-json", report});
+  CHECK_MESSAGE(run.exit_code == 1, run.output);
+  // The reader's death first: "Socket closed" alone would send an engineer looking at the network.
+  CHECK_MESSAGE(Contains(run.output,
+                         "ABORTED (the source failed): the source server ended during the run "
+                         "(exited 137 (its shell's report of a command killed by SIGKILL)); "
+                         "UNAVAILABLE: Query of"),
+                run.output);
+  CHECK_MESSAGE(Contains(run.output,
+                         "verdict: FAILED: do not quote these figures (exit 1); the partial target "
+                         "catalog was dropped"),
+                run.output);
+  const nlohmann::json r = nlohmann::json::parse(ReadText(report));
+  CHECK(r["copied"].get<int64_t>() < 300);
+  CHECK(r["verification"]["outcome"] != "verified");
+  CHECK_MESSAGE(
+      r["source_server_process"]["ended"] == "exited 137 (its shell's report of a command killed by SIGKILL)",
+      r["source_server_process"].dump());
 }
 
 }  // namespace

@@ -376,7 +376,9 @@ TEST_CASE("generate, inspect, unpack, export and serve: every documented flag is
   CheckEveryFlag<UnpackCommand>(
       ParseUnpack,
       {{"zip", {{"e.zip", "d"}, [](const UnpackCommand& c) { return c.zip_path == "e.zip"; }}},
-       {"dir", {{"--zip", "e.zip", "--dir", "d"}, [](const UnpackCommand& c) { return c.out_dir == "d"; }}}});
+       {"dir", {{"--zip", "e.zip", "--dir", "d"}, [](const UnpackCommand& c) { return c.out_dir == "d"; }}},
+       {"catalog",
+        {{"b.zip", "d", "--catalog", "c"}, [](const UnpackCommand& c) { return c.catalog == "c"; }}}});
   CHECK(ParseUnpack({"e.zip"}).status().message().find("dir") != std::string::npos);
 
   const Args src = {"--source", "grpc://h:1/c", "--out", "/x"};
@@ -489,11 +491,13 @@ TEST_CASE("generate, inspect, unpack, export and serve: every documented flag is
         {serve({"--profiler", "cpu", "--profile-out", "p.prof", "--profile-golive"}),
          [](const ServeCommand& c) { return c.profiler.golive; }}},
        {"inject-fault",
-        {serve({"--inject-fault", "UpsertEntity@5", "--inject-fault", "GoLiveAndClose"}),
+        {serve({"--inject-fault", "UpsertEntity@5", "--inject-fault", "GoLiveAndClose", "--inject-fault",
+                "Query@2:crash"}),
          [](const ServeCommand& c) {
-           return c.faults.size() == 2 && c.faults[0].method == "UpsertEntity" &&
-                  c.faults[0].after_calls == 5 && c.faults[1].method == "GoLiveAndClose" &&
-                  c.faults[1].after_calls == 0;
+           return c.faults.size() == 3 && c.faults[0].method == "UpsertEntity" &&
+                  c.faults[0].after_calls == 5 && !c.faults[0].crash &&
+                  c.faults[1].method == "GoLiveAndClose" && c.faults[1].after_calls == 0 &&
+                  c.faults[2].method == "Query" && c.faults[2].after_calls == 2 && c.faults[2].crash;
          }}}});
   FlagTable<CatalogsCommand> catalogs = {
       {"address", {{"--address", "h:9"}, [](const CatalogsCommand& c) { return c.address == "h:9"; }}},
@@ -509,10 +513,10 @@ TEST_CASE("generate, inspect, unpack, export and serve: every documented flag is
       catalogs, {"--tls"}, [](const CatalogsCommand& c) -> const ClientTlsOptions& { return c.admin.tls; });
   CheckEveryFlag<CatalogsCommand>(ParseCatalogs, catalogs);
   CHECK(ParseCatalogs({"--delete", "../x"}).status().message().find("--delete '../x' has a character") == 0);
-  for (const char* bad : {"UpsertEntity@", "UpsertEntity@x", "UpsertEntity@-1"}) {
+  for (const char* bad : {"UpsertEntity@", "UpsertEntity@x", "UpsertEntity@-1", "UpsertEntity@1:crush"}) {
     CAPTURE(bad);
     CHECK(ParseServe(serve({"--inject-fault", bad})).status().message() ==
-          std::string("--inject-fault must look like METHOD or METHOD@N, not '") + bad + "'");
+          std::string("--inject-fault must look like METHOD, METHOD@N or METHOD@N:crash, not '") + bad + "'");
   }
 }
 

@@ -76,12 +76,15 @@ struct ServerOptions {
   // be, so that a comparison can be checked against a known change.
   int inject_upsert_delay_us = 0;
   // Testing aid: the calls of the RPC `method` that come after its first
-  // `after_calls` fail with UNAVAILABLE ("injected fault"), so that a client's
-  // failure paths can be exercised against a real server. `method` is one of
+  // `after_calls` fail with UNAVAILABLE ("injected fault"), or, with `crash`,
+  // the first of them ends the whole process at once by SIGKILL (a server
+  // dying mid-read, as an OOM kill would end it), so that a client's failure
+  // paths can be exercised against a real server. `method` is one of
   // InjectableMethods().
   struct InjectedFault {
     std::string method;
     int64_t after_calls = 0;
+    bool crash = false;
   };
   std::vector<InjectedFault> faults;
   // Told about write phases (see ServerObserver); not owned, must outlive the

@@ -90,6 +90,11 @@ class ServerProcess {
   // command's ServerStatus); none when it was not asked (a started serve
   // says it is ready on a pipe, an attached server was never probed).
   virtual std::optional<ServerIdentity> identity() const { return std::nullopt; }
+  // Whether a started server has already ended by itself (crashed, killed,
+  // exited) while Stop has not been called: a failure is then the server's
+  // death, which Stop's figures say the cause of. Always false for an
+  // attached server.
+  virtual bool HasEnded() const { return false; }
   // SIGTERM, the grace period, SIGKILL if it still runs; then its usage and
   // how it ended. Idempotent: later calls return the first result.
   virtual ServerFigures Stop() = 0;

@@ -1,7 +1,8 @@
 // SourceServer: a server warmup starts on a copy of a server's own catalog
-// folder (evitaDB's <CATALOG>/ of its storage directory, as a backup holds
-// it), so that the catalog can be read over gRPC like any live one
-// (SourceSpec::server). The folder itself is never opened by the server.
+// folder (evitaDB's <CATALOG>/ of its storage directory) or on the folder
+// unpacked from its backup zip (warmup/server_storage.h), so that the
+// catalog can be read over gRPC like any live one (SourceSpec::server). The
+// folder or zip itself is never opened by the server.
 #ifndef WARMUP_SOURCE_SERVER_H_
 #define WARMUP_SOURCE_SERVER_H_
 
@@ -22,15 +23,16 @@ namespace warmup {
 class SourceServer {
  public:
   // Finds the catalog folder (spec.pristine_dir/spec.catalog, or the only
-  // subdirectory of pristine_dir), prepares `work_dir` as a work directory
-  // (refusing any path of `in_use` inside it), copies the folder alone into
-  // WORK/data/<CATALOG>/, starts spec.server.command on WORK/data (its log
+  // subdirectory of pristine_dir; when pristine_dir is a file, the folder of
+  // that backup zip: ReadServerBackupZip), prepares `work_dir` as a work
+  // directory (refusing any path of `in_use` inside it), copies the folder
+  // alone into WORK/data/<CATALOG>/ (or unpacks it there), starts spec.server.command on WORK/data (its log
   // WORK/server.log, GC log WORK/gc.log) and waits, within
   // spec.server.start_timeout_seconds, until the server lists the catalog
   // ALIVE. `stop`, when not null, ends the wait early.
-  // Errors: kInvalidArgument for a pristine_dir that is not a directory or
-  // holds no such folder (naming the folders it holds), or several without
-  // spec.catalog; kFailedPrecondition when the server lists the catalog
+  // Errors: kInvalidArgument for a pristine_dir that is neither a directory
+  // nor a backup zip, or holds no such folder (naming the folders it holds),
+  // or several without spec.catalog; kFailedPrecondition when the server lists the catalog
   // CORRUPTED or not ALIVE by the deadline (naming the state it last said,
   // with the last error lines of the server's log), or when stopped; the
   // work directory's and the server's start errors.
@@ -41,12 +43,22 @@ class SourceServer {
 
   virtual std::string address() const = 0;  // 127.0.0.1:<port>
   virtual std::string catalog() const = 0;  // the folder's name, the catalog's
+  // The folder or backup zip the catalog came from.
+  virtual std::string origin() const = 0;
   // "the catalog folder P/C, read through a server started on a copy of it
-  // in WORK/data (COMMAND; ENDED after the run)": for a report's notes and a
-  // snapshot's provenance; `ended` is ServerFigures::ended.
-  virtual std::string Describe(const std::string& ended) const = 0;
+  // in WORK/data (COMMAND; exited 0 after the run)", or "the backup zip Z
+  // (catalog folder C), read through a server started on it unpacked in
+  // ...": for a report's notes and a snapshot's provenance. How the server
+  // ended is said once Stop was called ("ended during the run: ..." when it
+  // had ended by itself).
+  virtual std::string Describe() const = 0;
+  // Once stopped: "the source server ended during the run (HOW)" when it had
+  // ended by itself before Stop (a read that failed then failed for that),
+  // else empty.
+  virtual std::string DiedDuringRun() const = 0;
   // What a report's dataset provenance (and an export's manifest) records of
-  // this source: "source.catalog_folder" (the pristine folder),
+  // this source: "source.catalog_folder" (the pristine folder) or
+  // "source.backup_zip" and "source.backup_zip_sha256" (the zip's SHA-256),
   // "source.server_command", and "source.storage_compress": the
   // -Dstorage.compress=... the command sets, or "not set (evitaDB's default,
   // false)" (evitaDB opens a compressed catalog only with it true).
@@ -57,16 +69,9 @@ class SourceServer {
   // The process, for a ServerSampler while the catalog is read.
   virtual const ServerProcess& process() const = 0;
   // Stops the server (SIGTERM, then SIGKILL after the grace); its figures.
+  // Idempotent.
   virtual ServerFigures Stop() = 0;
 };
-
-// When `path` is a server's catalog folder or a storage directory holding
-// such folders (evitaDB's: a <CATALOG>.boot and <CATALOG>_N.catalog files;
-// warmup serve's: a catalog.header), what it is and the flags that read it
-// through a source server, e.g. "an evitaDB catalog folder (senesi): read it
-// with --pristine-dir /data --catalog senesi --source-server-command '...'";
-// empty for anything else (a warmup snapshot, a file, neither).
-std::string DescribeServerStorage(const std::string& path);
 
 }  // namespace warmup
 

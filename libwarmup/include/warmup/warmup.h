@@ -43,6 +43,7 @@
 #include "warmup/server_figures.h"
 #include "warmup/server_identity.h"
 #include "warmup/server_process.h"
+#include "warmup/server_storage.h"
 #include "warmup/snapshot.h"
 #include "warmup/source_server.h"
 #include "warmup/status.h"

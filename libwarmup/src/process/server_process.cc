@@ -51,13 +51,23 @@ std::string Seconds(std::chrono::milliseconds d) {
   return out.str();
 }
 
-std::string DescribeStatus(int status) {
-  if (WIFEXITED(status)) return "exited " + std::to_string(WEXITSTATUS(status));
-  if (WIFSIGNALED(status)) {
-    const char* name = ::sigabbrev_np(WTERMSIG(status));
-    return "killed by " +
-           (name != nullptr ? "SIG" + std::string(name) : "signal " + std::to_string(WTERMSIG(status)));
+std::string SignalName(int signal) {
+  const char* name = ::sigabbrev_np(signal);
+  return name != nullptr ? "SIG" + std::string(name) : "signal " + std::to_string(signal);
+}
+
+// `shell`: the status is /bin/sh's, which reports a command a signal ended
+// as exit 128 + the signal's number.
+std::string DescribeStatus(int status, bool shell) {
+  if (WIFEXITED(status)) {
+    const int code = WEXITSTATUS(status);
+    const std::string exited = "exited " + std::to_string(code);
+    if (shell && code > 128 && ::sigabbrev_np(code - 128) != nullptr) {
+      return exited + " (its shell's report of a command killed by " + SignalName(code - 128) + ")";
+    }
+    return exited;
   }
+  if (WIFSIGNALED(status)) return "killed by " + SignalName(WTERMSIG(status));
   return "ended (status " + std::to_string(status) + ")";
 }
 
@@ -110,6 +120,12 @@ class ServerProcessImpl : public ServerProcess {
   ~ServerProcessImpl() override { Stop(); }
 
   pid_t pid() const override { return pid_; }
+  bool HasEnded() const override {
+    // WNOWAIT: looked at, not reaped, so that Stop still collects its status.
+    siginfo_t info{};
+    return ::waitid(P_PID, static_cast<id_t>(pid_), &info, WEXITED | WNOHANG | WNOWAIT) == 0 &&
+           info.si_pid == pid_;
+  }
   std::string address() const override { return "127.0.0.1:" + std::to_string(port_); }
   std::string header() const override {
     if (!launch_.header.empty()) return launch_.header;
@@ -210,8 +226,8 @@ class ServerProcessImpl : public ServerProcess {
       figures_.usage = group_usage_;
       figures_.usage_sampled = true;
     }
-    figures_.ended =
-        killed ? "killed by SIGKILL after a grace period of " + Seconds(grace_) : DescribeStatus(status);
+    figures_.ended = killed ? "killed by SIGKILL after a grace period of " + Seconds(grace_)
+                            : DescribeStatus(status, launch_.group);
     if (launch_.gc_asked) {
       auto gc = ReadGcLog(launch_.gc_log);
       if (gc.ok()) {
@@ -418,7 +434,8 @@ StatusOr<std::unique_ptr<ServerProcess>> StartCommand(const ServerProcessOptions
       const std::string last = server->output();
       server->Stop();
       return UnavailableError(
-          "the server command `" + *command + "` " + DescribeStatus(status) + " before it was ready" +
+          "the server command `" + *command + "` " + DescribeStatus(status, /*shell=*/true) +
+          " before it was ready" +
           (last.empty() ? " (it printed nothing)" : "; the end of its log " + options.log + ":\n" + last));
     }
     auto ready = CheckServerReady(address, probe);

@@ -19,6 +19,7 @@
 #include "warmup/run.h"
 #include "warmup/run_result.h"
 #include "warmup/server_process.h"
+#include "warmup/server_storage.h"
 #include "warmup/snapshot.h"
 #include "warmup/source_server.h"
 #include "warmup/time_series.h"
@@ -397,9 +398,18 @@ StatusOr<std::unique_ptr<CatalogSource>> OpenSource(const SourceSpec& spec,
     }
     return source;
   }
+  // A server's own storage or backup is not a snapshot: say what it is and
+  // which flags read it, rather than only what it lacks.
+  auto server_storage = [&](const Status& s) {
+    const std::string storage = DescribeServerStorage(spec.pristine_dir);
+    return storage.empty() ? s : Status(s.code(), s.message() + "; it is " + storage);
+  };
   auto path = FindSnapshot(spec.pristine_dir, spec.catalog);
-  if (!path.ok()) return path.status().WithContext("--pristine-dir");
+  if (!path.ok()) return server_storage(path.status().WithContext("--pristine-dir"));
   auto snapshot = OpenSnapshotSource(*path);  // its errors first: they say what is wrong
+  if (!snapshot.ok() && !DescribeServerStorage(*path).empty()) {
+    return server_storage(FailedPreconditionError(snapshot.status().message()));
+  }
   if (!snapshot.ok()) {
     // What is wrong is in the snapshot (a hostile zip entry, a bad
     // manifest), not in how it was named: not the caller's usage error.
@@ -464,8 +474,17 @@ StatusOr<RunResult> RunThroughSourceServer(const RunSpec& spec, const RunHooks& 
   read_hooks.observers.push_back(&sampler);
   StatusOr<RunResult> result = RunLoad(read, read_hooks);
   ServerFigures figures = (*server)->Stop();
-  if (!result.ok()) return Status(result.status().code(), result.status().message() + (*server)->LogErrors());
-  result->notes.push_back("the source: " + (*server)->Describe(figures.ended));
+  // A read that failed because the reader died says so first: its gRPC
+  // error alone ("Socket closed") would send the reader looking elsewhere.
+  const std::string died = (*server)->DiedDuringRun();
+  if (!result.ok()) {
+    return Status(result.status().code(),
+                  (died.empty() ? "" : died + "; ") + result.status().message() + (*server)->LogErrors());
+  }
+  if (!died.empty() && !result->abort_error.empty()) {
+    result->abort_error = died + "; " + result->abort_error + (*server)->LogErrors();
+  }
+  result->notes.push_back("the source: " + (*server)->Describe());
   sampler.AddTo(figures);
   result->source_server_process = std::move(figures);
   for (const auto& [key, value] : (*server)->Provenance()) result->config.dataset_provenance[key] = value;

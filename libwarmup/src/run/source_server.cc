@@ -8,40 +8,12 @@
 
 #include "warmup/catalog_admin.h"
 #include "warmup/server_process.h"
+#include "warmup/server_storage.h"
 
 namespace warmup {
 namespace {
 
 namespace fs = std::filesystem;
-
-// pristine_dir/catalog, or pristine_dir's only subdirectory (files beside it,
-// a lock or a marker, are not catalogs).
-StatusOr<fs::path> FindCatalogFolder(const SourceSpec& spec) {
-  const fs::path parent = spec.pristine_dir;
-  std::error_code ec;
-  if (!fs::is_directory(parent, ec)) {
-    return InvalidArgumentError("--pristine-dir " + spec.pristine_dir + " is not a directory");
-  }
-  std::vector<std::string> folders;
-  for (const auto& entry : fs::directory_iterator(parent, ec)) {
-    if (entry.is_directory(ec)) folders.push_back(entry.path().filename().string());
-  }
-  std::sort(folders.begin(), folders.end());
-  std::string listed;
-  for (const std::string& f : folders) listed += (listed.empty() ? "" : ", ") + f;
-  if (!spec.catalog.empty()) {
-    if (std::find(folders.begin(), folders.end(), spec.catalog) != folders.end()) {
-      return parent / spec.catalog;
-    }
-    return InvalidArgumentError("--pristine-dir " + spec.pristine_dir + " has no catalog folder " +
-                                spec.catalog + (listed.empty() ? "" : "; it has " + listed));
-  }
-  if (folders.size() == 1) return parent / folders.front();
-  return InvalidArgumentError(
-      "--pristine-dir " + spec.pristine_dir +
-      (folders.empty() ? " holds no catalog folder"
-                       : " holds several catalog folders (" + listed + "): name one with --catalog"));
-}
 
 // Until the server at `address` lists `catalog` ALIVE (a server opening a
 // catalog from its storage lists it loading first, evitaDB's as
@@ -79,22 +51,38 @@ Status WaitForAlive(const std::string& address, const std::string& catalog,
                                  " ALIVE within the start timeout; it last said: " + last);
 }
 
+// Where the catalog came from: a folder, or a backup zip (with its SHA-256).
+struct Origin {
+  std::string path;
+  std::string zip_sha256;  // empty for a folder
+};
+
 class StartedSourceServer : public SourceServer {
  public:
-  StartedSourceServer(std::unique_ptr<ServerProcess> process, std::string catalog, std::string folder,
+  StartedSourceServer(std::unique_ptr<ServerProcess> process, std::string catalog, Origin origin,
                       std::string copy, std::string command, std::string log)
       : process_(std::move(process)),
         catalog_(std::move(catalog)),
-        folder_(std::move(folder)),
+        origin_(std::move(origin)),
         copy_(std::move(copy)),
         command_(std::move(command)),
         log_(std::move(log)) {}
 
   std::string address() const override { return process_->address(); }
   std::string catalog() const override { return catalog_; }
-  std::string Describe(const std::string& ended) const override {
-    return "the catalog folder " + folder_ + ", read through a server started on a copy of it in " + copy_ +
-           " (" + command_ + "; " + ended + " after the run)";
+  std::string origin() const override { return origin_.path; }
+  std::string Describe() const override {
+    const std::string what =
+        origin_.zip_sha256.empty()
+            ? "the catalog folder " + origin_.path + ", read through a server started on a copy of it"
+            : "the backup zip " + origin_.path + " (catalog folder " + catalog_ +
+                  "), read through a server started on it unpacked";
+    std::string ended;
+    if (stopped_) ended = "; " + (died_ ? "ended during the run: " + ended_ : ended_ + " after the run");
+    return what + " in " + copy_ + " (" + command_ + ended + ")";
+  }
+  std::string DiedDuringRun() const override {
+    return died_ ? "the source server ended during the run (" + ended_ + ")" : "";
   }
   std::string LogErrors() const override {
     const std::string lines = LogEndsWith("the source server's", log_);
@@ -109,16 +97,32 @@ class StartedSourceServer : public SourceServer {
       compress = command_.substr(at + key.size(),
                                  end == std::string::npos ? std::string::npos : end - at - key.size());
     }
-    return {{"source.catalog_folder", folder_},
-            {"source.server_command", command_},
-            {"source.storage_compress", compress}};
+    std::map<std::string, std::string> provenance = {{"source.server_command", command_},
+                                                     {"source.storage_compress", compress}};
+    if (origin_.zip_sha256.empty()) {
+      provenance["source.catalog_folder"] = origin_.path;
+    } else {
+      provenance["source.backup_zip"] = origin_.path;
+      provenance["source.backup_zip_sha256"] = origin_.zip_sha256;
+    }
+    return provenance;
   }
   const ServerProcess& process() const override { return *process_; }
-  ServerFigures Stop() override { return process_->Stop(); }
+  ServerFigures Stop() override {
+    if (!stopped_) died_ = process_->HasEnded();
+    ServerFigures figures = process_->Stop();
+    stopped_ = true;
+    ended_ = figures.ended;
+    return figures;
+  }
 
  private:
   std::unique_ptr<ServerProcess> process_;
-  std::string catalog_, folder_, copy_, command_, log_;
+  std::string catalog_;
+  Origin origin_;
+  std::string copy_, command_, log_;
+  bool stopped_ = false, died_ = false;
+  std::string ended_;
 };
 
 }  // namespace
@@ -130,9 +134,23 @@ StatusOr<std::unique_ptr<SourceServer>> SourceServer::Start(const SourceSpec& sp
   if (spec.server.command.empty()) {
     return InvalidArgumentError("a source server needs SourceSpec::server.command");
   }
-  auto folder = FindCatalogFolder(spec);
-  if (!folder.ok()) return folder.status();
-  const std::string catalog = folder->filename().string();
+  // A file is a backup zip; anything else is read as a storage directory.
+  std::error_code ec;
+  const bool zip = fs::is_regular_file(spec.pristine_dir, ec);
+  Origin origin{spec.pristine_dir, ""};
+  std::string catalog;
+  if (zip) {
+    auto backup = ReadServerBackupZip(spec.pristine_dir);
+    if (!backup.ok()) return backup.status().WithContext("--pristine-dir");
+    auto chosen = ChooseServerCatalog(backup->catalogs, spec.catalog, spec.pristine_dir);
+    if (!chosen.ok()) return chosen.status().WithContext("--pristine-dir");
+    catalog = *chosen;
+  } else {
+    auto folder = FindServerCatalogFolder(spec.pristine_dir, spec.catalog);
+    if (!folder.ok()) return folder.status().WithContext("--pristine-dir");
+    origin.path = *folder;
+    catalog = fs::path(*folder).filename().string();
+  }
   if (auto s = PrepareWorkDir(work_dir, in_use); !s.ok()) {
     return s.WithContext("the source server's work directory");
   }
@@ -140,12 +158,21 @@ StatusOr<std::unique_ptr<SourceServer>> SourceServer::Start(const SourceSpec& sp
     if (auto s = RecordInWorkDir(work_dir, made); !s.ok()) return s;
   }
   const fs::path data = fs::path(work_dir) / "data";
-  std::error_code ec;
   fs::create_directories(data, ec);
-  if (!ec) fs::copy(*folder, data / catalog, fs::copy_options::recursive, ec);
-  if (ec) {
-    return InternalError("cannot copy the catalog folder " + folder->string() + " into " +
-                         (data / catalog).string() + ": " + ec.message());
+  if (ec) return UnavailableError("cannot create " + data.string() + ": " + ec.message());
+  if (zip) {
+    auto sha256 = FileSha256(spec.pristine_dir);
+    if (!sha256.ok()) return sha256.status();
+    origin.zip_sha256 = *sha256;
+    auto unpacked = UnpackServerBackupZip(spec.pristine_dir, catalog, data.string());
+    if (!unpacked.ok()) return unpacked.status().WithContext("--pristine-dir");
+    catalog = fs::path(*unpacked).filename().string();
+  } else {
+    fs::copy(origin.path, data / catalog, fs::copy_options::recursive, ec);
+    if (ec) {
+      return InternalError("cannot copy the catalog folder " + origin.path + " into " +
+                           (data / catalog).string() + ": " + ec.message());
+    }
   }
   ServerProcessOptions options;
   options.command = spec.server.command;
@@ -159,60 +186,13 @@ StatusOr<std::unique_ptr<SourceServer>> SourceServer::Start(const SourceSpec& sp
   const auto deadline = std::chrono::steady_clock::now() + options.start_timeout;
   auto process = ServerProcess::Start(options);
   if (!process.ok()) return process.status().WithContext("the source server");
-  auto server = std::make_unique<StartedSourceServer>(std::move(process).value(), catalog, folder->string(),
+  auto server = std::make_unique<StartedSourceServer>(std::move(process).value(), catalog, std::move(origin),
                                                       data.string(), spec.server.command, options.log);
   if (Status alive = WaitForAlive(server->address(), catalog, deadline, stop); !alive.ok()) {
     server->Stop();
     return Status(alive.code(), alive.message() + server->LogErrors());
   }
   return std::unique_ptr<SourceServer>(std::move(server));
-}
-
-namespace {
-
-// "evitaDB" or "warmup serve" when `dir` is a catalog folder of that server's, else empty.
-std::string CatalogFolderOf(const fs::path& dir) {
-  std::error_code ec;
-  if (!fs::is_directory(dir, ec)) return "";
-  const std::string name = dir.filename().string();
-  if (fs::exists(dir / "catalog.header", ec)) return "warmup serve";
-  if (!fs::exists(dir / (name + ".boot"), ec)) return "";
-  for (const auto& entry : fs::directory_iterator(dir, ec)) {
-    const std::string file = entry.path().filename().string();
-    if (file.starts_with(name + "_") && file.ends_with(".catalog")) return "evitaDB";
-  }
-  return "";
-}
-
-}  // namespace
-
-std::string DescribeServerStorage(const std::string& path) {
-  const fs::path dir = fs::path(path).lexically_normal();
-  const fs::path clean = dir.has_filename() ? dir : dir.parent_path();
-  const std::string reads =
-      " --source-server-command '...' (a server started on a copy of it; docs/evitadb.md)";
-  if (const std::string server = CatalogFolderOf(clean); !server.empty()) {
-    return "a catalog folder of " + server + "'s storage (" + clean.filename().string() + "): read it with " +
-           "--pristine-dir " + clean.parent_path().string() + " --catalog " + clean.filename().string() +
-           reads;
-  }
-  std::error_code ec;
-  if (!fs::is_directory(clean, ec)) return "";
-  std::vector<std::string> catalogs;
-  std::string server;
-  for (const auto& entry : fs::directory_iterator(clean, ec)) {
-    if (const std::string of = CatalogFolderOf(entry.path()); !of.empty()) {
-      catalogs.push_back(entry.path().filename().string());
-      server = of;
-    }
-  }
-  if (catalogs.empty()) return "";
-  std::sort(catalogs.begin(), catalogs.end());
-  std::string listed;
-  for (const std::string& c : catalogs) listed += (listed.empty() ? "" : ", ") + c;
-  return "a storage directory of " + server + " holding the catalog folder" +
-         (catalogs.size() > 1 ? "s " : " ") + listed + ": read one with --pristine-dir " + clean.string() +
-         " --catalog " + catalogs.front() + reads;
 }
 
 }  // namespace warmup

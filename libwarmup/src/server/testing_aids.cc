@@ -1,6 +1,7 @@
 #include "server/testing_aids.h"
 
 #include <algorithm>
+#include <csignal>
 #include <thread>
 
 namespace warmup {
@@ -31,7 +32,10 @@ TestingAids::TestingAids(const ServerOptions& options)
     : golive_delay_ms_(options.golive_delay_ms),
       upsert_delay_ms_(options.upsert_delay_ms),
       inject_upsert_delay_us_(options.inject_upsert_delay_us) {
-  for (const auto& fault : options.faults) calls_left_[fault.method] = fault.after_calls;
+  for (const auto& fault : options.faults) {
+    calls_left_[fault.method] = fault.after_calls;
+    if (fault.crash) crash_.insert(fault.method);
+  }
 }
 
 Status TestingAids::Call(const std::string& method) {
@@ -41,6 +45,7 @@ Status TestingAids::Call(const std::string& method) {
     --it->second;
     return OkStatus();
   }
+  if (crash_.count(method) != 0) std::raise(SIGKILL);
   return UnavailableError("injected fault: " + method);
 }
 

@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cstdint>
 #include <map>
+#include <set>
 #include <string>
 
 #include "warmup/server.h"
@@ -41,6 +42,7 @@ class TestingAids {
 
  private:
   std::map<std::string, int64_t> calls_left_;  // method -> calls that still succeed
+  std::set<std::string> crash_;                // methods whose due fault ends the process
   int golive_delay_ms_ = 0;
   int upsert_delay_ms_ = 0;
   int inject_upsert_delay_us_ = 0;

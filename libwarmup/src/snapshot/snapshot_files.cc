@@ -63,9 +63,7 @@ class ZipFiles : public SnapshotFiles {
   StatusOr<std::unique_ptr<ByteReader>> Open(const std::string& relative) override {
     const auto it = files_.find(relative);
     if (it == files_.end()) return NotFoundError(Name(relative) + ": no such entry");
-    zip_file_t* file = zip_fopen_index(archive_, it->second, 0);
-    if (file == nullptr) return DataLossError(Name(relative) + ": cannot be read: " + zip_strerror(archive_));
-    return std::unique_ptr<ByteReader>(new ZipEntryReader(file, Name(relative)));
+    return OpenZipEntry(archive_, it->second, Name(relative));
   }
   std::string Name(const std::string& relative) const override { return path_ + ":" + prefix_ + relative; }
   const std::string& root() const override { return path_; }
@@ -76,23 +74,6 @@ class ZipFiles : public SnapshotFiles {
   std::string prefix_;
   std::map<std::string, zip_uint64_t> files_;
 };
-
-// An entry name as messages show it: quoted, any byte that is not printable
-// ASCII as \xNN (a name comes from the zip, so it may hold anything).
-std::string Quoted(const std::string& name) {
-  std::string out = "'";
-  for (const char c : name) {
-    const auto byte = static_cast<unsigned char>(c);
-    if (byte >= 0x20 && byte < 0x7f) {
-      out += c;
-    } else {
-      char escaped[8];
-      std::snprintf(escaped, sizeof(escaped), "\\x%02x", byte);
-      out += escaped;
-    }
-  }
-  return out + "'";
-}
 
 // The Unix mode in an entry's external attributes (the upper 16 bits) when
 // the entry was made on Unix; 0 when the attributes say nothing about it.
@@ -127,63 +108,20 @@ std::string FileTypeName(uint32_t type) {
   }
 }
 
-// Step one of the validator, from the zip's directory alone: every entry is a
-// regular file or a directory (a name ending in '/') with a plain relative
-// name, no name repeats (a directory's without its '/'), and everything lies
-// under the one `<catalog>/` that holds the manifest.
+// Step one of the validator, from the zip's directory alone: the entries pass
+// CheckZipEntries and everything lies under the one `<catalog>/` that holds
+// the manifest.
 StatusOr<ExportEntries> CheckEntries(zip_t* archive, const std::string& path) {
+  auto checked = CheckZipEntries(archive, path, "an export");
+  if (!checked.ok()) return checked.status();
+  const std::vector<ZipEntryName>& entries = *checked;
   auto refuse = [&](const std::string& name, const std::string& why) {
-    return InvalidArgumentError(path + ": entry " + Quoted(name) + " " + why);
+    return InvalidArgumentError(path + ": entry " + QuotedZipEntry(name) + " " + why);
   };
-  struct Entry {
-    std::string raw;   // as in the zip
-    std::string name;  // without a directory's trailing '/'
-    bool directory;
-    zip_uint64_t index;
-  };
-  std::vector<Entry> entries;
-  std::map<std::string, std::string> seen;  // name → the raw name that had it first
-  const zip_int64_t count = zip_get_num_entries(archive, 0);
-  for (zip_uint64_t i = 0; static_cast<zip_int64_t>(i) < count; ++i) {
-    const char* raw = zip_get_name(archive, i, 0);
-    if (raw == nullptr) {
-      return InvalidArgumentError(path + ": entry " + std::to_string(i) +
-                                  " has no readable name: " + zip_strerror(archive));
-    }
-    Entry e{raw, raw, false, i};
-    e.directory = !e.name.empty() && e.name.back() == '/';
-    if (e.directory) e.name.pop_back();
-    if (!IsSafeRelativePath(e.name)) {
-      return refuse(
-          e.raw,
-          "is not a plain relative path (it is absolute, has a '.' or '..' component, or characters "
-          "other than letters, digits, '.', '_', '-')");
-    }
-    // A symlink would be unpacked as a file holding its target, or followed.
-    const uint32_t mode = UnixMode(archive, i);
-    const uint32_t type = mode & S_IFMT;
-    if (type != 0 && type != S_IFREG && type != S_IFDIR) {
-      char octal[16];
-      std::snprintf(octal, sizeof(octal), "0%o", mode);
-      return refuse(e.raw, "is " + FileTypeName(type) + " (Unix mode " + octal +
-                               "); an export holds only regular files and directories");
-    }
-    if (type != 0 && (type == S_IFDIR) != e.directory) {
-      return refuse(e.raw, "is " + FileTypeName(type) + " by its attributes but " +
-                               (e.directory ? "a directory" : "a file") + " by its name");
-    }
-    // libzip would open the first of two entries of one name, an unzip tool
-    // the last: which content counts must never be a question.
-    if (const auto [first, fresh] = seen.emplace(e.name, e.raw); !fresh) {
-      return refuse(e.raw, "has the name of an earlier entry " + Quoted(first->second) +
-                               "; each entry of an export has its own name");
-    }
-    entries.push_back(std::move(e));
-  }
   // The catalog is the directory holding the manifest, so that an error names
   // the entry beside it rather than the export's own files.
   ExportEntries out;
-  for (const Entry& e : entries) {
+  for (const ZipEntryName& e : entries) {
     const size_t slash = e.name.find('/');
     if (!e.directory && slash != std::string::npos && e.name.substr(slash + 1) == kManifestFile) {
       out.catalog = e.name.substr(0, slash);
@@ -195,7 +133,7 @@ StatusOr<ExportEntries> CheckEntries(zip_t* archive, const std::string& path) {
                                 " inside: not a warmup export");
   }
   const std::string prefix = out.catalog + "/";
-  for (const Entry& e : entries) {
+  for (const ZipEntryName& e : entries) {
     if (e.directory && e.name == out.catalog) {
       out.directories.insert("");
     } else if (e.name.compare(0, prefix.size(), prefix) != 0) {
@@ -237,7 +175,7 @@ Status CheckListing(const ExportEntries& entries, const Manifest& manifest,
   }
   for (const auto& [file, index] : entries.files) {
     if (files.count(file) == 0) {
-      return InvalidArgumentError(path + ": entry " + Quoted(prefix + file) + " is not listed in " +
+      return InvalidArgumentError(path + ": entry " + QuotedZipEntry(prefix + file) + " is not listed in " +
                                   manifest_name +
                                   "; an export holds only the manifest, the schema and the collections' "
                                   "data files");
@@ -245,7 +183,7 @@ Status CheckListing(const ExportEntries& entries, const Manifest& manifest,
   }
   for (const std::string& directory : entries.directories) {
     if (directories.count(directory) == 0) {
-      return InvalidArgumentError(path + ": entry " + Quoted(prefix + directory + "/") +
+      return InvalidArgumentError(path + ": entry " + QuotedZipEntry(prefix + directory + "/") +
                                   " is a directory that holds no file " + manifest_name + " lists");
     }
   }
@@ -259,11 +197,73 @@ Status CheckListing(const ExportEntries& entries, const Manifest& manifest,
 
 }  // namespace
 
-StatusOr<ExportZip> OpenExportZip(const std::string& path) {
+std::string QuotedZipEntry(const std::string& name) {
+  std::string out = "'";
+  for (const char c : name) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (byte >= 0x20 && byte < 0x7f) {
+      out += c;
+    } else {
+      char escaped[8];
+      std::snprintf(escaped, sizeof(escaped), "\\x%02x", byte);
+      out += escaped;
+    }
+  }
+  return out + "'";
+}
+
+StatusOr<std::vector<ZipEntryName>> CheckZipEntries(zip_t* archive, const std::string& path,
+                                                    const std::string& what) {
+  auto refuse = [&](const std::string& name, const std::string& why) {
+    return InvalidArgumentError(path + ": entry " + QuotedZipEntry(name) + " " + why);
+  };
+  std::vector<ZipEntryName> entries;
+  std::map<std::string, std::string> seen;  // name → the raw name that had it first
+  const zip_int64_t count = zip_get_num_entries(archive, 0);
+  for (zip_uint64_t i = 0; static_cast<zip_int64_t>(i) < count; ++i) {
+    const char* raw = zip_get_name(archive, i, 0);
+    if (raw == nullptr) {
+      return InvalidArgumentError(path + ": entry " + std::to_string(i) +
+                                  " has no readable name: " + zip_strerror(archive));
+    }
+    ZipEntryName e{raw, raw, false, i};
+    e.directory = !e.name.empty() && e.name.back() == '/';
+    if (e.directory) e.name.pop_back();
+    if (!IsSafeRelativePath(e.name)) {
+      return refuse(
+          e.raw,
+          "is not a plain relative path (it is absolute, has a '.' or '..' component, or characters "
+          "other than letters, digits, '.', '_', '-')");
+    }
+    // A symlink would be unpacked as a file holding its target, or followed.
+    const uint32_t mode = UnixMode(archive, i);
+    const uint32_t type = mode & S_IFMT;
+    if (type != 0 && type != S_IFREG && type != S_IFDIR) {
+      char octal[16];
+      std::snprintf(octal, sizeof(octal), "0%o", mode);
+      return refuse(e.raw, "is " + FileTypeName(type) + " (Unix mode " + octal + "); " + what +
+                               " holds only regular files and directories");
+    }
+    if (type != 0 && (type == S_IFDIR) != e.directory) {
+      return refuse(e.raw, "is " + FileTypeName(type) + " by its attributes but " +
+                               (e.directory ? "a directory" : "a file") + " by its name");
+    }
+    // libzip would open the first of two entries of one name, an unzip tool
+    // the last: which content counts must never be a question.
+    if (const auto [first, fresh] = seen.emplace(e.name, e.raw); !fresh) {
+      return refuse(e.raw, "has the name of an earlier entry " + QuotedZipEntry(first->second) +
+                               "; each entry of " + what + " has its own name");
+    }
+    entries.push_back(std::move(e));
+  }
+  return entries;
+}
+
+StatusOr<ZipArchive> OpenZipArchive(const std::string& path, const std::string& what) {
   std::error_code ec;
   const auto status = fs::status(path, ec);
   if (status.type() == fs::file_type::not_found) return NotFoundError(path + ": no such file");
-  if (fs::is_directory(status)) return InvalidArgumentError(path + ": is a directory, not an export zip");
+  if (fs::is_directory(status)) return InvalidArgumentError(path + ": is a directory, not " + what);
   int error = 0;
   zip_t* archive = zip_open(path.c_str(), ZIP_RDONLY, &error);
   if (archive == nullptr) {
@@ -273,7 +273,21 @@ StatusOr<ExportZip> OpenExportZip(const std::string& path) {
     zip_error_fini(&ze);
     return InvalidArgumentError(message);
   }
-  auto files = std::make_unique<ZipFiles>(path, archive);  // owns the archive from here on
+  return ZipArchive(archive, &zip_discard);
+}
+
+StatusOr<std::unique_ptr<ByteReader>> OpenZipEntry(zip_t* archive, zip_uint64_t index,
+                                                   const std::string& name) {
+  zip_file_t* file = zip_fopen_index(archive, index, 0);
+  if (file == nullptr) return DataLossError(name + ": cannot be read: " + zip_strerror(archive));
+  return std::unique_ptr<ByteReader>(new ZipEntryReader(file, name));
+}
+
+StatusOr<ExportZip> OpenExportZip(const std::string& path) {
+  auto opened = OpenZipArchive(path, "an export zip");
+  if (!opened.ok()) return opened.status();
+  zip_t* archive = opened->get();
+  auto files = std::make_unique<ZipFiles>(path, opened->release());  // owns the archive from here on
   auto entries = CheckEntries(archive, path);
   if (!entries.ok()) return entries.status();
   files->SetEntries(*entries);

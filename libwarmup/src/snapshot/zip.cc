@@ -2,6 +2,7 @@
 #include <zip.h>
 
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <set>
 
@@ -66,19 +67,27 @@ Status ZipSnapshot(const std::string& snapshot_dir, const std::string& zip_path)
   return OkStatus();
 }
 
-StatusOr<std::string> UnpackSnapshot(const std::string& zip_path, const std::string& parent_dir) {
-  // The validator inspect and load use too: an export one command refuses,
-  // none accepts. It reads only the manifest.
-  auto zip = snapshot::OpenExportZip(zip_path);
-  if (!zip.ok()) return zip.status();
-  const snapshot::Manifest& manifest = zip->manifest;
-  const fs::path final_dir = fs::path(parent_dir) / manifest.catalog;
+namespace snapshot {
+
+StatusOr<std::unique_ptr<FileWriter>> CopyZipEntry(ByteReader& in, const std::string& to) {
+  auto out = FileWriter::Create(to, 0);
+  if (!out.ok()) return out.status();
+  std::vector<char> buffer(1 << 20);
+  while (true) {
+    auto n = in.Read(buffer.data(), buffer.size());
+    if (!n.ok()) return n.status();
+    if (*n == 0) break;
+    if (Status s = (*out)->Write(std::string_view(buffer.data(), *n)); !s.ok()) return s;
+  }
+  if (Status s = (*out)->Close(); !s.ok()) return s;
+  return out;
+}
+
+StatusOr<std::string> UnpackCatalogDirectory(const std::string& parent_dir, const std::string& catalog,
+                                             const std::function<Status(const fs::path&)>& fill) {
+  const fs::path final_dir = fs::path(parent_dir) / catalog;
   std::error_code ec;
   if (fs::exists(final_dir, ec)) return AlreadyExistsError(final_dir.string() + " already exists");
-  // Every entity is read and every checksum and count verified before
-  // anything is written, so that errors name the zip's entries.
-  if (Status s = InspectSnapshot(zip_path).status(); !s.ok()) return s;
-
   // What of `parent_dir` this call creates (the outermost missing directory),
   // so that a failure removes it again.
   fs::path outermost_created;
@@ -98,13 +107,13 @@ StatusOr<std::string> UnpackSnapshot(const std::string& zip_path, const std::str
     remove_created();
     return Status(StatusCode::kUnavailable, "cannot create " + parent_dir + ": " + ec.message());
   }
-  auto fresh = snapshot::MakeFreshDirectory(parent_dir, "." + manifest.catalog + ".unpack-");
+  auto fresh = MakeFreshDirectory(parent_dir, "." + catalog + ".unpack-");
   if (!fresh.ok()) {
     remove_created();
     return fresh.status();
   }
   const fs::path temp_root = *fresh;
-  const fs::path temp_dir = temp_root / manifest.catalog;
+  const fs::path temp_dir = temp_root / catalog;
   // Errors name where a file was going, never the temporary directory: it
   // is gone by the time anyone reads the message.
   auto fail = [&](const Status& s) {
@@ -119,53 +128,76 @@ StatusOr<std::string> UnpackSnapshot(const std::string& zip_path, const std::str
     remove_created();
     return Status(s.code(), message);
   };
+  fs::create_directory(temp_dir, ec);
+  if (ec) {
+    return fail(Status(StatusCode::kUnavailable, "cannot create " + temp_dir.string() + ": " + ec.message()));
+  }
+  if (Status s = fill(temp_dir); !s.ok()) return fail(s);
+  // Every directory made, innermost first, so that the files' names are as
+  // durable as their contents once the rename is.
+  std::vector<fs::path> directories = {temp_dir};
+  for (const auto& entry : fs::recursive_directory_iterator(temp_dir, ec)) {
+    if (entry.is_directory(ec)) directories.push_back(entry.path());
+  }
+  if (ec)
+    return fail(Status(StatusCode::kUnavailable, "cannot list " + temp_dir.string() + ": " + ec.message()));
+  for (auto it = directories.rbegin(); it != directories.rend(); ++it) {
+    if (Status s = SyncDirectory(it->string()); !s.ok()) return fail(s);
+  }
+  fs::rename(temp_dir, final_dir, ec);
+  if (ec) {
+    return fail(Status(StatusCode::kUnavailable,
+                       "cannot move the unpacked catalog to " + final_dir.string() + ": " + ec.message()));
+  }
+  fs::remove(temp_root, ec);
+  // As the snapshot writer does: the rename is durable once the parent is synced.
+  if (Status s = SyncDirectory(parent_dir); !s.ok()) return s;
+  return final_dir.string();
+}
+
+}  // namespace snapshot
+
+StatusOr<std::string> UnpackSnapshot(const std::string& zip_path, const std::string& parent_dir) {
+  // The validator inspect and load use too: an export one command refuses,
+  // none accepts. It reads only the manifest.
+  auto zip = snapshot::OpenExportZip(zip_path);
+  if (!zip.ok()) return zip.status();
+  const snapshot::Manifest& manifest = zip->manifest;
+  std::error_code ec;
+  if (fs::exists(fs::path(parent_dir) / manifest.catalog, ec)) {
+    return AlreadyExistsError((fs::path(parent_dir) / manifest.catalog).string() + " already exists");
+  }
+  // Every entity is read and every checksum and count verified before
+  // anything is written, so that errors name the zip's entries.
+  if (Status s = InspectSnapshot(zip_path).status(); !s.ok()) return s;
 
   // Only the files the manifest lists, each checked against it again as it is
   // written: the zip may have changed since it was verified.
   std::map<std::string, const snapshot::ManifestFile*> expected = {{manifest.schema.file, &manifest.schema}};
   for (const auto& c : manifest.collections) expected[c.data.file] = &c.data;
-  std::set<fs::path> directories = {temp_dir};
-  for (const std::string& relative : zip->listed) directories.insert((temp_dir / relative).parent_path());
-  for (const fs::path& directory : directories) {
-    fs::create_directories(directory, ec);
-    if (ec) {
-      return fail(
-          Status(StatusCode::kUnavailable, "cannot create " + directory.string() + ": " + ec.message()));
+  return snapshot::UnpackCatalogDirectory(parent_dir, manifest.catalog, [&](const fs::path& dir) -> Status {
+    for (const std::string& relative : zip->listed) {
+      std::error_code made;
+      fs::create_directories((dir / relative).parent_path(), made);
+      if (made) {
+        return Status(StatusCode::kUnavailable,
+                      "cannot create " + (dir / relative).parent_path().string() + ": " + made.message());
+      }
+      auto in = zip->files->Open(relative);
+      if (!in.ok()) return in.status();
+      auto out = snapshot::CopyZipEntry(**in, (dir / relative).string());
+      if (!out.ok()) return out.status();
+      const auto it = expected.find(relative);
+      if (it != expected.end() &&
+          ((*out)->stored_bytes() != static_cast<uint64_t>(it->second->stored_bytes) ||
+           (*out)->crc() != it->second->crc32c)) {
+        return DataLossError(zip->files->Name(relative) +
+                             ": changed while it was unpacked (its size or checksum no longer match "
+                             "the manifest)");
+      }
     }
-  }
-  std::vector<char> buffer(1 << 20);
-  for (const std::string& relative : zip->listed) {
-    auto in = zip->files->Open(relative);
-    if (!in.ok()) return fail(in.status());
-    auto out = snapshot::FileWriter::Create((temp_dir / relative).string(), 0);
-    if (!out.ok()) return fail(out.status());
-    while (true) {
-      auto n = (*in)->Read(buffer.data(), buffer.size());
-      if (!n.ok()) return fail(n.status());
-      if (*n == 0) break;
-      if (Status s = (*out)->Write(std::string_view(buffer.data(), *n)); !s.ok()) return fail(s);
-    }
-    if (Status s = (*out)->Close(); !s.ok()) return fail(s);
-    const auto it = expected.find(relative);
-    if (it != expected.end() && ((*out)->stored_bytes() != static_cast<uint64_t>(it->second->stored_bytes) ||
-                                 (*out)->crc() != it->second->crc32c)) {
-      return fail(DataLossError(zip->files->Name(relative) +
-                                ": changed while it was unpacked (its size or checksum no longer match "
-                                "the manifest)"));
-    }
-  }
-  for (auto it = directories.rbegin(); it != directories.rend(); ++it) {  // innermost first
-    if (Status s = snapshot::SyncDirectory(it->string()); !s.ok()) return fail(s);
-  }
-  fs::rename(temp_dir, final_dir, ec);
-  if (ec) {
-    return fail(Status(StatusCode::kUnavailable,
-                       "cannot move the unpacked snapshot to " + final_dir.string() + ": " + ec.message()));
-  }
-  fs::remove(temp_root, ec);
-  // As the snapshot writer does: the rename is durable once the parent is synced.
-  if (Status s = snapshot::SyncDirectory(parent_dir); !s.ok()) return s;
-  return final_dir.string();
+    return OkStatus();
+  });
 }
 
 }  // namespace warmup

@@ -1,0 +1,243 @@
+#include "warmup/server_storage.h"
+
+#include <openssl/evp.h>
+#include <zip.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <optional>
+
+#include "snapshot/byte_io.h"
+#include "snapshot/snapshot_files.h"
+
+namespace warmup {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Whose catalog folder one named `name` holding `files` (names relative to
+// it) is, by the files each server writes first.
+std::optional<StorageServer> ServerOfCatalogFiles(const std::string& name,
+                                                  const std::vector<std::string>& files) {
+  bool boot = false, catalog = false;
+  for (const std::string& file : files) {
+    if (file == "catalog.header") return StorageServer::kWarmupServe;
+    boot = boot || file == name + ".boot";
+    catalog = catalog || (file.starts_with(name + "_") && file.ends_with(".catalog"));
+  }
+  if (boot && catalog) return StorageServer::kEvitaDb;
+  return std::nullopt;
+}
+
+std::optional<StorageServer> ServerOfCatalogFolder(const fs::path& dir) {
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) return std::nullopt;
+  std::vector<std::string> files;
+  for (const auto& entry : fs::directory_iterator(dir, ec)) files.push_back(entry.path().filename().string());
+  return ServerOfCatalogFiles(dir.filename().string(), files);
+}
+
+std::string Listed(const std::vector<std::string>& names) {
+  std::string listed;
+  for (const std::string& n : names) listed += (listed.empty() ? "" : ", ") + n;
+  return listed;
+}
+
+// A checked backup zip: its entries by catalog folder.
+struct BackupEntries {
+  snapshot::ZipArchive archive{nullptr, &zip_discard};
+  ServerBackupZip zip;
+  std::map<std::string, std::vector<snapshot::ZipEntryName>> by_catalog;  // files and subdirectories
+};
+
+StatusOr<BackupEntries> OpenBackupZip(const std::string& path) {
+  const std::string what = "a server's backup zip";
+  auto archive = snapshot::OpenZipArchive(path, what);
+  if (!archive.ok()) return archive.status();
+  auto entries = snapshot::CheckZipEntries(archive->get(), path, what);
+  if (!entries.ok()) return entries.status();
+  BackupEntries out;
+  out.archive = std::move(archive).value();
+  std::map<std::string, std::vector<std::string>> files;  // by top-level folder, relative to it
+  for (const snapshot::ZipEntryName& e : *entries) {
+    const size_t slash = e.name.find('/');
+    if (slash == std::string::npos) {
+      if (e.directory) {
+        files[e.name];
+        continue;
+      }
+      return InvalidArgumentError(path + ": entry " + snapshot::QuotedZipEntry(e.raw) +
+                                  " lies outside every <CATALOG>/ folder; a backup zip holds catalog "
+                                  "folders only");
+    }
+    const std::string folder = e.name.substr(0, slash);
+    files[folder].push_back(e.name.substr(slash + 1));
+    out.by_catalog[folder].push_back(e);
+  }
+  std::optional<StorageServer> server;
+  for (const auto& [folder, names] : files) {
+    const auto of = ServerOfCatalogFiles(folder, names);
+    if (!of) {
+      return InvalidArgumentError(path + ": its folder " + snapshot::QuotedZipEntry(folder + "/") +
+                                  " is no server's catalog folder (evitaDB's holds " + folder + ".boot and " +
+                                  folder + "_N.catalog files, warmup serve's a catalog.header)");
+    }
+    if (server && *server != *of) {
+      return InvalidArgumentError(path + ": it holds catalog folders of both " +
+                                  std::string(StorageServerName(*server)) + " and " +
+                                  std::string(StorageServerName(*of)) + "; one server reads them");
+    }
+    server = of;
+    out.zip.catalogs.push_back(folder);
+  }
+  if (!server) return InvalidArgumentError(path + ": an empty zip, not a server's backup");
+  out.zip.server = *server;
+  return out;
+}
+
+}  // namespace
+
+std::string_view StorageServerName(StorageServer server) {
+  switch (server) {
+    case StorageServer::kEvitaDb:
+      return "evitaDB";
+    case StorageServer::kWarmupServe:
+      return "warmup serve";
+  }
+  return "?";
+}
+
+StatusOr<std::string> ChooseServerCatalog(const std::vector<std::string>& found, const std::string& catalog,
+                                          const std::string& where) {
+  if (!catalog.empty()) {
+    if (std::find(found.begin(), found.end(), catalog) != found.end()) return catalog;
+    return InvalidArgumentError(where + " has no catalog folder " + catalog +
+                                (found.empty() ? "" : "; it has " + Listed(found)));
+  }
+  if (found.size() == 1) return found.front();
+  return InvalidArgumentError(where + (found.empty() ? " holds no catalog folder"
+                                                     : " holds several catalog folders (" + Listed(found) +
+                                                           "): name one with --catalog"));
+}
+
+StatusOr<std::string> FindServerCatalogFolder(const std::string& storage, const std::string& catalog) {
+  std::error_code ec;
+  if (!fs::is_directory(storage, ec)) return InvalidArgumentError(storage + " is not a directory");
+  std::vector<std::string> folders;
+  for (const auto& entry : fs::directory_iterator(storage, ec)) {
+    std::error_code entry_ec;  // one entry that cannot be looked into is simply not a folder
+    if (entry.is_directory(entry_ec)) folders.push_back(entry.path().filename().string());
+  }
+  if (ec) return UnavailableError("cannot list " + storage + ": " + ec.message());
+  std::sort(folders.begin(), folders.end());
+  auto chosen = ChooseServerCatalog(folders, catalog, storage);
+  if (!chosen.ok()) return chosen.status();
+  return (fs::path(storage) / *chosen).string();
+}
+
+StatusOr<ServerBackupZip> ReadServerBackupZip(const std::string& path) {
+  auto entries = OpenBackupZip(path);
+  if (!entries.ok()) return entries.status();
+  return std::move(entries->zip);
+}
+
+StatusOr<std::string> UnpackServerBackupZip(const std::string& zip_path, const std::string& catalog,
+                                            const std::string& parent_dir) {
+  auto backup = OpenBackupZip(zip_path);
+  if (!backup.ok()) return backup.status();
+  auto chosen = ChooseServerCatalog(backup->zip.catalogs, catalog, zip_path);
+  if (!chosen.ok()) return chosen.status();
+  zip_t* archive = backup->archive.get();
+  const std::vector<snapshot::ZipEntryName>& entries = backup->by_catalog[*chosen];
+  return snapshot::UnpackCatalogDirectory(parent_dir, *chosen, [&](const fs::path& dir) -> Status {
+    for (const snapshot::ZipEntryName& e : entries) {
+      const fs::path to = dir / e.name.substr(chosen->size() + 1);
+      std::error_code ec;
+      fs::create_directories(e.directory ? to : to.parent_path(), ec);
+      if (ec) return UnavailableError("cannot create " + to.string() + ": " + ec.message());
+      if (e.directory) continue;
+      const std::string name = zip_path + ":" + e.name;
+      auto in = snapshot::OpenZipEntry(archive, e.index, name);
+      if (!in.ok()) return in.status();
+      auto out = snapshot::CopyZipEntry(**in, to.string());
+      if (!out.ok()) return out.status();
+      // libzip checks a deflated entry's CRC at its end; the size is checked
+      // here too, for a stored entry cut short.
+      zip_stat_t stat;
+      if (zip_stat_index(archive, e.index, 0, &stat) == 0 && (stat.valid & ZIP_STAT_SIZE) != 0 &&
+          (*out)->stored_bytes() != stat.size) {
+        return DataLossError(name + ": " + std::to_string((*out)->stored_bytes()) + " bytes read of the " +
+                             std::to_string(stat.size) + " its entry says");
+      }
+    }
+    return OkStatus();
+  });
+}
+
+StatusOr<std::string> FileSha256(const std::string& path) {
+  auto in = snapshot::OpenFileForReading(path);
+  if (!in.ok()) return in.status();
+  std::unique_ptr<EVP_MD_CTX, void (*)(EVP_MD_CTX*)> context(EVP_MD_CTX_new(), &EVP_MD_CTX_free);
+  if (!context || EVP_DigestInit_ex(context.get(), EVP_sha256(), nullptr) != 1) {
+    return InternalError("cannot start a SHA-256");
+  }
+  std::vector<char> buffer(1 << 20);
+  while (true) {
+    auto n = (*in)->Read(buffer.data(), buffer.size());
+    if (!n.ok()) return n.status();
+    if (*n == 0) break;
+    EVP_DigestUpdate(context.get(), buffer.data(), *n);
+  }
+  unsigned char digest[EVP_MAX_MD_SIZE];
+  unsigned int size = 0;
+  EVP_DigestFinal_ex(context.get(), digest, &size);
+  std::string hex;
+  for (unsigned int i = 0; i < size; ++i) {
+    char two[3];
+    std::snprintf(two, sizeof(two), "%02x", digest[i]);
+    hex += two;
+  }
+  return hex;
+}
+
+std::string DescribeServerStorage(const std::string& path) {
+  const fs::path dir = fs::path(path).lexically_normal();
+  const fs::path clean = dir.has_filename() ? dir : dir.parent_path();
+  const std::string reads =
+      " --source-server-command '...' (a server started on a copy of it; docs/evitadb.md)";
+  std::error_code ec;
+  if (fs::is_regular_file(clean, ec)) {
+    auto backup = ReadServerBackupZip(clean.string());
+    if (!backup.ok()) return "";
+    const std::string server(StorageServerName(backup->server));
+    const std::string& first = backup->catalogs.front();
+    return "a backup zip of " + server + "'s catalog folder" + (backup->catalogs.size() > 1 ? "s " : " ") +
+           Listed(backup->catalogs) + ": read it with --pristine-dir " + clean.string() +
+           (backup->catalogs.size() > 1 ? " --catalog " + first : "") + reads +
+           ", or unpack it once with warmup unpack " + clean.string() + " DIR";
+  }
+  if (const auto server = ServerOfCatalogFolder(clean)) {
+    return "a catalog folder of " + std::string(StorageServerName(*server)) + "'s storage (" +
+           clean.filename().string() + "): read it with --pristine-dir " + clean.parent_path().string() +
+           " --catalog " + clean.filename().string() + reads;
+  }
+  if (!fs::is_directory(clean, ec)) return "";
+  std::vector<std::string> catalogs;
+  std::optional<StorageServer> server;
+  for (const auto& entry : fs::directory_iterator(clean, ec)) {
+    if (const auto of = ServerOfCatalogFolder(entry.path())) {
+      catalogs.push_back(entry.path().filename().string());
+      server = of;
+    }
+  }
+  if (catalogs.empty()) return "";
+  std::sort(catalogs.begin(), catalogs.end());
+  return "a storage directory of " + std::string(StorageServerName(*server)) + " holding the catalog folder" +
+         (catalogs.size() > 1 ? "s " : " ") + Listed(catalogs) + ": read one with --pristine-dir " +
+         clean.string() + " --catalog " + catalogs.front() + reads;
+}
+
+}  // namespace warmup
