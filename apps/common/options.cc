@@ -209,11 +209,20 @@ StatusOr<CatalogsCommand> ParseCatalogs(const std::vector<std::string>& args) {
                                             "the server, HOST:PORT")(
       "delete", po::value(&cmd.delete_names)->composing(),
       "delete this catalog and every session open on it; repeatable")(
+      "backup", po::value(&cmd.backup_name),
+      "ask the server for a full backup of this catalog (evitaDB's FullBackupCatalog: a zip of its folder) "
+      "and fetch it into --out, for a source server warmup starts to read (docs/evitadb.md)")(
+      "out", po::value(&cmd.backup_out), "with --backup: the zip to write, a new file")(
+      "backup-timeout", po::value(&cmd.backup_timeout_seconds)->default_value(cmd.backup_timeout_seconds),
+      "with --backup: seconds the backup and its download may take")(
       "call-timeout",
       po::value(&cmd.admin.call_timeout_seconds)->default_value(cmd.admin.call_timeout_seconds),
       "deadline of each call, seconds");
   o.add(ClientTlsGroup(&cmd.admin.tls, true));
-  auto vm = Parse(args, o, {}, "usage: warmup catalogs [--address HOST:PORT] [--delete NAME ...]", &cmd.help);
+  auto vm =
+      Parse(args, o, {},
+            "usage: warmup catalogs [--address HOST:PORT] [--delete NAME ... | --backup NAME --out FILE]",
+            &cmd.help);
   if (!vm.ok()) return vm.status();
   if (!cmd.help.empty()) return cmd;
   if (auto s = CheckHostPort(cmd.address, AddressUse::kDial); !s.ok()) return s.WithContext("--address");
@@ -221,6 +230,14 @@ StatusOr<CatalogsCommand> ParseCatalogs(const std::vector<std::string>& args) {
   if (auto s = CheckClientTls(cmd.admin.tls); !s.ok()) return s;
   for (const std::string& name : cmd.delete_names) {
     if (auto s = CheckName(name, "--delete"); !s.ok()) return s;
+  }
+  if (!cmd.backup_name.empty()) {
+    if (auto s = CheckName(cmd.backup_name, "--backup"); !s.ok()) return s;
+    if (cmd.backup_out.empty()) return InvalidArgumentError("--backup needs --out FILE, the zip to write");
+    if (!cmd.delete_names.empty()) return InvalidArgumentError("--backup and --delete are separate calls");
+    if (auto s = CheckRange("backup-timeout", cmd.backup_timeout_seconds, 1, kDaySeconds); !s.ok()) return s;
+  } else if (!cmd.backup_out.empty()) {
+    return InvalidArgumentError("--out is where --backup writes its zip: name the catalog with --backup");
   }
   return cmd;
 }

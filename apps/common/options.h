@@ -160,6 +160,9 @@ struct CatalogsCommand {
   std::string help;  // set by --help: print it and exit 0, run nothing
   std::string address = "127.0.0.1:5555";
   std::vector<std::string> delete_names;  // --delete NAME, repeatable; empty = list
+  std::string backup_name;                // --backup NAME: fetch its full backup into backup_out
+  std::string backup_out;                 // --out FILE
+  int backup_timeout_seconds = 3600;      // --backup-timeout
   ServerAdminOptions admin;               // --call-timeout, --tls ...
 };
 

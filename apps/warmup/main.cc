@@ -151,6 +151,20 @@ int Unpack(const std::vector<std::string>& args) {
 int Catalogs(const std::vector<std::string>& args) {
   auto cmd = warmup::cli::ParseCatalogs(args);
   if (auto stop = StopAfterParse(cmd)) return *stop;
+  if (!cmd->backup_name.empty()) {
+    auto backup = warmup::BackupServerCatalog(cmd->address, cmd->backup_name, cmd->backup_out,
+                                              cmd->backup_timeout_seconds, cmd->admin);
+    if (!backup.ok()) return FailWith(backup.status());
+    std::printf(
+        "fetched the full backup of %s into %s: %lld bytes (the server's %s, which it keeps); backup %.1f s, "
+        "download %.1f s\n",
+        cmd->backup_name.c_str(), backup->path.c_str(), static_cast<long long>(backup->bytes),
+        backup->server_file.c_str(), backup->backup_seconds, backup->fetch_seconds);
+    const std::string what = warmup::DescribeServerStorage(backup->path);
+    std::cout << (what.empty() ? "it is no catalog folder warmup knows the layout of" : "it is " + what)
+              << "\n";
+    return 0;
+  }
   for (const std::string& name : cmd->delete_names) {
     if (auto s = warmup::DeleteServerCatalog(cmd->address, name, cmd->admin); !s.ok()) {
       return FailWith(s);
@@ -217,7 +231,10 @@ constexpr Command kCommands[] = {
      "zip\n"
      "             into a catalog folder (docs/evitadb.md)",
      Unpack},
-    {"catalogs", "list a server's catalogs and their states, or --delete some (e.g. a killed load's)",
+    {"catalogs",
+     "list a server's catalogs and their states, --delete some (e.g. a killed load's), or --backup one into "
+     "a "
+     "zip",
      Catalogs},
     {"compare",
      "is build B faster than A? run reports (--report-json) of each, per metric a test, an interval, a "

@@ -1125,5 +1125,51 @@ TEST_CASE(
       r["source_server_process"].dump());
 }
 
+TEST_CASE(
+    "issue 51: warmup catalogs --backup fetches a server's full backup (FullBackupCatalog, GetTaskStatus, "
+    "FetchFile), a zip of its catalog folder that a source server publishes") {
+  TempDir dir;
+  const std::string pristine = GenerateTiny(dir);
+  const std::string store = dir / "store";
+  REQUIRE(RunCli({"load", "--pristine-dir", pristine, "--target", "embedded", "--work-dir", store,
+                  "--target-catalog", "tiny", "--quiet"})
+              .exit_code == 0);
+  const auto folder = Files(fs::path(store) / "tiny");
+  ServeProcess server;
+  server.Start(store);
+  const std::string zip = dir / "tiny-backup.zip";
+  const CliResult fetched =
+      RunCli({"catalogs", "--address", server.address(), "--backup", "tiny", "--out", zip});
+  REQUIRE_MESSAGE(fetched.exit_code == 0, fetched.output);
+  CHECK_MESSAGE(Contains(fetched.output, "fetched the full backup of tiny into " + zip + ": " +
+                                             std::to_string(fs::file_size(zip)) +
+                                             " bytes (the server's full_backup_tiny_1.zip, which it keeps)"),
+                fetched.output);
+  CHECK_MESSAGE(Contains(fetched.output, "it is a backup zip of warmup serve's catalog folder tiny"),
+                fetched.output);
+  // The server keeps its copy beside its data directory, as evitaDB keeps its in the export directory.
+  CHECK(ReadText(store + "-export/full_backup_tiny_1.zip") == ReadText(zip));
+  // Bad input loses nothing: an existing --out stays as it was; a missing catalog is named.
+  const CliResult exists =
+      RunCli({"catalogs", "--address", server.address(), "--backup", "tiny", "--out", zip});
+  CHECK(exists.exit_code != 0);
+  CHECK_MESSAGE(Contains(exists.output, zip + " already exists"), exists.output);
+  const CliResult missing =
+      RunCli({"catalogs", "--address", server.address(), "--backup", "nope", "--out", dir / "nope.zip"});
+  CHECK(missing.exit_code != 0);
+  CHECK_MESSAGE(Contains(missing.output, "nope"), missing.output);
+  CHECK_FALSE(fs::exists(dir / "nope.zip"));
+  CHECK(server.Stop().exit_code == 0);
+
+  // The zip holds the folder, file for file, and publishes with every entity verified.
+  REQUIRE(RunCli({"unpack", zip, dir / "unpacked"}).exit_code == 0);
+  CHECK(Files(dir / "unpacked/tiny") == folder);
+  const std::string command =
+      std::string(WARMUP_CLI_PATH) + " serve --data-dir {data} --listen 127.0.0.1:{port}";
+  const CliResult run = RunCli({"reindex", "--pristine-dir", zip, "--source-server-command", command,
+                                "--work-dir", dir / "w", "--verify", "content", "--quiet"});
+  CHECK_MESSAGE(run.exit_code == 0, run.output);
+}
+
 }  // namespace
 }  // namespace warmup

@@ -508,11 +508,25 @@ TEST_CASE("generate, inspect, unpack, export and serve: every documented flag is
         }}},
       {"call-timeout",
        {{"--call-timeout", "5"}, [](const CatalogsCommand& c) { return c.admin.call_timeout_seconds == 5; }}},
+      {"backup",
+       {{"--backup", "senesi", "--out", "b.zip"},
+        [](const CatalogsCommand& c) { return c.backup_name == "senesi" && c.delete_names.empty(); }}},
+      {"out",
+       {{"--backup", "s", "--out", "b.zip"},
+        [](const CatalogsCommand& c) { return c.backup_out == "b.zip"; }}},
+      {"backup-timeout",
+       {{"--backup", "s", "--out", "b.zip", "--backup-timeout", "90"},
+        [](const CatalogsCommand& c) { return c.backup_timeout_seconds == 90; }}},
       {"tls", {{"--tls"}, [](const CatalogsCommand& c) { return c.admin.tls.enabled; }}}};
   AddTlsRows<CatalogsCommand>(
       catalogs, {"--tls"}, [](const CatalogsCommand& c) -> const ClientTlsOptions& { return c.admin.tls; });
   CheckEveryFlag<CatalogsCommand>(ParseCatalogs, catalogs);
   CHECK(ParseCatalogs({"--delete", "../x"}).status().message().find("--delete '../x' has a character") == 0);
+  CHECK(ParseCatalogs({"--backup", "s"}).status().message() == "--backup needs --out FILE, the zip to write");
+  CHECK(ParseCatalogs({"--out", "b.zip"}).status().message() ==
+        "--out is where --backup writes its zip: name the catalog with --backup");
+  CHECK(ParseCatalogs({"--backup", "s", "--out", "b", "--delete", "t"}).status().message() ==
+        "--backup and --delete are separate calls");
   for (const char* bad : {"UpsertEntity@", "UpsertEntity@x", "UpsertEntity@-1", "UpsertEntity@1:crush"}) {
     CAPTURE(bad);
     CHECK(ParseServe(serve({"--inject-fault", bad})).status().message() ==

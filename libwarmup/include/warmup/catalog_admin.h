@@ -4,6 +4,7 @@
 #ifndef WARMUP_CATALOG_ADMIN_H_
 #define WARMUP_CATALOG_ADMIN_H_
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,30 @@ StatusOr<std::vector<ServerCatalog>> ListServerCatalogs(const std::string& addre
 // Errors: as ListServerCatalogs; kNotFound when there is no such catalog.
 Status DeleteServerCatalog(const std::string& address, const std::string& name,
                            const ServerAdminOptions& options = {});
+
+// A catalog's full backup, fetched from its server.
+struct ServerBackup {
+  std::string path;           // where the zip was written
+  int64_t bytes = 0;          // its size, as the server announced and as written
+  std::string server_file;    // the name the server gave it; it keeps its copy
+  double backup_seconds = 0;  // from the request until the server's task finished
+  double fetch_seconds = 0;   // the download
+};
+
+// Asks the server at `address` for a full backup of `catalog` (evitaDB's
+// FullBackupCatalog: a zip of the catalog's folder as its storage holds it,
+// which --pristine-dir with --source-server-command reads), waits until the
+// server's task has finished, within `timeout_seconds`, and fetches the zip
+// into `out_path`, a new file (never overwritten; removed again when the
+// fetch fails). The server keeps its own copy in its export directory.
+// Errors: kAlreadyExists when `out_path` exists; as ListServerCatalogs;
+// kNotFound for no such catalog; kFailedPrecondition when the server's task
+// failed (its exception in the message); kDeadlineExceeded at the timeout
+// (naming the task's state and progress); kDataLoss when fewer or more
+// bytes arrive than the server announced.
+StatusOr<ServerBackup> BackupServerCatalog(const std::string& address, const std::string& catalog,
+                                           const std::string& out_path, int timeout_seconds,
+                                           const ServerAdminOptions& options = {});
 
 // Whether the server at `address` takes calls, and what it says of itself.
 // Ready means evitaDB's IsReady answers true and, when the server has the

@@ -45,6 +45,9 @@ class ServerObserver {
 struct ServerOptions {
   // The engine's data directory.
   std::string data_dir;
+  // Where FullBackupCatalog writes its zips (as evitaDB's
+  // export.fileSystem.directory); empty = data_dir + "-export".
+  std::string export_dir;
   // host:port to listen on; port 0 picks a free one (see Server::port()).
   std::string listen = "127.0.0.1:5555";
   EngineOptions engine;

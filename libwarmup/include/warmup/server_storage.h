@@ -67,6 +67,15 @@ StatusOr<ServerBackupZip> ReadServerBackupZip(const std::string& path);
 StatusOr<std::string> UnpackServerBackupZip(const std::string& zip_path, const std::string& catalog,
                                             const std::string& parent_dir);
 
+// Writes the catalog folder `folder` into a new zip at `zip_path` as
+// evitaDB's full backup lays one out: the entry `<NAME>/` first, then every
+// file under it as `<NAME>/<relative path>`, deflated. warmup serve's
+// FullBackupCatalog; the folder must not change meanwhile.
+// Errors: kAlreadyExists when `zip_path` exists (nothing is overwritten);
+// kInvalidArgument when `folder` is not a directory; kUnavailable when the
+// zip cannot be written (the partial zip is removed).
+Status WriteServerBackupZip(const std::string& folder, const std::string& zip_path);
+
 // The SHA-256 of the file at `path`, 64 lower-case hex digits: a backup's
 // identity in a run's provenance.
 // Errors: kNotFound; kUnavailable when it cannot be read.

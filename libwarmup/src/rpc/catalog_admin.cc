@@ -1,7 +1,14 @@
 #include "warmup/catalog_admin.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <chrono>
+#include <cstdio>
+#include <cstring>
 #include <ctime>
+#include <thread>
 
 #include "rpc/client.h"
 
@@ -48,6 +55,102 @@ StatusOr<std::vector<ServerCatalog>> ListServerCatalogs(const std::string& addre
         {name, state.has_catalogstate() ? pb::GrpcCatalogState_Name(state.catalogstate()) : "?"});
   }
   return catalogs;
+}
+
+StatusOr<ServerBackup> BackupServerCatalog(const std::string& address, const std::string& catalog,
+                                           const std::string& out_path, int timeout_seconds,
+                                           const ServerAdminOptions& options) {
+  using Clock = std::chrono::steady_clock;
+  const auto since = [](Clock::time_point start) {
+    return std::chrono::duration<double>(Clock::now() - start).count();
+  };
+  // Made first, exclusively: an existing file is never touched, and this one
+  // is removed again on any failure below.
+  const int fd = ::open(out_path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (fd < 0) {
+    return errno == EEXIST ? AlreadyExistsError(out_path + " already exists")
+                           : UnavailableError("cannot create " + out_path + ": " + std::strerror(errno));
+  }
+  bool written = false;
+  struct Cleanup {
+    int fd;
+    const std::string& path;
+    const bool& keep;
+    ~Cleanup() {
+      if (fd >= 0) ::close(fd);
+      if (!keep) std::remove(path.c_str());
+    }
+  } cleanup{fd, out_path, written};
+
+  auto connected = rpc::EvitaClient::Connect(address, options.tls, options.call_timeout_seconds);
+  if (!connected.ok()) return connected.status();
+  const rpc::EvitaClient& client = *connected;
+  auto session = client.OpenSession(catalog, /*read_write=*/false);
+  if (!session.ok()) return session.status();
+  const auto start = Clock::now();
+  pb::GrpcFullBackupCatalogResponse started;
+  Status call = client.Call("FullBackupCatalog of " + catalog, *session, [&](auto* context) {
+    return client.session().FullBackupCatalog(context, google::protobuf::Empty(), &started);
+  });
+  (void)client.CloseSession(*session);  // tidying up: the task runs on without it
+  if (!call.ok()) return call;
+  pb::GrpcTaskStatus task = started.taskstatus();
+  const auto deadline = start + std::chrono::seconds(timeout_seconds);
+  while (task.simplifiedstate() != pb::TASK_FINISHED && task.simplifiedstate() != pb::TASK_FAILED) {
+    if (Clock::now() >= deadline) {
+      return Status(StatusCode::kDeadlineExceeded,
+                    "the backup of " + catalog + " on " + address + " had not finished within " +
+                        std::to_string(timeout_seconds) + " s: the server's task was " +
+                        pb::GrpcTaskSimplifiedState_Name(task.simplifiedstate()) + " at " +
+                        std::to_string(task.progress()) + " %");
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    pb::GrpcTaskStatusRequest request;
+    *request.mutable_taskid() = task.taskid();
+    pb::GrpcTaskStatusResponse response;
+    if (Status s = client.Call(
+            "GetTaskStatus of the backup of " + catalog, "",
+            [&](auto* context) { return client.management().GetTaskStatus(context, request, &response); });
+        !s.ok()) {
+      return s;
+    }
+    task = response.taskstatus();
+  }
+  if (task.simplifiedstate() == pb::TASK_FAILED || !task.has_file()) {
+    return FailedPreconditionError("the server's backup of " + catalog + " failed: " +
+                                   (task.has_exception() ? task.exception().value() : "it named no file"));
+  }
+  ServerBackup backup;
+  backup.path = out_path;
+  backup.server_file = task.file().name();
+  backup.backup_seconds = since(start);
+
+  const auto fetch_start = Clock::now();
+  pb::GrpcFetchFileRequest request;
+  *request.mutable_fileid() = task.file().fileid();
+  auto context = client.Context("", timeout_seconds);
+  auto stream = client.management().FetchFile(context.get(), request);
+  pb::GrpcFetchFileResponse chunk;
+  int64_t announced = task.file().totalsizeinbytes();
+  while (stream->Read(&chunk)) {
+    announced = chunk.totalsizeinbytes();
+    const std::string& bytes = chunk.filecontents();
+    for (size_t done = 0; done < bytes.size();) {
+      const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+      if (n < 0) return UnavailableError("cannot write " + out_path + ": " + std::strerror(errno));
+      done += static_cast<size_t>(n);
+    }
+    backup.bytes += static_cast<int64_t>(bytes.size());
+  }
+  if (Status s = rpc::FromGrpc(stream->Finish(), "FetchFile of " + task.file().name()); !s.ok()) return s;
+  if (backup.bytes != announced) {
+    return DataLossError("FetchFile of " + task.file().name() + " gave " + std::to_string(backup.bytes) +
+                         " bytes, the server announced " + std::to_string(announced));
+  }
+  if (::fsync(fd) != 0) return UnavailableError("cannot sync " + out_path + ": " + std::strerror(errno));
+  backup.fetch_seconds = since(fetch_start);
+  written = true;
+  return backup;
 }
 
 Status DeleteServerCatalog(const std::string& address, const std::string& name,

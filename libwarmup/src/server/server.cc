@@ -9,6 +9,8 @@
 #include <cctype>
 #include <chrono>
 #include <condition_variable>
+#include <filesystem>
+#include <fstream>
 #include <iterator>
 #include <map>
 #include <mutex>
@@ -25,6 +27,7 @@
 #include "codec/pb.h"
 #include "codec/schema_convert.h"
 #include "common/names.h"
+#include "server/backups.h"
 #include "server/catalogs.h"
 #include "server/client_versions.h"
 #include "server/evitaql.h"
@@ -89,12 +92,16 @@ struct State {
   State(std::unique_ptr<Engine> engine, const ServerOptions& options)
       : catalogs(std::move(engine)),
         sessions(std::chrono::seconds(options.session_idle_seconds)),
+        backups(options.export_dir.empty() ? options.data_dir + "-export" : options.export_dir),
+        data_dir(options.data_dir),
         aids(options),
         observer(options.observer) {}
 
   mutable std::mutex mu;
   server::CatalogRegistry catalogs;
   server::SessionRegistry sessions;
+  server::BackupRegistry backups;
+  std::string data_dir;  // a catalog's folder is data_dir/<name>
   server::TestingAids aids;
   ServerObserver* observer;        // null when none
   std::set<std::string> upserted;  // catalogs that had an upsert (observer->OnFirstUpsert)
@@ -263,6 +270,26 @@ class EvitaSessionServiceImpl final : public pb::EvitaSessionService::Service {
       return ::grpc::Status(::grpc::StatusCode::INTERNAL, "");
     }
     out->set_version(1);
+    return ::grpc::Status::OK;
+  }
+  // A zip of the catalog's folder, made within the call (evitaDB runs it as a
+  // task the client polls): an ALIVE catalog only, whose files no longer
+  // change, where evitaDB backs up any state.
+  ::grpc::Status FullBackupCatalog(::grpc::ServerContext* context, const Empty*,
+                                   pb::GrpcFullBackupCatalogResponse* out) override {
+    std::lock_guard lock(state_->mu);
+    auto session = state_->SessionOf(context);
+    if (!session.ok()) return ToGrpc(session.status());
+    const auto catalog_state = state_->catalogs.StateOf(session->catalog);
+    if (catalog_state != pb::ALIVE) {
+      return ToGrpc(
+          Refusal("InvalidEvitaOperationException",
+                  "warmup serve backs up an ALIVE catalog only; " + session->catalog + " is " +
+                      pb::GrpcCatalogState_Name(catalog_state.value_or(pb::UNKNOWN_CATALOG_STATE))));
+    }
+    auto task = state_->backups.Backup(session->catalog, state_->data_dir + "/" + session->catalog);
+    if (!task.ok()) return ToGrpc(task.status());
+    *out->mutable_taskstatus() = *std::move(task);
     return ::grpc::Status::OK;
   }
   ::grpc::Status UpsertEntity(::grpc::ServerContext* context, const pb::GrpcUpsertEntityRequest* in,
@@ -447,12 +474,50 @@ class EvitaSessionServiceImpl final : public pb::EvitaSessionService::Service {
 
 class ManagementServiceImpl final : public pb::EvitaManagementService::Service {
  public:
+  explicit ManagementServiceImpl(State* state) : state_(state) {}
+  // An unknown task is answered INTERNAL, as evitaDB answers it (it sends no
+  // response at all, which its gRPC layer reports so).
+  ::grpc::Status GetTaskStatus(::grpc::ServerContext*, const pb::GrpcTaskStatusRequest* in,
+                               pb::GrpcTaskStatusResponse* out) override {
+    std::lock_guard lock(state_->mu);
+    auto task = state_->backups.Task(in->taskid());
+    if (!task) return ::grpc::Status(::grpc::StatusCode::INTERNAL, "no such task");
+    *out->mutable_taskstatus() = *std::move(task);
+    return ::grpc::Status::OK;
+  }
+  ::grpc::Status FetchFile(::grpc::ServerContext*, const pb::GrpcFetchFileRequest* in,
+                           ::grpc::ServerWriter<pb::GrpcFetchFileResponse>* writer) override {
+    std::optional<std::string> path;
+    {
+      std::lock_guard lock(state_->mu);
+      path = state_->backups.File(in->fileid());
+    }
+    if (!path) return ToGrpc(Refusal("FileForFetchNotFoundException", "no such file"));
+    std::ifstream file(*path, std::ios::binary);
+    std::error_code ec;
+    const auto size = static_cast<int64_t>(std::filesystem::file_size(*path, ec));
+    if (!file || ec) return ::grpc::Status(::grpc::StatusCode::UNAVAILABLE, "cannot read " + *path);
+    std::string chunk(1 << 20, '\0');
+    while (file) {
+      file.read(chunk.data(), static_cast<std::streamsize>(chunk.size()));
+      if (file.gcount() == 0) break;
+      pb::GrpcFetchFileResponse response;
+      response.set_filecontents(chunk.data(), static_cast<size_t>(file.gcount()));
+      response.set_totalsizeinbytes(size);
+      if (!writer->Write(response)) return ::grpc::Status(::grpc::StatusCode::CANCELLED, "the client went");
+    }
+    if (file.bad()) return ::grpc::Status(::grpc::StatusCode::UNAVAILABLE, "cannot read " + *path);
+    return ::grpc::Status::OK;
+  }
   ::grpc::Status ServerStatus(::grpc::ServerContext*, const google::protobuf::Empty*,
                               pb::GrpcEvitaServerStatusResponse* out) override {
     out->set_version(kServeVersionPrefix + Version());
     out->set_readiness(pb::API_READY);
     return ::grpc::Status::OK;
   }
+
+ private:
+  State* state_;
 };
 
 class ServerImpl : public Server {
@@ -461,7 +526,8 @@ class ServerImpl : public Server {
       : leftovers_(engine->leftovers()),
         state_(std::move(engine), options),
         evita_(&state_),
-        session_(&state_) {}
+        session_(&state_),
+        management_(&state_) {}
 
   Status Listen(const std::string& address, const std::shared_ptr<::grpc::ServerCredentials>& credentials) {
     ::grpc::ServerBuilder builder;

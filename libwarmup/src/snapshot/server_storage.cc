@@ -177,6 +177,45 @@ StatusOr<std::string> UnpackServerBackupZip(const std::string& zip_path, const s
   });
 }
 
+Status WriteServerBackupZip(const std::string& folder, const std::string& zip_path) {
+  std::error_code ec;
+  if (!fs::is_directory(folder, ec)) return InvalidArgumentError(folder + " is not a directory");
+  std::vector<std::string> files;
+  for (const auto& entry : fs::recursive_directory_iterator(folder, ec)) {
+    if (entry.is_regular_file(ec)) files.push_back(fs::relative(entry.path(), folder, ec).string());
+  }
+  if (ec) return UnavailableError("cannot list " + folder + ": " + ec.message());
+  std::sort(files.begin(), files.end());
+  int error = 0;
+  zip_t* archive = zip_open(zip_path.c_str(), ZIP_CREATE | ZIP_EXCL, &error);
+  if (archive == nullptr) {
+    return error == ZIP_ER_EXISTS ? AlreadyExistsError(zip_path + " already exists")
+                                  : UnavailableError(zip_path + ": cannot create zip");
+  }
+  auto fail = [&](const std::string& why) {
+    const std::string message = zip_path + ": " + why + ": " + zip_strerror(archive);
+    zip_discard(archive);
+    fs::remove(zip_path, ec);
+    return UnavailableError(message);
+  };
+  fs::path clean = fs::path(folder).lexically_normal();
+  if (!clean.has_filename()) clean = clean.parent_path();  // "dir/"
+  const std::string name = clean.filename().string();
+  if (zip_dir_add(archive, (name + "/").c_str(), ZIP_FL_ENC_UTF_8) < 0)
+    return fail("cannot add " + name + "/");
+  for (const std::string& file : files) {
+    const std::string path = (fs::path(folder) / file).string();
+    zip_source_t* source = zip_source_file(archive, path.c_str(), 0, -1);  // -1: to the end
+    if (source == nullptr ||
+        zip_file_add(archive, (name + "/" + file).c_str(), source, ZIP_FL_ENC_UTF_8) < 0) {
+      if (source != nullptr) zip_source_free(source);
+      return fail("cannot add " + path);
+    }
+  }
+  if (zip_close(archive) != 0) return fail("cannot write zip");
+  return OkStatus();
+}
+
 StatusOr<std::string> FileSha256(const std::string& path) {
   auto in = snapshot::OpenFileForReading(path);
   if (!in.ok()) return in.status();
