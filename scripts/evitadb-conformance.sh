@@ -286,6 +286,36 @@ PY
 }
 row export_and_replay_into_embedded_serve_and_server row_export_replay
 
+# The server's own full backup as the source (catalogs --backup: its
+# FullBackupCatalog, then FetchFile), published by a reindex with a source
+# and a target server of this kind and loaded into the embedded engine,
+# every entity compared each time; the zip hashes the same before and after.
+row_backup_zip() {
+  local out rc sha server=evitaDB
+  [ "$kind" = evitadb ] || server="warmup serve"
+  out=$("$warmup" catalogs --address "$main" --backup senesicopy --out "$dir/backup.zip" 2>&1)
+  rc=$?
+  expect_rc 0 $rc "$out" || return 1
+  [[ $out == *"it is a backup zip of $server's catalog folder senesicopy"* ]] ||
+    { echo "the backup is not named for what it is: $out"; return 1; }
+  sha=$(sha256sum "$dir/backup.zip" | cut -d' ' -f1)
+  out=$(cd "$dir" && "$warmup" reindex --pristine-dir "$dir/backup.zip" \
+    --source-server-command "$(server_command plain)" --source-server-start-timeout 180 \
+    --server-command "$(server_command plain)" --server-start-timeout 180 --work-dir "$dir/backup-reindex" \
+    --verify content --quiet --report-json "$dir/backup-reindex.json" 2>&1)
+  rc=$?
+  expect_rc 0 $rc "reindex from the backup: $out" || return 1
+  json "$dir/backup-reindex.json" 'd["verification"]["outcome"] == "verified" and d["verification"]["content_compared"] > 0' || return 1
+  json "$dir/backup-reindex.json" "d['config']['dataset_provenance']['source.backup_zip_sha256'] == '$sha'" || return 1
+  json "$dir/backup-reindex.json" 'd["source_server_process"]["usage"]["peak_rss_bytes"] > 0 and d["server_process"]["usage"]["peak_rss_bytes"] > 0' || return 1
+  out=$(cd "$dir" && "$warmup" load --pristine-dir "$dir/backup.zip" --source-server-command "$(server_command plain)" \
+    --source-server-start-timeout 180 --target embedded --work-dir "$dir/backup-embedded" --verify content --quiet 2>&1)
+  rc=$?
+  expect_rc 0 $rc "load from the backup into embedded: $out" || return 1
+  [ "$sha" = "$(sha256sum "$dir/backup.zip" | cut -d' ' -f1)" ] || { echo "the backup zip changed"; return 1; }
+}
+row backup_zip_published_by_a_source_and_a_target_server row_backup_zip
+
 # A live read straight into the embedded engine (--source grpc://).
 row_live_source() {
   local out rc

@@ -20,6 +20,12 @@ StatusOr<BenchCommand> ParseBench(const std::vector<std::string>& args) {
                                                 "the generator's seed")(
       "pristine-dir", po::value(&cmd.pristine_dir), "one sitting on this snapshot instead of generated ones")(
       "catalog", po::value(&cmd.catalog), "the snapshot in --pristine-dir when it holds several")(
+      "source-server-command", po::value(&cmd.source_server.command),
+      "--pristine-dir holds a server's own catalog folder or backup zip: export it once through this command "
+      "(as warmup export does) and run the sitting on the export (placeholders {port} {data} {run} {gclog} "
+      "{xmx})")("source-server-xmx", po::value(&cmd.source_server.xmx), "the source server command's {xmx}")(
+      "source-server-start-timeout", po::value(&cmd.source_server.start_timeout_seconds)->default_value(300),
+      "seconds the source server may take to start and open the catalog ALIVE")(
       "out", po::value(&cmd.out_dir)->default_value(cmd.out_dir),
       "directory for the reports, the table (bench.txt, bench.json) and the generated datasets; absent or "
       "empty")(
@@ -44,7 +50,8 @@ StatusOr<BenchCommand> ParseBench(const std::vector<std::string>& args) {
       "require-targets", po::bool_switch(&cmd.require_targets), "exit 3 when a measured target is not met");
   auto vm =
       Parse(args, o, {},
-            "usage: warmup bench [--scales 0.1,1.0 | --pristine-dir DIR] [--out DIR] [--compress C]\n"
+            "usage: warmup bench [--scales 0.1,1.0 | --pristine-dir DIR [--source-server-command CMD]]\n"
+            "                    [--out DIR] [--compress C]\n"
             "                    [--records-inline] [--verify counts|content]\n"
             "                    [--evitadb-command CMD --evitadb-xmx X] [--require-targets]\n"
             "On one snapshot per sitting: a null-target load, an embedded load, a reindex against a\n"
@@ -58,11 +65,20 @@ StatusOr<BenchCommand> ParseBench(const std::vector<std::string>& args) {
   if (!cmd.help.empty()) return cmd;
   cmd.remote = !no_remote;
   if (Given(*vm, "pristine-dir")) {
-    if (auto s = RefuseIgnored(*vm, {"scales", "profile", "seed", "keep-datasets"}, "with --pristine-dir");
-        !s.ok()) {
-      return s;
+    if (auto s = RefuseIgnored(*vm, {"scales", "profile", "seed"}, "with --pristine-dir"); !s.ok()) return s;
+    // The export a source server makes is a dataset of OUT/datasets like a generated one.
+    if (cmd.source_server.command.empty()) {
+      if (auto s = RefuseIgnored(*vm, {"keep-datasets"}, "with --pristine-dir and no --source-server-command");
+          !s.ok()) {
+        return s;
+      }
     }
   } else {
+    if (!cmd.source_server.command.empty()) {
+      return InvalidArgumentError(
+          "--source-server-command reads the server's catalog folder or backup zip in "
+          "--pristine-dir; give both");
+    }
     if (Given(*vm, "catalog"))
       return InvalidArgumentError("--catalog names a snapshot in --pristine-dir; give both");
     if (auto s = CheckGeneratorProfile(cmd.generator.profile); !s.ok()) return s;
@@ -95,6 +111,17 @@ StatusOr<BenchCommand> ParseBench(const std::vector<std::string>& args) {
   if (auto s = CheckRange("rtt-calls", cmd.rtt_calls, 10, 1'000'000); !s.ok()) return s;
   if (auto s = CheckRange("disk-mib", cmd.disk_mib, 0, 1 << 20); !s.ok()) return s;
   if (auto s = CheckRange("disk-probes", cmd.disk_probes, 1, 20); !s.ok()) return s;
+  if (cmd.source_server.command.empty()) {
+    if (auto s = RefuseIgnored(*vm, {"source-server-xmx", "source-server-start-timeout"},
+                               "without --source-server-command");
+        !s.ok()) {
+      return s;
+    }
+  } else if (auto s = CheckRange("source-server-start-timeout", cmd.source_server.start_timeout_seconds, 1,
+                                 kDaySeconds);
+             !s.ok()) {
+    return s;
+  }
   if (!cmd.evitadb_xmx.empty() && cmd.evitadb_command.empty()) {
     return InvalidArgumentError("--evitadb-xmx fills {xmx} of --evitadb-command; give both");
   }

@@ -94,7 +94,8 @@ StatusOr<ExportCommand> ParseExport(const std::vector<std::string>& args) {
       "export a catalog that is not ALIVE (a load under way or kept, or one its server is still opening: "
       "perhaps not whole); the manifest records its state")(
       "pristine-dir", po::value(&cmd.folder.pristine_dir),
-      "or a server's own catalog folder's parent (evitaDB's storage), with --source-server-command")(
+      "or a server's own catalog folder's parent (evitaDB's storage) or its backup zip, with "
+      "--source-server-command")(
       "source-server-command", po::value(&cmd.folder.server.command),
       "start this command on a copy of the folder and export the catalog through it (placeholders {port} "
       "{data} {run} {gclog} {xmx})")("source-server-xmx", po::value(&cmd.folder.server.xmx),

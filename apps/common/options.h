@@ -206,9 +206,13 @@ struct BenchCommand {
   // Generated sittings, one per --scales entry, in order (the user's
   // spelling kept as the label); empty when --pristine-dir names the snapshot.
   std::vector<std::string> scales;
-  GeneratorOptions generator;            // --profile, --seed (scale set per sitting)
-  std::string pristine_dir;              // --pristine-dir: one sitting on this snapshot instead
-  std::string catalog;                   // --catalog: the snapshot in pristine_dir
+  GeneratorOptions generator;  // --profile, --seed (scale set per sitting)
+  std::string pristine_dir;    // --pristine-dir: one sitting on this snapshot instead
+  std::string catalog;         // --catalog: the snapshot in pristine_dir
+  // --source-server-command (with --source-server-xmx, --source-server-start-timeout):
+  // pristine_dir is a server's catalog folder or backup zip, exported once
+  // through this server into OUT/datasets before the sitting's runs.
+  ServerSpec source_server;
   std::string out_dir = "warmup-bench";  // absent or empty: reports, table, generated datasets, work
   std::string compression = "zstd";      // the embedded engine's and the started serve's --compress
   bool records_inline = false;           // their --records-inline (evitaDB's mode with deflate)

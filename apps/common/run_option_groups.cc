@@ -21,14 +21,16 @@ po::options_description SourceGroup::Options() {
       "with --source: read a catalog that is not ALIVE (a load under way or kept, or one its server is still "
       "opening: perhaps not whole)")(
       "source-server-command", po::value(&spec.server.command),
-      "--pristine-dir holds a server's own catalog folder (evitaDB's <CATALOG>/): start this command on a "
-      "copy "
-      "of it and read the catalog through it (placeholders {port} {data} {run} {gclog} {xmx})")(
-      "source-server-xmx", po::value(&spec.server.xmx), "the source server command's {xmx}")(
+      "--pristine-dir holds a server's own catalog folder (evitaDB's <CATALOG>/) or is its backup zip: start "
+      "this command on a copy of the folder and read the catalog through it (placeholders {port} {data} "
+      "{run} "
+      "{gclog} {xmx})")("source-server-xmx", po::value(&spec.server.xmx),
+                        "the source server command's {xmx}")(
       "source-server-start-timeout", po::value(&spec.server.start_timeout_seconds)->default_value(300),
       "seconds the source server may take to start and open the catalog ALIVE")(
       "source-work-dir", po::value(&spec.server_work_dir),
-      "the source server's work directory: the folder's copy, its log and GC log (default: --work-dir + "
+      "the source server's work directory: the folder's copy (or the zip's folder), its log and GC log "
+      "(default: --work-dir + "
       "\"-source\")");
   return group;
 }

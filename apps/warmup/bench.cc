@@ -186,13 +186,51 @@ int Bench(const std::vector<std::string>& args) {
       sitting.snapshot = cmd->pristine_dir + (cmd->catalog.empty() ? "" : " (" + cmd->catalog + ")");
     }
     if (signals.received() != 0) return interrupted("before sitting " + label + "'s runs");
+    std::string catalog = cmd->catalog;
+    if (!cmd->source_server.command.empty()) {
+      // Once, not every run: every run of the sitting then reads the export at
+      // disk speed, with no reader JVM in its figures.
+      const fs::path exported = datasets / "source";
+      std::vector<std::string> argv = {self,
+                                       "export",
+                                       "--pristine-dir",
+                                       cmd->pristine_dir,
+                                       "--source-server-command",
+                                       cmd->source_server.command,
+                                       "--source-server-start-timeout",
+                                       std::to_string(cmd->source_server.start_timeout_seconds),
+                                       "--source-work-dir",
+                                       (work / "source").string(),
+                                       "--out",
+                                       exported.string()};
+      if (!cmd->catalog.empty()) argv.insert(argv.end(), {"--catalog", cmd->catalog});
+      if (!cmd->source_server.xmx.empty())
+        argv.insert(argv.end(), {"--source-server-xmx", cmd->source_server.xmx});
+      std::cerr << "warmup bench: exporting " << cmd->pristine_dir << " once through a source server into "
+                << exported.string() << "\n";
+      auto exit_code = children.Run(argv, reports / "source-export.txt");
+      if (signals.received() != 0) return interrupted("while exporting the source");
+      if (!exit_code.ok() || *exit_code != 0) {
+        tidy();
+        return FailWith(warmup::FailedPreconditionError(
+            "the export of " + cmd->pristine_dir + " through the source server failed (" +
+            (exit_code.ok() ? "exit " + std::to_string(*exit_code) : exit_code.status().ToString()) +
+            "); its output is in " + (reports / "source-export.txt").string()));
+      }
+      pristine = exported.string();
+      catalog.clear();  // the export holds the one catalog
+      sitting.snapshot = cmd->pristine_dir + (cmd->catalog.empty() ? "" : " (" + cmd->catalog + ")") +
+                         ", exported once through a source server (" + cmd->source_server.command +
+                         ") into " + exported.string() +
+                         (cmd->keep_datasets ? "" : ", removed after its runs");
+    }
 
     auto run = [&](const char* name, const std::string& command, std::vector<std::string> flags,
                    std::optional<warmup::BenchRun>& into, std::string& absent) -> bool {
       const fs::path json = reports / (std::string(name) + ".json");
       std::vector<std::string> argv = {self,    command, "--pristine-dir", pristine,     "--quiet",
                                        "--run", name,    "--report-json",  json.string()};
-      if (!cmd->catalog.empty()) argv.insert(argv.end(), {"--catalog", cmd->catalog});
+      if (!catalog.empty()) argv.insert(argv.end(), {"--catalog", catalog});
       argv.insert(argv.end(), flags.begin(), flags.end());
       std::string line = "warmup " + command;
       for (size_t i = 2; i < argv.size(); ++i) line += " " + argv[i];

@@ -879,6 +879,24 @@ TEST_CASE(
         "--catalog names a snapshot in --pristine-dir; give both");
   CHECK(ParseBench({"--evitadb-xmx", "8g"}).status().message() ==
         "--evitadb-xmx fills {xmx} of --evitadb-command; give both");
+  // A server's catalog folder or backup zip, exported once through a source server.
+  auto source =
+      ParseBench({"--pristine-dir", "/b.zip", "--source-server-command", "java {port}", "--source-server-xmx",
+                  "4g", "--source-server-start-timeout", "60", "--keep-datasets"});
+  REQUIRE_OK(source);
+  CHECK(source->source_server.command == "java {port}");
+  CHECK(source->source_server.xmx == "4g");
+  CHECK(source->source_server.start_timeout_seconds == 60);
+  CHECK(source->keep_datasets);
+  CHECK(
+      ParseBench({"--source-server-command", "j"}).status().message() ==
+      "--source-server-command reads the server's catalog folder or backup zip in --pristine-dir; give both");
+  CHECK(ParseBench({"--pristine-dir", "/d", "--source-server-xmx", "4g"})
+            .status()
+            .message()
+            .find("--source-server-xmx") != std::string::npos);
+  CHECK(ParseBench({"--pristine-dir", "/d", "--keep-datasets"}).status().message().find("--keep-datasets") !=
+        std::string::npos);
   CHECK(ParseBench({"--compress", "lz4"}).status().code() == StatusCode::kInvalidArgument);
   CHECK(ParseBench({"--rtt-calls", "5"}).status().code() == StatusCode::kInvalidArgument);
   CHECK(ParseBench({"--profile", "bogus"}).status().code() == StatusCode::kInvalidArgument);

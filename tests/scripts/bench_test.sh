@@ -7,6 +7,7 @@
 #  - a server command that never becomes ready: its rows not measured and
 #    saying why, the other rows made, exit 1 and a line that says so;
 #  - a snapshot of one's own (--pristine-dir), without remote run or disk probe;
+#  - a server's backup zip, exported once through a source server;
 #  - evitaDB's mode (--compress deflate --records-inline --verify content) in
 #    each run's report and in the table;
 #  - ^C during a run: that run stops, no table, exit 1, no work left behind.
@@ -116,6 +117,45 @@ assert rows["embedded goLive write rate / disk's sequential write"]["why"].start
 assert os.path.isdir(os.path.join(sys.argv[1], "sitting-mine"))
 PY
 [ -d "$dir/mine/tiny" ] || fail "bench touched the user's snapshot"
+
+# A server's backup zip (issue 51), exported once through a source server (warmup serve standing in
+# for evitaDB): every run of the sitting reads the export, the sitting names the zip and the server,
+# the zip stays as it was, and the export goes with the work.
+"$warmup" load --pristine-dir "$dir/mine" --target embedded --work-dir "$dir/store" --target-catalog tiny \
+  --quiet > /dev/null
+"$warmup" serve --data-dir "$dir/store" --listen 127.0.0.1:0 --ready-fd 3 3> "$dir/ready" > "$dir/serve.log" 2>&1 &
+serve=$!
+trap 'kill "$serve" 2> /dev/null; rm -rf "$dir"' EXIT
+for _ in $(seq 1 300); do grep -q port "$dir/ready" 2> /dev/null && break; sleep 0.1; done
+port=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['port'])" "$dir/ready")
+backup=$("$warmup" catalogs --address "127.0.0.1:$port" --backup tiny --out "$dir/tiny-backup.zip" 2>&1) ||
+  fail "the backup of the store was not fetched: $backup"
+kill "$serve"
+wait "$serve" || true
+trap 'rm -rf "$dir"' EXIT
+sha=$(sha256sum "$dir/tiny-backup.zip")
+set +e
+out=$("$warmup" bench --pristine-dir "$dir/tiny-backup.zip" --source-server-command \
+  "exec '$warmup' serve --data-dir {data} --listen 127.0.0.1:{port}" --out "$dir/z" --no-remote --disk-mib 0 2>&1)
+rc=$?
+set -e
+[ $rc -eq 0 ] || fail "a bench of a backup zip exited $rc: $out"
+grep -q "exporting $dir/tiny-backup.zip once through a source server into $dir/z/datasets/source" <<< "$out" ||
+  fail "bench did not say it exports the zip once: $out"
+grep -q "sitting tiny-backup.zip: $dir/tiny-backup.zip, exported once through a source server (exec " <<< "$out" ||
+  fail "the sitting does not name the zip and its server: $out"
+python3 - "$dir/z" << 'PY' || fail "the backup zip's sitting is wrong: $out"
+import json, os, sys
+out = sys.argv[1]
+doc = json.load(open(os.path.join(out, "bench.json")))
+sitting = doc["sittings"][0]
+for kind in ("null", "embedded"):
+    report = json.load(open(sitting["runs"][kind]))
+    assert report["exit_code"] == 0 and report["copied"] == 300, (kind, report["exit_code"], report["copied"])
+    assert report["source_server_process"] is None, kind  # the runs read the export, no reader JVM
+assert sorted(os.listdir(out)) == ["bench.json", "bench.txt", "sitting-tiny-backup.zip"], os.listdir(out)
+PY
+[ "$sha" = "$(sha256sum "$dir/tiny-backup.zip")" ] || fail "bench changed the backup zip"
 
 # evitaDB's mode: records written inline with deflate, and every entity read back, in each run's
 # report and in the table.

@@ -56,14 +56,16 @@ std::string SignalName(int signal) {
   return name != nullptr ? "SIG" + std::string(name) : "signal " + std::to_string(signal);
 }
 
-// `shell`: the status is /bin/sh's, which reports a command a signal ended
-// as exit 128 + the signal's number.
+// `shell`: the status is of a command run by /bin/sh, which reports a
+// command a signal ended as exit 128 + the signal's number (and a JVM ended
+// by SIGTERM exits 143 the same way).
 std::string DescribeStatus(int status, bool shell) {
   if (WIFEXITED(status)) {
     const int code = WEXITSTATUS(status);
     const std::string exited = "exited " + std::to_string(code);
     if (shell && code > 128 && ::sigabbrev_np(code - 128) != nullptr) {
-      return exited + " (its shell's report of a command killed by " + SignalName(code - 128) + ")";
+      return exited + " (= 128 + " + SignalName(code - 128) +
+             ": ended by that signal, as a shell or a JVM reports it)";
     }
     return exited;
   }

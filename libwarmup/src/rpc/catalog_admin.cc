@@ -85,7 +85,8 @@ StatusOr<ServerBackup> BackupServerCatalog(const std::string& address, const std
   auto connected = rpc::EvitaClient::Connect(address, options.tls, options.call_timeout_seconds);
   if (!connected.ok()) return connected.status();
   const rpc::EvitaClient& client = *connected;
-  auto session = client.OpenSession(catalog, /*read_write=*/false);
+  // evitaDB refuses FullBackupCatalog on a read-only session (ReadOnlyException).
+  auto session = client.OpenSession(catalog, /*read_write=*/true);
   if (!session.ok()) return session.status();
   const auto start = Clock::now();
   pb::GrpcFullBackupCatalogResponse started;

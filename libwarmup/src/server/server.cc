@@ -274,11 +274,12 @@ class EvitaSessionServiceImpl final : public pb::EvitaSessionService::Service {
   }
   // A zip of the catalog's folder, made within the call (evitaDB runs it as a
   // task the client polls): an ALIVE catalog only, whose files no longer
-  // change, where evitaDB backs up any state.
+  // change, where evitaDB backs up any state. A read-write session's call,
+  // as evitaDB refuses it on a read-only one (ReadOnlyException).
   ::grpc::Status FullBackupCatalog(::grpc::ServerContext* context, const Empty*,
                                    pb::GrpcFullBackupCatalogResponse* out) override {
     std::lock_guard lock(state_->mu);
-    auto session = state_->SessionOf(context);
+    auto session = Writer(context);
     if (!session.ok()) return ToGrpc(session.status());
     const auto catalog_state = state_->catalogs.StateOf(session->catalog);
     if (catalog_state != pb::ALIVE) {
