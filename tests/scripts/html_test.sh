@@ -81,6 +81,16 @@ cut_pid=
   --report-json "$dir/embedded.json" --html "$dir/embedded.html" > "$dir/embedded.txt" 2> /dev/null ||
   fail "the embedded load failed: $(tail -5 "$dir/embedded.txt")"
 
+# A load read through a source server (issue 51): warmup serve started on a
+# copy of a catalog folder; the reader's own figures in rows and a chart of
+# their own.
+"$warmup" load --pristine-dir "$dir/senesi" --target embedded --work-dir "$dir/store" --target-catalog senesi \
+  --quiet > /dev/null 2>&1 || fail "the store for the source server could not be made"
+"$warmup" load --pristine-dir "$dir/store" --source-server-command \
+  "exec '$warmup' serve --data-dir {data} --listen 127.0.0.1:{port}" --target embedded \
+  --work-dir "$dir/work-sourced" --run sourced --report-json "$dir/sourced.json" --html "$dir/sourced.html" \
+  > "$dir/sourced.txt" 2> /dev/null || fail "the load through a source server failed: $(tail -5 "$dir/sourced.txt")"
+
 # The data each page carries, and pages made from it with other data (the
 # page draws whatever its data block holds): 20 collections for the CDF's
 # styles; a late goLive; a count that differs; a comparison with one metric
@@ -194,6 +204,7 @@ metrics=$(python3 -c 'import json, sys; print(len(json.load(open(sys.argv[1]))["
 render run 5
 render cut "$(python3 -c 'import json, sys; print(5 if json.load(open(sys.argv[1]))["time_series"]["intervals"] else 3)' "$dir/cut.json")"
 render embedded 4
+render sourced 5
 render many 4
 render late 4
 render mismatch 5
@@ -468,6 +479,20 @@ for c in r["collections"]:
         assert attrs["data-state"] == "complete" and cells[1] == grouped(c["copied"]), (c["entity_type"], cells)
 totals = {a["data-row"]: cells for a, cells in rows(page, "totals")}
 assert r["total_seconds"] is None and totals["total"][1] == "not stated: goLive did not complete", totals["total"]
+
+# A load through a source server: the reader's figures under its own name,
+# as the text report's "source server" line says them, and its chart.
+page, r = dom("sourced"), report("sourced")
+assert r["exit_code"] == 0 and r["server_process"] is None and r["source_server_process"], r["verdict"]
+totals = {a["data-row"]: cells for a, cells in rows(page, "totals")}
+reader = totals["source-server-process"]
+assert reader[0] == "source server (the reader, not the target)", reader
+assert reader[1] == text_report_line("sourced", r"^  source server +(user [0-9.]+ s, sys [0-9.]+ s),"), reader
+assert "server-process" not in totals, totals
+header = {a.get("data-row"): cells for a, cells in rows(page, "fingerprint")}["source-server"][1]
+assert header == r["source_server_process"]["header"] and header.startswith("command: exec "), header
+series = json.loads(canvas(page, "source-server")["data-series"])
+assert series[0]["points"] == len(r["source_server_process"]["samples"]), series
 
 # An embedded load of 18 collections.
 page, r = dom("embedded"), report("embedded")

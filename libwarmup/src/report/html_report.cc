@@ -251,6 +251,7 @@ const r = data;
 const env = r.environment;
 const cfg = r.config || {};
 const sp = r.server_process;
+const ssp = r.source_server_process;
 const ts = r.time_series;
 const mb = (bytes) => fixed(bytes / 1e6, 1) + ' MB';
 const seconds = (s) => fixed(s, 3) + ' s';
@@ -287,6 +288,7 @@ if (r.source_cache) {
       c.files + ' files' + (c.action === 'none' ? '' : ', ' + c.action + ' on purpose') + ')']);
 }
 if (sp) rows.push(['server', sp.header + (sp.build ? '; build ' + sp.build : '')]);
+if (ssp) rows.push({cells: ['source server', ssp.header], attrs: {'data-row': 'source-server'}});
 if (r.server_identity) rows.push({cells: ['server said', r.server_identity.description], attrs: {'data-row': 'server-identity'}});
 section('Fingerprint', 'what this run was, and what could make another run of the same build disagree with it');
 table(null, rows, {'data-table': 'fingerprint'});
@@ -374,22 +376,26 @@ if (r.total_seconds === null) {
 }
 total('loader', 'loader', 'user ' + fixed(r.loader.user_seconds, 2) + ' s, sys ' + fixed(r.loader.system_seconds, 2) +
       ' s', 'peak RSS ' + mb(r.loader.peak_rss_bytes), '');
-if (sp) {
-  total('server-process', 'server', 'user ' + fixed(sp.usage.user_seconds, 2) + ' s, sys ' +
-        fixed(sp.usage.system_seconds, 2) + ' s', 'peak RSS ' + mb(sp.usage.peak_rss_bytes) + ' (sampled: load ' +
-        mb(sp.peak_rss_load_bytes) + ', goLive ' + (sp.peak_rss_golive_bytes === null ? 'n/a, no goLive' : mb(sp.peak_rss_golive_bytes)) +
-        '); ' + (sp.usage_sampled ? 'from /proc samples of the command\'s process group'
-                                  : 'page faults ' + grouped(sp.usage.minor_faults) + ' minor / ' + grouped(sp.usage.major_faults) +
-                                    ' major, context switches ' + grouped(sp.usage.voluntary_context_switches) + ' / ' +
-                                    grouped(sp.usage.involuntary_context_switches)) +
-        '; data ' + mb(sp.data_bytes) + ' in ' + sp.data_dir + '; ' + sp.ended, '');
-  if (sp.gc) {
-    total('gc', 'server GC', fixed(sp.gc.pause_seconds, 3) + ' s paused', sp.gc.young_collections + ' young, ' +
-          sp.gc.full_collections + ' full, ' + sp.gc.other_pauses + ' other pauses (' + sp.gc.log + ')');
-  } else if (sp.gc_unavailable) {
-    total('gc', 'server GC', 'unknown', sp.gc_unavailable, '');
+// A started server's own figures: the target's (sp), and the source server's
+// that read the catalog (ssp), each under its own rows.
+const processTotals = (p, key, name) => {
+  total(key, name, 'user ' + fixed(p.usage.user_seconds, 2) + ' s, sys ' +
+        fixed(p.usage.system_seconds, 2) + ' s', 'peak RSS ' + mb(p.usage.peak_rss_bytes) + ' (sampled: load ' +
+        mb(p.peak_rss_load_bytes) + ', goLive ' + (p.peak_rss_golive_bytes === null ? 'n/a, no goLive' : mb(p.peak_rss_golive_bytes)) +
+        '); ' + (p.usage_sampled ? 'from /proc samples of the command\'s process group'
+                                 : 'page faults ' + grouped(p.usage.minor_faults) + ' minor / ' + grouped(p.usage.major_faults) +
+                                   ' major, context switches ' + grouped(p.usage.voluntary_context_switches) + ' / ' +
+                                   grouped(p.usage.involuntary_context_switches)) +
+        '; data ' + mb(p.data_bytes) + ' in ' + p.data_dir + '; ' + p.ended, '');
+  if (p.gc) {
+    total(key + '-gc', name + ' GC', fixed(p.gc.pause_seconds, 3) + ' s paused', p.gc.young_collections + ' young, ' +
+          p.gc.full_collections + ' full, ' + p.gc.other_pauses + ' other pauses (' + p.gc.log + ')');
+  } else if (p.gc_unavailable) {
+    total(key + '-gc', name + ' GC', 'unknown', p.gc_unavailable, '');
   }
-}
+};
+if (sp) processTotals(sp, 'server-process', 'server');
+if (ssp) processTotals(ssp, 'source-server-process', 'source server (the reader, not the target)');
 table(['figure', 'value', ''], totals, {'data-table': 'totals'});
 
 if (r.index_statistics.length > 0) {
@@ -502,7 +508,7 @@ if (ts) {
   }
   if (start !== null && end !== null) spans.push({from: start, to: end, color: 'rgba(204, 0, 0, 0.08)'});
 }
-if (sp) for (const s of sp.samples) ends.push(s.seconds);
+for (const p of [sp, ssp]) if (p) for (const s of p.samples) ends.push(s.seconds);
 const timeMax = niceCeil(1.02 * Math.max(0, ...ends));
 const timeAxis = () => axis('seconds since the load started', {type: 'linear', min: 0, max: timeMax});
 const markers = {lines: lines, spans: spans};
@@ -539,18 +545,21 @@ if (ts && ts.intervals.length > 0) {
                             data: busy.map((i) => ({x: mid(i), y: Math.max(i.p99_us, 1)}))}]},
          options: {scales: {x: timeAxis(), y: axis('µs', {type: 'logarithmic'})}, plugins: {markers: markers}}});
 }
-if (sp && sp.samples.length > 0) {
-  const cpu = sp.samples.slice(1).map((s, i) => ({x: s.seconds,
-      y: (s.cpu_seconds - sp.samples[i].cpu_seconds) / Math.max(1e-9, s.seconds - sp.samples[i].seconds)}));
-  section('Server memory and CPU over time', 'sampled from /proc; CPU in cores busy between samples');
-  timeChart('server', {type: 'line',
+const processChart = (p, name, title) => {
+  if (!p || p.samples.length === 0) return;
+  const cpu = p.samples.slice(1).map((s, i) => ({x: s.seconds,
+      y: (s.cpu_seconds - p.samples[i].cpu_seconds) / Math.max(1e-9, s.seconds - p.samples[i].seconds)}));
+  section(title, 'sampled from /proc; CPU in cores busy between samples');
+  timeChart(name, {type: 'line',
          data: {datasets: [{label: 'RSS (MB)', yAxisID: 'y', borderColor: palette[4], pointRadius: 0,
-                            data: sp.samples.map((s) => ({x: s.seconds, y: s.rss_bytes / 1e6}))},
+                            data: p.samples.map((s) => ({x: s.seconds, y: s.rss_bytes / 1e6}))},
                            {label: 'CPU (cores)', yAxisID: 'y1', borderColor: palette[1], pointRadius: 0, data: cpu}]},
          options: {scales: {x: timeAxis(), y: axis('MB', {min: 0}),
                             y1: axis('cores', {min: 0, position: 'right', grid: {drawOnChartArea: false}})},
                    plugins: {markers: markers}}});
-}
+};
+processChart(sp, 'server', 'Server memory and CPU over time');
+processChart(ssp, 'source-server', 'Source server memory and CPU over time (the reader, not the target)');
 )js";
 
 constexpr const char* kComparisonJs = R"js(
