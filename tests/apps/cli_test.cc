@@ -986,8 +986,22 @@ TEST_CASE(
   CHECK_MESSAGE(
       Contains(absent.output, "--pristine-dir: " + store + " has no catalog folder nope; it has tiny"),
       absent.output);
-  // A folder the server does not open as a catalog: never ALIVE, the run fails naming what the server said.
+  // A folder in no server's layout: refused before any server is started on it, naming what it lacks.
+  fs::create_directories(dir / "plain/notacatalog");
+  const CliResult plain = RunCli({"load", "--pristine-dir", dir / "plain", "--source-server-command", command,
+                                  "--target", "null", "--source-work-dir", dir / "p"});
+  CHECK(plain.exit_code == 64);
+  CHECK_MESSAGE(
+      Contains(plain.output, "--pristine-dir: " + (dir / "plain") +
+                                 " holds no server's catalog folder (evitaDB's holds <CATALOG>.boot and "
+                                 "<CATALOG>_N.catalog files, warmup serve's a catalog.header); its "
+                                 "folders: notacatalog"),
+      plain.output);
+  CHECK_FALSE(fs::exists(dir / "p"));
+  // A folder in a server's layout that the server does not open (a header it cannot read): never ALIVE,
+  // the run fails naming what the server said.
   fs::create_directories(dir / "junk/notacatalog");
+  std::ofstream(dir / "junk/notacatalog/catalog.header") << "not a header";
   const CliResult junk =
       RunCli({"load", "--pristine-dir", dir / "junk", "--source-server-command", command,
               "--source-server-start-timeout", "3", "--target", "null", "--source-work-dir", dir / "j"});

@@ -225,11 +225,17 @@ TEST_CASE("a backup entry whose bytes no longer match its CRC fails the unpack, 
   CHECK_FALSE(fs::exists(dir / "made"));  // the directories it made went with the files
 }
 
-TEST_CASE("a storage directory's catalog folder is chosen as a backup's is") {
+TEST_CASE(
+    "a storage directory's catalog folder is chosen as a backup's is, among the folders in a server's "
+    "layout") {
   TempDir dir;
   fs::create_directories(dir / "storage/senesi");
+  std::ofstream(dir / "storage/senesi/senesi.boot") << "b";
+  std::ofstream(dir / "storage/senesi/senesi_0.catalog") << "c";
   fs::create_directories(dir / "storage/tiny");
-  std::ofstream(dir / "storage/lock") << "";  // a file beside them is no catalog
+  std::ofstream(dir / "storage/tiny/catalog.header") << "h";
+  std::ofstream(dir / "storage/lock") << "";     // a file beside them is no catalog
+  fs::create_directories(dir / "storage/logs");  // nor a folder in no server's layout
   auto several = FindServerCatalogFolder(dir / "storage", "");
   CHECK(several.status().message() ==
         (dir / "storage") + " holds several catalog folders (senesi, tiny): name one with --catalog");
@@ -238,6 +244,19 @@ TEST_CASE("a storage directory's catalog folder is chosen as a backup's is") {
   CHECK(*named == dir / "storage/tiny");
   CHECK(FindServerCatalogFolder(dir / "storage/lock", "").status().message() ==
         (dir / "storage/lock") + " is not a directory");
+  const std::string layouts =
+      "(evitaDB's holds <CATALOG>.boot and <CATALOG>_N.catalog files, warmup serve's a catalog.header)";
+  CHECK(FindServerCatalogFolder(dir / "storage", "logs").status().message() ==
+        (dir / "storage/logs") + " is no server's catalog folder " + layouts);
+  CHECK(FindServerCatalogFolder(dir / "storage", "nope").status().message() ==
+        (dir / "storage") + " has no catalog folder nope; it has senesi, tiny");
+  fs::remove_all(dir / "storage/senesi");
+  auto only = FindServerCatalogFolder(dir / "storage", "");  // logs/ is not counted
+  REQUIRE_OK(only);
+  CHECK(*only == dir / "storage/tiny");
+  fs::remove_all(dir / "storage/tiny");
+  CHECK(FindServerCatalogFolder(dir / "storage", "").status().message() ==
+        (dir / "storage") + " holds no server's catalog folder " + layouts + "; its folders: logs");
   CHECK(ChooseServerCatalog({}, "", "Z").status().message() == "Z holds no catalog folder");
 }
 

@@ -33,11 +33,13 @@ StatusOr<std::string> ChooseServerCatalog(const std::vector<std::string>& found,
                                           const std::string& where);
 
 // The catalog folder `catalog` of the storage directory `storage`, or, when
-// `catalog` is empty, its only subdirectory (files beside it, a lock or a
-// marker, are not catalogs).
-// Errors: kInvalidArgument naming `storage` when it is not a directory, holds
-// no folder `catalog` (naming the ones it holds), or holds several and
-// `catalog` is empty; kUnavailable when it cannot be listed.
+// `catalog` is empty, its only one. Only a folder in one server's layout
+// (StorageServer) is a catalog folder: files and other folders beside them
+// are not, so that nothing is started on a folder no server can open.
+// Errors: kInvalidArgument naming `storage` when it is not a directory, when
+// `catalog` names a folder of no server's layout or none at all (naming the
+// catalog folders it holds), or when `catalog` is empty and it holds several
+// or none (naming its other folders); kUnavailable when it cannot be listed.
 StatusOr<std::string> FindServerCatalogFolder(const std::string& storage, const std::string& catalog);
 
 // A zip of a server's catalog folders, each entry `<CATALOG>/<file>`.

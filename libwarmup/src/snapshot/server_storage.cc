@@ -126,14 +126,27 @@ StatusOr<std::string> ChooseServerCatalog(const std::vector<std::string>& found,
 StatusOr<std::string> FindServerCatalogFolder(const std::string& storage, const std::string& catalog) {
   std::error_code ec;
   if (!fs::is_directory(storage, ec)) return InvalidArgumentError(storage + " is not a directory");
-  std::vector<std::string> folders;
+  std::vector<std::string> catalogs, others;
   for (const auto& entry : fs::directory_iterator(storage, ec)) {
     std::error_code entry_ec;  // one entry that cannot be looked into is simply not a folder
-    if (entry.is_directory(entry_ec)) folders.push_back(entry.path().filename().string());
+    if (!entry.is_directory(entry_ec)) continue;
+    const std::string name = entry.path().filename().string();
+    (ServerOfCatalogFolder(entry.path()) ? catalogs : others).push_back(name);
   }
   if (ec) return UnavailableError("cannot list " + storage + ": " + ec.message());
-  std::sort(folders.begin(), folders.end());
-  auto chosen = ChooseServerCatalog(folders, catalog, storage);
+  std::sort(catalogs.begin(), catalogs.end());
+  std::sort(others.begin(), others.end());
+  const std::string layouts =
+      "evitaDB's holds <CATALOG>.boot and <CATALOG>_N.catalog files, warmup serve's a catalog.header";
+  if (!catalog.empty() && std::find(others.begin(), others.end(), catalog) != others.end()) {
+    return InvalidArgumentError((fs::path(storage) / catalog).string() + " is no server's catalog folder (" +
+                                layouts + ")");
+  }
+  if (catalog.empty() && catalogs.empty() && !others.empty()) {
+    return InvalidArgumentError(storage + " holds no server's catalog folder (" + layouts +
+                                "); its folders: " + Listed(others));
+  }
+  auto chosen = ChooseServerCatalog(catalogs, catalog, storage);
   if (!chosen.ok()) return chosen.status();
   return (fs::path(storage) / *chosen).string();
 }
