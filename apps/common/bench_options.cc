@@ -68,7 +68,8 @@ StatusOr<BenchCommand> ParseBench(const std::vector<std::string>& args) {
     if (auto s = RefuseIgnored(*vm, {"scales", "profile", "seed"}, "with --pristine-dir"); !s.ok()) return s;
     // The export a source server makes is a dataset of OUT/datasets like a generated one.
     if (cmd.source_server.command.empty()) {
-      if (auto s = RefuseIgnored(*vm, {"keep-datasets"}, "with --pristine-dir and no --source-server-command");
+      if (auto s =
+              RefuseIgnored(*vm, {"keep-datasets"}, "with --pristine-dir and no --source-server-command");
           !s.ok()) {
         return s;
       }

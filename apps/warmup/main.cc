@@ -91,11 +91,9 @@ int Export(const std::vector<std::string>& args) {
   ShowProgress(cmd->write, "exported");
   auto written = warmup::WriteSnapshot(**source, cmd->out_dir, cmd->write);
   if (server != nullptr) {
-    server->Stop();
-    const std::string died = server->DiedDuringRun();
+    server->Stop(/*after_failure=*/!written.ok());
     if (!written.ok()) {
-      written = warmup::Status(written.status().code(), (died.empty() ? "" : died + "; ") +
-                                                            written.status().message() + server->LogErrors());
+      written = warmup::Status(written.status().code(), server->FailureMessage(written.status().message()));
     } else {
       std::cout << "the source: " << server->Describe() << "\n";
     }
@@ -128,7 +126,8 @@ int Unpack(const std::vector<std::string>& args) {
   if (auto stop = StopAfterParse(cmd)) return *stop;
   // A server's backup is told apart by its entries alone; anything else is
   // an export, whose errors say what is wrong with it.
-  if (auto backup = warmup::ReadServerBackupZip(cmd->zip_path); backup.ok()) {
+  auto backup = warmup::ReadServerBackupZip(cmd->zip_path);
+  if (backup.ok()) {
     auto folder = warmup::UnpackServerBackupZip(cmd->zip_path, cmd->catalog, cmd->out_dir);
     if (!folder.ok()) return FailWith(folder.status());
     std::cout << "unpacked " << *folder << ", a catalog folder of "
@@ -137,12 +136,16 @@ int Unpack(const std::vector<std::string>& args) {
               << "it is " << warmup::DescribeServerStorage(*folder) << "\n";
     return 0;
   }
-  if (!cmd->catalog.empty()) {
-    return FailWith(warmup::InvalidArgumentError("--catalog " + cmd->catalog +
-                                                 ": an export holds one catalog; --catalog chooses "
-                                                 "among a backup zip's catalog folders"));
-  }
+  // --catalog chooses among a backup's folders: this zip was refused as one.
+  if (!cmd->catalog.empty()) return FailWith(backup.status());
   auto path = warmup::UnpackSnapshot(cmd->zip_path, cmd->out_dir);
+  if (!path.ok() && path.status().code() == warmup::StatusCode::kInvalidArgument &&
+      backup.status().code() == warmup::StatusCode::kInvalidArgument) {
+    // Refused as both: say why for each, that neither reason hides the other.
+    return FailWith(warmup::InvalidArgumentError("neither a warmup export (" + path.status().message() +
+                                                 ") nor a server's backup zip (" + backup.status().message() +
+                                                 ")"));
+  }
   if (!path.ok()) return FailWith(path.status());
   std::cout << "unpacked and verified " << *path << "\n";
   return 0;

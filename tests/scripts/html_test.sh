@@ -488,6 +488,9 @@ totals = {a["data-row"]: cells for a, cells in rows(page, "totals")}
 reader = totals["source-server-process"]
 assert reader[0] == "source server (the reader, not the target)", reader
 assert reader[1] == text_report_line("sourced", r"^  source server +(user [0-9.]+ s, sys [0-9.]+ s),"), reader
+ssp = r["source_server_process"]
+assert reader[2] == "peak RSS %.1f MB; from /proc samples of the command's process group; %s" % (
+    ssp["usage"]["peak_rss_bytes"] / 1e6, ssp["ended"]), reader
 assert "server-process" not in totals, totals
 header = {a.get("data-row"): cells for a, cells in rows(page, "fingerprint")}["source-server"][1]
 assert header == r["source_server_process"]["header"] and header.startswith("command: exec "), header

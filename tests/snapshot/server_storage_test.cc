@@ -247,7 +247,10 @@ TEST_CASE(
   const std::string layouts =
       "(evitaDB's holds <CATALOG>.boot and <CATALOG>_N.catalog files, warmup serve's a catalog.header)";
   CHECK(FindServerCatalogFolder(dir / "storage", "logs").status().message() ==
-        (dir / "storage/logs") + " is no server's catalog folder " + layouts);
+        (dir / "storage/logs") +
+            " is no server's catalog folder (evitaDB's holds logs.boot and logs_N.catalog files, warmup "
+            "serve's a "
+            "catalog.header)");
   CHECK(FindServerCatalogFolder(dir / "storage", "nope").status().message() ==
         (dir / "storage") + " has no catalog folder nope; it has senesi, tiny");
   fs::remove_all(dir / "storage/senesi");

@@ -48,16 +48,19 @@ struct ServerBackup {
 };
 
 // Asks the server at `address` for a full backup of `catalog` (evitaDB's
-// FullBackupCatalog: a zip of the catalog's folder as its storage holds it,
-// which --pristine-dir with --source-server-command reads), waits until the
-// server's task has finished, within `timeout_seconds`, and fetches the zip
-// into `out_path`, a new file (never overwritten; removed again when the
-// fetch fails). The server keeps its own copy in its export directory.
-// Errors: kAlreadyExists when `out_path` exists; as ListServerCatalogs;
-// kNotFound for no such catalog; kFailedPrecondition when the server's task
-// failed (its exception in the message); kDeadlineExceeded at the timeout
-// (naming the task's state and progress); kDataLoss when fewer or more
-// bytes arrive than the server announced.
+// FullBackupCatalog, on a read-write session as evitaDB requires: a zip of
+// the catalog's folder as its storage holds it, which a source server reads,
+// warmup/source_server.h), waits until the server's task has finished, and
+// fetches the zip into `out_path`, a new file (never overwritten; removed
+// again when anything fails), the backup and the download within
+// `timeout_seconds` together. The server keeps its own copy in its export
+// directory.
+// Errors: kAlreadyExists when `out_path` exists; kUnavailable when it cannot
+// be created, written or synced; as ListServerCatalogs; kNotFound for no
+// such catalog; kFailedPrecondition when the server's task failed (its
+// exception in the message); kDeadlineExceeded at the timeout (naming the
+// task's state and progress); kDataLoss when fewer or more bytes arrive
+// than the server announced.
 StatusOr<ServerBackup> BackupServerCatalog(const std::string& address, const std::string& catalog,
                                            const std::string& out_path, int timeout_seconds,
                                            const ServerAdminOptions& options = {});

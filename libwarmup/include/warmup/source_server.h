@@ -22,20 +22,18 @@ namespace warmup {
 
 class SourceServer {
  public:
-  // Finds the catalog folder (spec.pristine_dir/spec.catalog, or the only
-  // subdirectory of pristine_dir; when pristine_dir is a file, the folder of
-  // that backup zip: ReadServerBackupZip), prepares `work_dir` as a work
-  // directory (refusing any path of `in_use` inside it), copies the folder
-  // alone into WORK/data/<CATALOG>/ (or unpacks it there), starts spec.server.command on WORK/data (its log
+  // Finds the catalog folder (FindServerCatalogFolder of spec.pristine_dir
+  // and spec.catalog; when pristine_dir is a file, the folder of that backup
+  // zip: ReadServerBackupZip), prepares `work_dir` as a work directory
+  // (refusing any path of `in_use` inside it), copies the folder alone into
+  // WORK/data/<CATALOG>/ (or unpacks it there), starts spec.server.command on WORK/data (its log
   // WORK/server.log, GC log WORK/gc.log) and waits, within
   // spec.server.start_timeout_seconds, until the server lists the catalog
   // ALIVE. `stop`, when not null, ends the wait early.
-  // Errors: kInvalidArgument for a pristine_dir that is neither a directory
-  // nor a backup zip, or holds no such folder (naming the folders it holds),
-  // or several without spec.catalog; kFailedPrecondition when the server lists the catalog
-  // CORRUPTED or not ALIVE by the deadline (naming the state it last said,
-  // with the last error lines of the server's log), or when stopped; the
-  // work directory's and the server's start errors.
+  // Errors: FindServerCatalogFolder's or ReadServerBackupZip's for
+  // pristine_dir, and UnpackServerBackupZip's for a zip; kFailedPrecondition when the server lists the
+  // catalog CORRUPTED or not ALIVE by the deadline (naming the state it last said, with the last error lines
+  // of the server's log), or when stopped; the work directory's and the server's start errors.
   static StatusOr<std::unique_ptr<SourceServer>> Start(const SourceSpec& spec, const std::string& work_dir,
                                                        const std::vector<PathInUse>& in_use,
                                                        const StopRequest* stop = nullptr);
@@ -66,11 +64,15 @@ class SourceServer {
   // "\nthe source server's log FILE ends with:\n  LINE ..." when its log has
   // error lines, else empty: appended to a failure's message.
   virtual std::string LogErrors() const = 0;
+  // A failed read's `message` with what the server adds to it: DiedDuringRun
+  // first when it died, its LogErrors after.
+  virtual std::string FailureMessage(const std::string& message) const = 0;
   // The process, for a ServerSampler while the catalog is read.
   virtual const ServerProcess& process() const = 0;
   // Stops the server (SIGTERM, then SIGKILL after the grace); its figures.
-  // Idempotent.
-  virtual ServerFigures Stop() = 0;
+  // `after_failure`: the read failed, so a server that is dying is given up
+  // to 2 s to end by itself first, that DiedDuringRun may say so. Idempotent.
+  virtual ServerFigures Stop(bool after_failure) = 0;
 };
 
 }  // namespace warmup

@@ -377,16 +377,18 @@ if (r.total_seconds === null) {
 total('loader', 'loader', 'user ' + fixed(r.loader.user_seconds, 2) + ' s, sys ' + fixed(r.loader.system_seconds, 2) +
       ' s', 'peak RSS ' + mb(r.loader.peak_rss_bytes), '');
 // A started server's own figures: the target's (sp), and the source server's
-// that read the catalog (ssp), each under its own rows.
-const processTotals = (p, key, name) => {
-  total(key, name, 'user ' + fixed(p.usage.user_seconds, 2) + ' s, sys ' +
-        fixed(p.usage.system_seconds, 2) + ' s', 'peak RSS ' + mb(p.usage.peak_rss_bytes) + ' (sampled: load ' +
+// that read the catalog (ssp), each under its own rows. The reader has no
+// goLive and writes no data of its own.
+const processTotals = (p, key, name, reader) => {
+  const peak = 'peak RSS ' + mb(p.usage.peak_rss_bytes) + (reader ? '' : ' (sampled: load ' +
         mb(p.peak_rss_load_bytes) + ', goLive ' + (p.peak_rss_golive_bytes === null ? 'n/a, no goLive' : mb(p.peak_rss_golive_bytes)) +
-        '); ' + (p.usage_sampled ? 'from /proc samples of the command\'s process group'
+        ')');
+  total(key, name, 'user ' + fixed(p.usage.user_seconds, 2) + ' s, sys ' + fixed(p.usage.system_seconds, 2) + ' s',
+        peak + '; ' + (p.usage_sampled ? 'from /proc samples of the command\'s process group'
                                  : 'page faults ' + grouped(p.usage.minor_faults) + ' minor / ' + grouped(p.usage.major_faults) +
                                    ' major, context switches ' + grouped(p.usage.voluntary_context_switches) + ' / ' +
                                    grouped(p.usage.involuntary_context_switches)) +
-        '; data ' + mb(p.data_bytes) + ' in ' + p.data_dir + '; ' + p.ended, '');
+        (reader ? '' : '; data ' + mb(p.data_bytes) + ' in ' + p.data_dir) + '; ' + p.ended, '');
   if (p.gc) {
     total(key + '-gc', name + ' GC', fixed(p.gc.pause_seconds, 3) + ' s paused', p.gc.young_collections + ' young, ' +
           p.gc.full_collections + ' full, ' + p.gc.other_pauses + ' other pauses (' + p.gc.log + ')');
@@ -395,7 +397,7 @@ const processTotals = (p, key, name) => {
   }
 };
 if (sp) processTotals(sp, 'server-process', 'server');
-if (ssp) processTotals(ssp, 'source-server-process', 'source server (the reader, not the target)');
+if (ssp) processTotals(ssp, 'source-server-process', 'source server (the reader, not the target)', true);
 table(['figure', 'value', ''], totals, {'data-table': 'totals'});
 
 if (r.index_statistics.length > 0) {

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
@@ -129,7 +130,9 @@ StatusOr<ServerBackup> BackupServerCatalog(const std::string& address, const std
   const auto fetch_start = Clock::now();
   pb::GrpcFetchFileRequest request;
   *request.mutable_fileid() = task.file().fileid();
-  auto context = client.Context("", timeout_seconds);
+  // What is left of the one budget the backup and its download share.
+  const auto left = std::chrono::ceil<std::chrono::seconds>(deadline - Clock::now()).count();
+  auto context = client.Context("", static_cast<int>(std::max<int64_t>(1, left)));
   auto stream = client.management().FetchFile(context.get(), request);
   pb::GrpcFetchFileResponse chunk;
   int64_t announced = task.file().totalsizeinbytes();

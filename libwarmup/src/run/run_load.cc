@@ -400,17 +400,17 @@ StatusOr<std::unique_ptr<CatalogSource>> OpenSource(const SourceSpec& spec,
   }
   // A server's own storage or backup is not a snapshot: say what it is and
   // which flags read it, rather than only what it lacks.
-  auto server_storage = [&](const Status& s) {
+  auto path = FindSnapshot(spec.pristine_dir, spec.catalog);
+  if (!path.ok()) {
+    const Status s = path.status().WithContext("--pristine-dir");
     const std::string storage = DescribeServerStorage(spec.pristine_dir);
     return storage.empty() ? s : Status(s.code(), s.message() + "; it is " + storage);
-  };
-  auto path = FindSnapshot(spec.pristine_dir, spec.catalog);
-  if (!path.ok()) return server_storage(path.status().WithContext("--pristine-dir"));
-  auto snapshot = OpenSnapshotSource(*path);  // its errors first: they say what is wrong
-  if (!snapshot.ok() && !DescribeServerStorage(*path).empty()) {
-    return server_storage(FailedPreconditionError(snapshot.status().message()));
   }
+  auto snapshot = OpenSnapshotSource(*path);  // its errors first: they say what is wrong
   if (!snapshot.ok()) {
+    if (const std::string storage = DescribeServerStorage(*path); !storage.empty()) {
+      return FailedPreconditionError(snapshot.status().message() + "; it is " + storage);
+    }
     // What is wrong is in the snapshot (a hostile zip entry, a bad
     // manifest), not in how it was named: not the caller's usage error.
     if (snapshot.status().code() == StatusCode::kInvalidArgument) {
@@ -473,16 +473,13 @@ StatusOr<RunResult> RunThroughSourceServer(const RunSpec& spec, const RunHooks& 
   RunHooks read_hooks = hooks;
   read_hooks.observers.push_back(&sampler);
   StatusOr<RunResult> result = RunLoad(read, read_hooks);
-  ServerFigures figures = (*server)->Stop();
+  ServerFigures figures = (*server)->Stop(!result.ok() || !result->abort_error.empty());
   // A read that failed because the reader died says so first: its gRPC
   // error alone ("Socket closed") would send the reader looking elsewhere.
-  const std::string died = (*server)->DiedDuringRun();
-  if (!result.ok()) {
-    return Status(result.status().code(),
-                  (died.empty() ? "" : died + "; ") + result.status().message() + (*server)->LogErrors());
-  }
-  if (!died.empty() && !result->abort_error.empty()) {
-    result->abort_error = died + "; " + result->abort_error + (*server)->LogErrors();
+  if (!result.ok())
+    return Status(result.status().code(), (*server)->FailureMessage(result.status().message()));
+  if (!(*server)->DiedDuringRun().empty() && !result->abort_error.empty()) {
+    result->abort_error = (*server)->FailureMessage(result->abort_error);
   }
   result->notes.push_back("the source: " + (*server)->Describe());
   sampler.AddTo(figures);

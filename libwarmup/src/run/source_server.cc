@@ -81,6 +81,9 @@ class StartedSourceServer : public SourceServer {
     if (stopped_) ended = "; " + (died_ ? "ended during the run: " + ended_ : ended_ + " after the run");
     return what + " in " + copy_ + " (" + command_ + ended + ")";
   }
+  std::string FailureMessage(const std::string& message) const override {
+    return (died_ ? DiedDuringRun() + "; " : "") + message + LogErrors();
+  }
   std::string DiedDuringRun() const override {
     return died_ ? "the source server ended during the run (" + ended_ + ")" : "";
   }
@@ -108,8 +111,16 @@ class StartedSourceServer : public SourceServer {
     return provenance;
   }
   const ServerProcess& process() const override { return *process_; }
-  ServerFigures Stop() override {
-    if (!stopped_) died_ = process_->HasEnded();
+  ServerFigures Stop(bool after_failure) override {
+    if (!stopped_) {
+      // A server that died mid-read is seen to by its reader (the connection
+      // closes) a moment before it is reaped as ended (a shell wrapper exits
+      // after its child): after a failure, that moment is waited for.
+      const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(after_failure ? 2 : 0);
+      while (!(died_ = process_->HasEnded()) && std::chrono::steady_clock::now() < until) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      }
+    }
     ServerFigures figures = process_->Stop();
     stopped_ = true;
     ended_ = figures.ended;
@@ -165,7 +176,7 @@ StatusOr<std::unique_ptr<SourceServer>> SourceServer::Start(const SourceSpec& sp
     if (!sha256.ok()) return sha256.status();
     origin.zip_sha256 = *sha256;
     auto unpacked = UnpackServerBackupZip(spec.pristine_dir, catalog, data.string());
-    if (!unpacked.ok()) return unpacked.status().WithContext("--pristine-dir");
+    if (!unpacked.ok()) return unpacked.status().WithContext("unpacking it for the source server");
     catalog = fs::path(*unpacked).filename().string();
   } else {
     fs::copy(origin.path, data / catalog, fs::copy_options::recursive, ec);
@@ -189,7 +200,7 @@ StatusOr<std::unique_ptr<SourceServer>> SourceServer::Start(const SourceSpec& sp
   auto server = std::make_unique<StartedSourceServer>(std::move(process).value(), catalog, std::move(origin),
                                                       data.string(), spec.server.command, options.log);
   if (Status alive = WaitForAlive(server->address(), catalog, deadline, stop); !alive.ok()) {
-    server->Stop();
+    server->Stop(/*after_failure=*/false);  // it never opened the catalog: why is in the message
     return Status(alive.code(), alive.message() + server->LogErrors());
   }
   return std::unique_ptr<SourceServer>(std::move(server));

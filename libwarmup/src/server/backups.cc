@@ -1,6 +1,7 @@
 #include "server/backups.h"
 
 #include <chrono>
+#include <cstdio>
 #include <filesystem>
 #include <random>
 
@@ -18,6 +19,18 @@ pb::GrpcUuid RandomUuid() {
   id.set_mostsignificantbits(static_cast<int64_t>((bits() & ~0xF000ULL) | 0x4000ULL));
   id.set_leastsignificantbits(static_cast<int64_t>((bits() & ~(3ULL << 62)) | (2ULL << 62)));
   return id;
+}
+
+// "8-4-4-4-12" hex digits, as a UUID is written.
+std::string UuidText(const pb::GrpcUuid& id) {
+  char text[40];
+  const auto high = static_cast<uint64_t>(id.mostsignificantbits());
+  const auto low = static_cast<uint64_t>(id.leastsignificantbits());
+  std::snprintf(
+      text, sizeof(text), "%08llx-%04llx-%04llx-%04llx-%012llx", static_cast<unsigned long long>(high >> 32),
+      static_cast<unsigned long long>((high >> 16) & 0xFFFF), static_cast<unsigned long long>(high & 0xFFFF),
+      static_cast<unsigned long long>(low >> 48), static_cast<unsigned long long>(low & 0xFFFFFFFFFFFFULL));
+  return text;
 }
 
 void SetNow(pb::GrpcOffsetDateTime* at) {
@@ -39,9 +52,13 @@ StatusOr<pb::GrpcTaskStatus> BackupRegistry::Backup(const std::string& catalog, 
   task.mutable_catalogname()->set_value(catalog);
   SetNow(task.mutable_issued());
   SetNow(task.mutable_started());
-  const std::string name = "full_backup_" + catalog + "_" + std::to_string(tasks_.size() + 1) + ".zip";
+  // Named by the task's id, so that no two backups, of this process or an
+  // earlier one writing the same directory, ever share a name.
+  const std::string name = "full_backup_" + catalog + "_" + UuidText(task.taskid()) + ".zip";
   const std::string path = (fs::path(export_dir_) / name).string();
   if (Status s = WriteServerBackupZip(folder, path); !s.ok()) return s;
+  const auto size = fs::file_size(path, ec);
+  if (ec) return UnavailableError("cannot read the size of " + path + ": " + ec.message());
   SetNow(task.mutable_finished());
   task.set_simplifiedstate(pb::TASK_FINISHED);
   task.set_progress(100);
@@ -49,7 +66,7 @@ StatusOr<pb::GrpcTaskStatus> BackupRegistry::Backup(const std::string& catalog, 
   *file->mutable_fileid() = RandomUuid();
   file->set_name(name);
   file->set_contenttype("application/zip");
-  file->set_totalsizeinbytes(static_cast<int64_t>(fs::file_size(path, ec)));
+  file->set_totalsizeinbytes(static_cast<int64_t>(size));
   SetNow(file->mutable_created());
   file->mutable_origin()->set_value("FullBackupTask");
   tasks_[KeyOf(task.taskid())] = task;

@@ -32,20 +32,17 @@ TestingAids::TestingAids(const ServerOptions& options)
     : golive_delay_ms_(options.golive_delay_ms),
       upsert_delay_ms_(options.upsert_delay_ms),
       inject_upsert_delay_us_(options.inject_upsert_delay_us) {
-  for (const auto& fault : options.faults) {
-    calls_left_[fault.method] = fault.after_calls;
-    if (fault.crash) crash_.insert(fault.method);
-  }
+  for (const auto& fault : options.faults) faults_[fault.method] = {fault.after_calls, fault.crash};
 }
 
 Status TestingAids::Call(const std::string& method) {
-  auto it = calls_left_.find(method);
-  if (it == calls_left_.end()) return OkStatus();
-  if (it->second > 0) {
-    --it->second;
+  auto it = faults_.find(method);
+  if (it == faults_.end()) return OkStatus();
+  if (it->second.calls_left > 0) {
+    --it->second.calls_left;
     return OkStatus();
   }
-  if (crash_.count(method) != 0) std::raise(SIGKILL);
+  if (it->second.crash) std::raise(SIGKILL);
   return UnavailableError("injected fault: " + method);
 }
 

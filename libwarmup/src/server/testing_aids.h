@@ -10,7 +10,6 @@
 #include <chrono>
 #include <cstdint>
 #include <map>
-#include <set>
 #include <string>
 
 #include "warmup/server.h"
@@ -28,7 +27,8 @@ class TestingAids {
   explicit TestingAids(const ServerOptions& options);
 
   // Counts one call of `method`. Not thread-safe: called under the server's
-  // lock. Errors: kUnavailable "injected fault: METHOD" once its fault is due.
+  // lock. Errors: kUnavailable "injected fault: METHOD" once its fault is
+  // due; a crash fault ends the process (SIGKILL) instead.
   Status Call(const std::string& method);
 
   // Before an upsert takes the server's lock: the upsert delay (outside the
@@ -41,8 +41,11 @@ class TestingAids {
   void BeforeGoLive() const;
 
  private:
-  std::map<std::string, int64_t> calls_left_;  // method -> calls that still succeed
-  std::set<std::string> crash_;                // methods whose due fault ends the process
+  struct Fault {
+    int64_t calls_left = 0;  // calls that still succeed
+    bool crash = false;      // then the process ends, rather than the call failing
+  };
+  std::map<std::string, Fault> faults_;  // by method
   int golive_delay_ms_ = 0;
   int upsert_delay_ms_ = 0;
   int inject_upsert_delay_us_ = 0;

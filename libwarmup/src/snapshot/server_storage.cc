@@ -32,12 +32,61 @@ std::optional<StorageServer> ServerOfCatalogFiles(const std::string& name,
   return std::nullopt;
 }
 
-std::optional<StorageServer> ServerOfCatalogFolder(const fs::path& dir) {
+// What each server's catalog folder `name` holds first, for the refusals.
+std::string Layouts(const std::string& name) {
+  return "evitaDB's holds " + name + ".boot and " + name +
+         "_N.catalog files, warmup serve's a catalog.header";
+}
+
+// `path` without a trailing '/' ("dir/" names "dir").
+fs::path Clean(const std::string& path) {
+  const fs::path normal = fs::path(path).lexically_normal();
+  return normal.has_filename() ? normal : normal.parent_path();
+}
+
+// The entries of the directory `dir`. Iterated by increment(ec), since the
+// range-for's ++ throws on an error midway.
+StatusOr<std::vector<fs::directory_entry>> Entries(const fs::path& dir) {
+  std::vector<fs::directory_entry> out;
   std::error_code ec;
-  if (!fs::is_directory(dir, ec)) return std::nullopt;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) out.push_back(*it);
+  if (ec) return UnavailableError("cannot list " + dir.string() + ": " + ec.message());
+  return out;
+}
+
+// Whose catalog folder the directory `dir` is, if any's.
+// Errors: kUnavailable when it cannot be listed.
+StatusOr<std::optional<StorageServer>> ServerOfCatalogFolder(const fs::path& dir) {
+  auto entries = Entries(dir);
+  if (!entries.ok()) return entries.status();
   std::vector<std::string> files;
-  for (const auto& entry : fs::directory_iterator(dir, ec)) files.push_back(entry.path().filename().string());
+  for (const fs::directory_entry& entry : *entries) files.push_back(entry.path().filename().string());
   return ServerOfCatalogFiles(dir.filename().string(), files);
+}
+
+// A storage directory's folders: those in a server's layout (sorted, and
+// whose layout the last of them is in) and the others (sorted).
+struct StorageFolders {
+  std::vector<std::string> catalogs;
+  std::optional<StorageServer> server;
+  std::vector<std::string> others;
+};
+
+StatusOr<StorageFolders> ReadStorageFolders(const fs::path& storage) {
+  auto entries = Entries(storage);
+  if (!entries.ok()) return entries.status();
+  StorageFolders folders;
+  for (const fs::directory_entry& entry : *entries) {
+    std::error_code ec;  // an entry that cannot be looked into is simply not a folder
+    if (!entry.is_directory(ec)) continue;
+    auto of = ServerOfCatalogFolder(entry.path());
+    if (!of.ok()) return of.status();
+    if (*of) folders.server = *of;
+    (*of ? folders.catalogs : folders.others).push_back(entry.path().filename().string());
+  }
+  std::sort(folders.catalogs.begin(), folders.catalogs.end());
+  std::sort(folders.others.begin(), folders.others.end());
+  return folders;
 }
 
 std::string Listed(const std::vector<std::string>& names) {
@@ -82,8 +131,7 @@ StatusOr<BackupEntries> OpenBackupZip(const std::string& path) {
     const auto of = ServerOfCatalogFiles(folder, names);
     if (!of) {
       return InvalidArgumentError(path + ": its folder " + snapshot::QuotedZipEntry(folder + "/") +
-                                  " is no server's catalog folder (evitaDB's holds " + folder + ".boot and " +
-                                  folder + "_N.catalog files, warmup serve's a catalog.header)");
+                                  " is no server's catalog folder (" + Layouts(folder) + ")");
     }
     if (server && *server != *of) {
       return InvalidArgumentError(path + ": it holds catalog folders of both " +
@@ -126,27 +174,18 @@ StatusOr<std::string> ChooseServerCatalog(const std::vector<std::string>& found,
 StatusOr<std::string> FindServerCatalogFolder(const std::string& storage, const std::string& catalog) {
   std::error_code ec;
   if (!fs::is_directory(storage, ec)) return InvalidArgumentError(storage + " is not a directory");
-  std::vector<std::string> catalogs, others;
-  for (const auto& entry : fs::directory_iterator(storage, ec)) {
-    std::error_code entry_ec;  // one entry that cannot be looked into is simply not a folder
-    if (!entry.is_directory(entry_ec)) continue;
-    const std::string name = entry.path().filename().string();
-    (ServerOfCatalogFolder(entry.path()) ? catalogs : others).push_back(name);
-  }
-  if (ec) return UnavailableError("cannot list " + storage + ": " + ec.message());
-  std::sort(catalogs.begin(), catalogs.end());
-  std::sort(others.begin(), others.end());
-  const std::string layouts =
-      "evitaDB's holds <CATALOG>.boot and <CATALOG>_N.catalog files, warmup serve's a catalog.header";
+  auto folders = ReadStorageFolders(storage);
+  if (!folders.ok()) return folders.status();
+  const std::vector<std::string>& others = folders->others;
   if (!catalog.empty() && std::find(others.begin(), others.end(), catalog) != others.end()) {
     return InvalidArgumentError((fs::path(storage) / catalog).string() + " is no server's catalog folder (" +
-                                layouts + ")");
+                                Layouts(catalog) + ")");
   }
-  if (catalog.empty() && catalogs.empty() && !others.empty()) {
-    return InvalidArgumentError(storage + " holds no server's catalog folder (" + layouts +
+  if (catalog.empty() && folders->catalogs.empty() && !others.empty()) {
+    return InvalidArgumentError(storage + " holds no server's catalog folder (" + Layouts("<CATALOG>") +
                                 "); its folders: " + Listed(others));
   }
-  auto chosen = ChooseServerCatalog(catalogs, catalog, storage);
+  auto chosen = ChooseServerCatalog(folders->catalogs, catalog, storage);
   if (!chosen.ok()) return chosen.status();
   return (fs::path(storage) / *chosen).string();
 }
@@ -177,14 +216,7 @@ StatusOr<std::string> UnpackServerBackupZip(const std::string& zip_path, const s
       if (!in.ok()) return in.status();
       auto out = snapshot::CopyZipEntry(**in, to.string());
       if (!out.ok()) return out.status();
-      // libzip checks a deflated entry's CRC at its end; the size is checked
-      // here too, for a stored entry cut short.
-      zip_stat_t stat;
-      if (zip_stat_index(archive, e.index, 0, &stat) == 0 && (stat.valid & ZIP_STAT_SIZE) != 0 &&
-          (*out)->stored_bytes() != stat.size) {
-        return DataLossError(name + ": " + std::to_string((*out)->stored_bytes()) + " bytes read of the " +
-                             std::to_string(stat.size) + " its entry says");
-      }
+      // libzip checks each entry's CRC and size as it reads it to its end.
     }
     return OkStatus();
   });
@@ -194,8 +226,9 @@ Status WriteServerBackupZip(const std::string& folder, const std::string& zip_pa
   std::error_code ec;
   if (!fs::is_directory(folder, ec)) return InvalidArgumentError(folder + " is not a directory");
   std::vector<std::string> files;
-  for (const auto& entry : fs::recursive_directory_iterator(folder, ec)) {
-    if (entry.is_regular_file(ec)) files.push_back(fs::relative(entry.path(), folder, ec).string());
+  for (fs::recursive_directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec)) {
+    std::error_code file_ec;
+    if (it->is_regular_file(file_ec)) files.push_back(it->path().lexically_relative(folder).string());
   }
   if (ec) return UnavailableError("cannot list " + folder + ": " + ec.message());
   std::sort(files.begin(), files.end());
@@ -211,9 +244,7 @@ Status WriteServerBackupZip(const std::string& folder, const std::string& zip_pa
     fs::remove(zip_path, ec);
     return UnavailableError(message);
   };
-  fs::path clean = fs::path(folder).lexically_normal();
-  if (!clean.has_filename()) clean = clean.parent_path();  // "dir/"
-  const std::string name = clean.filename().string();
+  const std::string name = Clean(folder).filename().string();
   if (zip_dir_add(archive, (name + "/").c_str(), ZIP_FL_ENC_UTF_8) < 0)
     return fail("cannot add " + name + "/");
   for (const std::string& file : files) {
@@ -256,8 +287,7 @@ StatusOr<std::string> FileSha256(const std::string& path) {
 }
 
 std::string DescribeServerStorage(const std::string& path) {
-  const fs::path dir = fs::path(path).lexically_normal();
-  const fs::path clean = dir.has_filename() ? dir : dir.parent_path();
+  const fs::path clean = Clean(path);
   const std::string reads =
       " --source-server-command '...' (a server started on a copy of it; docs/evitadb.md)";
   std::error_code ec;
@@ -271,25 +301,18 @@ std::string DescribeServerStorage(const std::string& path) {
            (backup->catalogs.size() > 1 ? " --catalog " + first : "") + reads +
            ", or unpack it once with warmup unpack " + clean.string() + " DIR";
   }
-  if (const auto server = ServerOfCatalogFolder(clean)) {
-    return "a catalog folder of " + std::string(StorageServerName(*server)) + "'s storage (" +
+  if (!fs::is_directory(clean, ec)) return "";
+  if (auto server = ServerOfCatalogFolder(clean); server.ok() && *server) {
+    return "a catalog folder of " + std::string(StorageServerName(**server)) + "'s storage (" +
            clean.filename().string() + "): read it with --pristine-dir " + clean.parent_path().string() +
            " --catalog " + clean.filename().string() + reads;
   }
-  if (!fs::is_directory(clean, ec)) return "";
-  std::vector<std::string> catalogs;
-  std::optional<StorageServer> server;
-  for (const auto& entry : fs::directory_iterator(clean, ec)) {
-    if (const auto of = ServerOfCatalogFolder(entry.path())) {
-      catalogs.push_back(entry.path().filename().string());
-      server = of;
-    }
-  }
-  if (catalogs.empty()) return "";
-  std::sort(catalogs.begin(), catalogs.end());
-  return "a storage directory of " + std::string(StorageServerName(*server)) + " holding the catalog folder" +
-         (catalogs.size() > 1 ? "s " : " ") + Listed(catalogs) + ": read one with --pristine-dir " +
-         clean.string() + " --catalog " + catalogs.front() + reads;
+  auto folders = ReadStorageFolders(clean);
+  if (!folders.ok() || folders->catalogs.empty()) return "";
+  const std::vector<std::string>& catalogs = folders->catalogs;
+  return "a storage directory of " + std::string(StorageServerName(*folders->server)) +
+         " holding the catalog folder" + (catalogs.size() > 1 ? "s " : " ") + Listed(catalogs) +
+         ": read one with --pristine-dir " + clean.string() + " --catalog " + catalogs.front() + reads;
 }
 
 }  // namespace warmup

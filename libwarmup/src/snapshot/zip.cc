@@ -150,8 +150,13 @@ StatusOr<std::string> UnpackCatalogDirectory(const std::string& parent_dir, cons
                        "cannot move the unpacked catalog to " + final_dir.string() + ": " + ec.message()));
   }
   fs::remove(temp_root, ec);
-  // As the snapshot writer does: the rename is durable once the parent is synced.
-  if (Status s = SyncDirectory(parent_dir); !s.ok()) return s;
+  // As the snapshot writer does: the rename is durable once the parent is
+  // synced; until then it is not made, and goes again.
+  if (Status s = SyncDirectory(parent_dir); !s.ok()) {
+    fs::remove_all(final_dir, ec);
+    remove_created();
+    return s;
+  }
   return final_dir.string();
 }
 
