@@ -489,8 +489,9 @@ TEST_CASE("type indexes keep no sort postings, reduced indexes do (evitaDB's Ref
 // A reduced index refers to the global index's price records, as evitaDB's
 // PriceListAndCurrencyPriceRefIndex does: it keeps price ids, entities and
 // validity (every price, docs/engine.md), and no records or entity -> prices
-// map; its snapshot brings back the same. Postings: per price a reference and
-// two bitmaps (three) and a validity entry (two).
+// map; its snapshot brings back the same. Postings: its entity, its two
+// price ids, and a start and an end per price in the validity index (the
+// unbounded one's at evitaDB's border points).
 TEST_CASE("a reduced index keeps price ids, entities and validity, the records left to the global index") {
   engine::IndexEntries entries;
   engine::PriceEntry unbounded;
@@ -517,7 +518,7 @@ TEST_CASE("a reduced index keeps price ids, entities and validity, the records l
   engine::EntityIndex reduced(&values, engine::EntityIndex::PriceRecords::kInGlobalIndex);
   reduced.Add(7, entries);
   check(reduced, {11, 12});
-  CHECK(reduced.Counts().entries == 2 * 3 + 2 * 2);
+  CHECK(reduced.Counts().entries == 1 + 2 + 2 * 2);
 
   engine::EntityIndex loaded =
       SavedAndLoaded(reduced, &values, engine::EntityIndex::PriceRecords::kInGlobalIndex);
@@ -709,11 +710,10 @@ TEST_CASE("price validity is kept as threshold points, shared by prices with the
   auto read_points = [&] {
     thresholds.clear();
     points.clear();
-    prices->validity.ForEach(prices->price_ids,
-                             [&](int64_t threshold, const engine::ValidityIndex::Point& point) {
-                               thresholds.push_back(threshold);
-                               points[threshold] = {point.starts.ToVector(), point.ends.ToVector()};
-                             });
+    prices->validity.ForEach([&](int64_t threshold, const engine::ValidityIndex::Point& point) {
+      thresholds.push_back(threshold);
+      points[threshold] = {point.starts.ToVector(), point.ends.ToVector()};
+    });
   };
   read_points();
   CHECK(thresholds == std::vector<int64_t>{std::numeric_limits<int64_t>::min(), 1'000, 2'000, 3'000,
@@ -734,9 +734,9 @@ TEST_CASE("price validity is kept as threshold points, shared by prices with the
   CHECK(valid_at(3'001) == std::vector<int32_t>{1, 2, 3});
   CHECK(valid_at(std::numeric_limits<int64_t>::min()) == std::vector<int32_t>{1, 2, 3});
   CHECK(valid_at(std::numeric_limits<int64_t>::max()) == std::vector<int32_t>{1, 2, 3});
-  // Postings: per price a record and two bitmaps, and a start and an end
-  // (membership is AddMember's, not made here).
-  CHECK(index.Counts().entries == 5 * 3 + 5 * 2);
+  // Postings: the entity; per price its id, its record, its id under the
+  // entity, and a start and an end (membership is AddMember's, not made here).
+  CHECK(index.Counts().entries == 1 + 5 * 5);
 
   // Removing the price that alone starts at 1000 drops that point; 2000 stays
   // while the other price still starts there.
@@ -775,10 +775,9 @@ TEST_CASE("prices open at one or both ends read as evitaDB's extremes, before an
   const engine::EntityIndex::PriceIndex* prices = index.Prices(0);
   REQUIRE(prices != nullptr);
   std::map<int64_t, std::pair<std::vector<int32_t>, std::vector<int32_t>>> points;
-  prices->validity.ForEach(prices->price_ids,
-                           [&](int64_t threshold, const engine::ValidityIndex::Point& point) {
-                             points[threshold] = {point.starts.ToVector(), point.ends.ToVector()};
-                           });
+  prices->validity.ForEach([&](int64_t threshold, const engine::ValidityIndex::Point& point) {
+    points[threshold] = {point.starts.ToVector(), point.ends.ToVector()};
+  });
   using Sides = std::pair<std::vector<int32_t>, std::vector<int32_t>>;
   CHECK(points ==
         std::map<int64_t, Sides>{
@@ -791,7 +790,7 @@ TEST_CASE("prices open at one or both ends read as evitaDB's extremes, before an
   CHECK(valid_at(1'501) == std::vector<int32_t>{1, 2});
   CHECK(valid_at(2'500) == std::vector<int32_t>{1, 2, 4});
   CHECK(valid_at(kMax) == std::vector<int32_t>{1, 2, 4});
-  CHECK(index.Counts().entries == 4 * 5);
+  CHECK(index.Counts().entries == 1 + 4 * 5);
 
   // The unbounded price 2 and the half-open 3 leave.
   engine::IndexEntries gone;
@@ -799,6 +798,39 @@ TEST_CASE("prices open at one or both ends read as evitaDB's extremes, before an
   index.Remove(9, gone);
   CHECK(valid_at(0) == std::vector<int32_t>{1});
   CHECK(valid_at(kMax) == std::vector<int32_t>{1, 4});
+}
+
+// evitaDB's price indexes record every price's validity
+// (AbstractPriceListAndCurrencyPriceIndex.addValidity): one without validity
+// as RangeIndex.addRecord(Long.MIN_VALUE, Long.MAX_VALUE, id), a start in the
+// minimum's border point and an end in the maximum's. Hand-worked: three
+// prices without validity, one from a moment on, one until a moment, one
+// bounded: six prices, twelve starts and ends; each removal takes its two.
+TEST_CASE("issue 52: the validity index records every price, one without validity at both border points") {
+  constexpr int64_t kMin = std::numeric_limits<int64_t>::min();
+  constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+  const std::vector<std::pair<int64_t, int64_t>> bounds = {{kMin, kMax}, {kMin, kMax}, {kMin, kMax},
+                                                           {500, kMax},  {kMin, 700},  {100, 200}};
+  engine::ValidityIndex validity;
+  for (size_t i = 0; i < bounds.size(); ++i)
+    validity.Add(bounds[i].first, bounds[i].second, static_cast<uint32_t>(i + 1));
+  CHECK(validity.entries() == 12);
+  std::map<int64_t, std::pair<std::vector<int32_t>, std::vector<int32_t>>> points;
+  validity.ForEach([&](int64_t threshold, const engine::ValidityIndex::Point& point) {
+    points[threshold] = {point.starts.ToVector(), point.ends.ToVector()};
+  });
+  using Sides = std::pair<std::vector<int32_t>, std::vector<int32_t>>;
+  CHECK(points == std::map<int64_t, Sides>{{kMin, {{1, 2, 3, 5}, {}}},
+                                           {100, {{6}, {}}},
+                                           {200, {{}, {6}}},
+                                           {500, {{4}, {}}},
+                                           {700, {{}, {5}}},
+                                           {kMax, {{}, {1, 2, 3, 4}}}});
+  for (size_t i = 0; i < bounds.size(); ++i) {
+    validity.Remove(bounds[i].first, bounds[i].second, static_cast<uint32_t>(i + 1));
+    CHECK(validity.entries() == 12 - 2 * (i + 1));
+  }
+  CHECK(validity.ValidAt(0).isEmpty());
 }
 
 // The validity index packs a threshold into two 32-bit words with its sign
@@ -834,7 +866,7 @@ TEST_CASE("validity thresholds either side of zero and of 32-bit boundaries keep
   std::sort(expected.begin(), expected.end());
   std::vector<int64_t> thresholds;
   validity.ForEach(
-      ids, [&](int64_t threshold, const engine::ValidityIndex::Point&) { thresholds.push_back(threshold); });
+      [&](int64_t threshold, const engine::ValidityIndex::Point&) { thresholds.push_back(threshold); });
   CHECK(thresholds == expected);
 
   std::vector<engine::ValidityIndex::Span> spans;
@@ -852,7 +884,7 @@ TEST_CASE("validity thresholds either side of zero and of 32-bit boundaries keep
   // Valid at -1: the price of [-1, 0], the one from kMin + 1 is over, the
   // one from -5 to 2^40 has begun.
   std::vector<int32_t> valid;
-  for (uint32_t id : validity.ValidAt(ids, -1)) valid.push_back(static_cast<int32_t>(id));
+  for (uint32_t id : validity.ValidAt(-1)) valid.push_back(static_cast<int32_t>(id));
   CHECK(valid == std::vector<int32_t>{1, 6});
 }
 

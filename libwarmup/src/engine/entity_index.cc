@@ -157,9 +157,11 @@ IndexCounts EntityIndex::Counts() const {
   for (const auto& [id, m] : unique_) c.entries += m.size();
   for (const auto& [id, l] : locales_) c.entries += l.size();
   for (const auto& [key, p] : prices_) {
-    // A record (or a reference to one) and two bitmaps; validity, a start
-    // and an end per price (at the extremes for one without validity).
-    c.entries += p.price_ids.size() * 5;
+    // What is stored: each entity and each price id; where the records are
+    // (the global index), a record by its id and the id under its entity;
+    // and a start and an end per price in the validity index.
+    c.entries += p.entities.size() + p.price_ids.size() + p.validity.entries();
+    if (p.own != nullptr) c.entries += 2 * p.own->records.size();
   }
   for (const auto& [id, facets] : facets_) {
     for (const auto& [facet, pks] : facets) c.entries += pks.size();
@@ -301,7 +303,7 @@ std::vector<int32_t> EntityIndex::WithLocale(uint32_t locale) const {
 }
 
 Roaring EntityIndex::ValidAt(const PriceIndex& index, int64_t moment) {
-  return index.validity.ValidAt(index.price_ids, moment);
+  return index.validity.ValidAt(moment);
 }
 
 }  // namespace warmup::engine

@@ -1,13 +1,14 @@
 // The validity of the prices in one price index, as evitaDB's RangeIndex
 // (io.evitadb.index.range.RangeIndex) keeps it: thresholds, each with the
 // ids of the prices whose validity starts there and of those ending there.
-// evitaDB puts a price without validity at both int64 extremes. Here such a
-// price is recorded nowhere: it is every price of the index (`all`, the
-// price ids the index keeps anyway) that has no edge, and the readers add it
-// at the extremes. Every other price is two edges, (threshold, price id, start
-// or end), in one ordered set of 12-byte values. Before, the extremes held
-// two more posting sets as large as the index's price ids, and each other
-// threshold a point of two posting sets in a tree. Internal.
+// Every price is recorded, as AbstractPriceListAndCurrencyPriceIndex
+// .addValidity records it: one without validity from the int64 minimum to
+// the maximum. evitaDB's two border points, which never go, are two posting
+// sets here (PkSet: one word for one or two prices, as most of the reduced
+// indexes' price indexes hold): the prices starting at the minimum and those
+// ending at the maximum (a price without validity is in both, one valid
+// from a moment on only in the second). Every other start or end is an edge, (threshold, price id,
+// start or end), in one ordered set of 12-byte values. Internal.
 #ifndef WARMUP_SRC_ENGINE_VALIDITY_INDEX_H_
 #define WARMUP_SRC_ENGINE_VALIDITY_INDEX_H_
 
@@ -35,23 +36,40 @@ class ValidityIndex {
   };
 
   // Adds (removes) price `id` (below 2^31) valid from `from` to `to`, both
-  // included. The caller keeps `id` among the index's price ids while it is
-  // here.
+  // included.
   void Add(int64_t from, int64_t to, uint32_t id) {
-    if (from == kMin && to == kMax) return;
-    edges_.insert(Edge(from, id, Edge::kStart));
-    edges_.insert(Edge(to, id, Edge::kEnd));
+    if (from == kMin) {
+      starts_at_min_.Add(id);
+    } else {
+      edges_.insert(Edge(from, id, Edge::kStart));
+    }
+    if (to == kMax) {
+      ends_at_max_.Add(id);
+    } else {
+      edges_.insert(Edge(to, id, Edge::kEnd));
+    }
   }
   void Remove(int64_t from, int64_t to, uint32_t id) {
-    if (from == kMin && to == kMax) return;
-    edges_.erase(Edge(from, id, Edge::kStart));
-    edges_.erase(Edge(to, id, Edge::kEnd));
+    if (from == kMin) {
+      starts_at_min_.Remove(id);
+    } else {
+      edges_.erase(Edge(from, id, Edge::kStart));
+    }
+    if (to == kMax) {
+      ends_at_max_.Remove(id);
+    } else {
+      edges_.erase(Edge(to, id, Edge::kEnd));
+    }
+  }
+  // Starts and ends recorded: two per price, whatever its validity (the
+  // work evitaDB's RangeIndex.addRecord does, for the index statistics).
+  uint64_t entries() const {
+    return starts_at_min_.size() + ends_at_max_.size() + edges_.size();
   }
   // Calls `f(threshold, point)` for every point holding a start or an end, in
-  // ascending threshold order, where `all` are the index's price ids.
+  // ascending threshold order.
   template <typename F>
-  void ForEach(const PkSet& all, F f) const {
-    const Roaring unbounded = Unbounded(all);
+  void ForEach(F f) const {
     Point point;
     auto flush = [&](int64_t threshold) {
       if (!point.empty()) f(threshold, point);
@@ -60,7 +78,7 @@ class ValidityIndex {
     auto add = [&](const Edge& edge) {
       (edge.side() == Edge::kEnd ? point.ends : point.starts).Add(edge.id());
     };
-    for (uint32_t id : unbounded) point.starts.Add(id);
+    starts_at_min_.ForEach([&](uint32_t id) { point.starts.Add(id); });
     auto it = edges_.begin();
     for (; it != edges_.end() && it->threshold() == kMin; ++it) add(*it);
     flush(kMin);
@@ -70,7 +88,7 @@ class ValidityIndex {
       if (next == edges_.end() || next->threshold() != it->threshold()) flush(it->threshold());
     }
     for (; it != edges_.end(); ++it) add(*it);
-    for (uint32_t id : unbounded) point.ends.Add(id);
+    ends_at_max_.ForEach([&](uint32_t id) { point.ends.Add(id); });
     flush(kMax);
   }
   // One price's validity, both ends included.
@@ -80,22 +98,22 @@ class ValidityIndex {
     int64_t to = 0;
   };
   // Calls fn(const Span&) for every price of `all` (the index's price ids)
-  // with its validity, in ascending id: the edges of the bounded ones, the
-  // extremes for the rest. Only the bounded ones are gathered first, so a
-  // snapshot of millions of prices holds no copy of them all.
+  // with its validity, in ascending id. Only the prices with an edge are
+  // gathered first (the rest are valid throughout), so a snapshot of millions
+  // of prices holds no copy of them all.
   template <class Fn>
   void ForEachByPrice(const PkSet& all, Fn fn) const {
     std::vector<Span> bounded;
-    bounded.reserve(edges_.size() / 2);
-    for (const Edge& edge : edges_) {
-      if (edge.side() == Edge::kStart) bounded.push_back({edge.id(), edge.threshold(), kMax});
-    }
+    bounded.reserve(edges_.size());
+    for (const Edge& edge : edges_) bounded.push_back({edge.id(), kMin, kMax});
     auto by_id = [](const Span& a, const Span& b) { return a.id < b.id; };
     std::sort(bounded.begin(), bounded.end(), by_id);
+    bounded.erase(std::unique(bounded.begin(), bounded.end(),
+                              [](const Span& a, const Span& b) { return a.id == b.id; }),
+                  bounded.end());
     for (const Edge& edge : edges_) {
-      if (edge.side() != Edge::kEnd) continue;
       auto it = std::lower_bound(bounded.begin(), bounded.end(), Span{edge.id()}, by_id);
-      if (it != bounded.end() && it->id == edge.id()) it->to = edge.threshold();
+      (edge.side() == Edge::kStart ? it->from : it->to) = edge.threshold();
     }
     auto next_bounded = bounded.begin();
     all.ForEach([&](uint32_t id) {
@@ -107,9 +125,10 @@ class ValidityIndex {
     });
   }
   // The prices valid at `moment` (started at or before it and not ended
-  // before it), where `all` are the index's price ids.
-  Roaring ValidAt(const PkSet& all, int64_t moment) const {
-    Roaring started = Unbounded(all);  // they start at the minimum and end at the maximum
+  // before it).
+  Roaring ValidAt(int64_t moment) const {
+    Roaring started;
+    starts_at_min_.AddTo(&started);
     Roaring ended;
     for (const Edge& edge : edges_) {
       if (edge.threshold() > moment) break;
@@ -160,17 +179,10 @@ class ValidityIndex {
   };
   static_assert(sizeof(Edge) == 12);
 
-  // The prices of `all` valid for the whole timeline: those without edges.
-  Roaring Unbounded(const PkSet& all) const {
-    Roaring unbounded;
-    all.AddTo(&unbounded);
-    for (const Edge& edge : edges_) {
-      if (edge.side() == Edge::kStart) unbounded.remove(edge.id());
-    }
-    return unbounded;
-  }
-
-  absl::btree_set<Edge> edges_;
+  // evitaDB's border points: the prices starting at the minimum, those ending at the maximum.
+  PkSet starts_at_min_;
+  PkSet ends_at_max_;
+  absl::btree_set<Edge> edges_;  // every other start and end
 };
 
 }  // namespace warmup::engine
