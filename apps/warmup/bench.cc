@@ -204,8 +204,9 @@ int Bench(const std::vector<std::string>& args) {
                                        "--out",
                                        exported.string()};
       if (!cmd->catalog.empty()) argv.insert(argv.end(), {"--catalog", cmd->catalog});
-      if (!cmd->source_server.xmx.empty())
+      if (!cmd->source_server.xmx.empty()) {
         argv.insert(argv.end(), {"--source-server-xmx", cmd->source_server.xmx});
+      }
       std::cerr << "warmup bench: exporting " << cmd->pristine_dir << " once through a source server into "
                 << exported.string() << "\n";
       auto exit_code = children.Run(argv, reports / "source-export.txt");

@@ -812,8 +812,9 @@ TEST_CASE("issue 52: the validity index records every price, one without validit
   const std::vector<std::pair<int64_t, int64_t>> bounds = {{kMin, kMax}, {kMin, kMax}, {kMin, kMax},
                                                            {500, kMax},  {kMin, 700},  {100, 200}};
   engine::ValidityIndex validity;
-  for (size_t i = 0; i < bounds.size(); ++i)
+  for (size_t i = 0; i < bounds.size(); ++i) {
     validity.Add(bounds[i].first, bounds[i].second, static_cast<uint32_t>(i + 1));
+  }
   CHECK(validity.entries() == 12);
   std::map<int64_t, std::pair<std::vector<int32_t>, std::vector<int32_t>>> points;
   validity.ForEach([&](int64_t threshold, const engine::ValidityIndex::Point& point) {

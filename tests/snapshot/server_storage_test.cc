@@ -68,19 +68,21 @@ std::map<std::string, std::string> Files(const std::string& dir) {
 // evitaDB's full backup of a catalog "senesi", laid out as FullBackupCatalog
 // writes it: the folder's entry first, then the bootstrap, the catalog's data
 // file, the collections' and the write-ahead log, flat under senesi/.
-const std::vector<Entry> kEvitaBackup = {
-    {"senesi/", ""},
-    {"senesi/senesi.boot", "boot records"},
-    {"senesi/senesi_0.catalog", std::string(3000, 'c')},
-    {"senesi/Product-1_0.collection", std::string(70000, 'p')},
-    {"senesi/Brand-2_0.collection", "brands"},
-    {"senesi/senesi_0.wal", "wal"},
-};
+std::vector<Entry> EvitaBackup() {
+  return {
+      {"senesi/", ""},
+      {"senesi/senesi.boot", "boot records"},
+      {"senesi/senesi_0.catalog", std::string(3000, 'c')},
+      {"senesi/Product-1_0.collection", std::string(70000, 'p')},
+      {"senesi/Brand-2_0.collection", "brands"},
+      {"senesi/senesi_0.wal", "wal"},
+  };
+}
 
 TEST_CASE("an evitaDB full backup zip is told apart by its entries and unpacked byte for byte") {
   TempDir dir;
   const std::string zip = dir / "full_backup_senesi.zip";
-  WriteZip(zip, kEvitaBackup);
+  WriteZip(zip, EvitaBackup());
   const std::string zip_bytes = ReadBytes(zip);
 
   auto backup = ReadServerBackupZip(zip);
@@ -123,7 +125,7 @@ TEST_CASE("an evitaDB full backup zip is told apart by its entries and unpacked 
 TEST_CASE("a backup zip's catalog is chosen by name, and the choices are named when it is not") {
   TempDir dir;
   const std::string zip = dir / "two.zip";
-  std::vector<Entry> entries = kEvitaBackup;
+  std::vector<Entry> entries = EvitaBackup();
   for (const Entry& e :
        std::vector<Entry>{{"other/", ""}, {"other/other.boot", "b"}, {"other/other_3.catalog", "c"}}) {
     entries.push_back(e);

@@ -63,9 +63,7 @@ class ValidityIndex {
   }
   // Starts and ends recorded: two per price, whatever its validity (the
   // work evitaDB's RangeIndex.addRecord does, for the index statistics).
-  uint64_t entries() const {
-    return starts_at_min_.size() + ends_at_max_.size() + edges_.size();
-  }
+  uint64_t entries() const { return starts_at_min_.size() + ends_at_max_.size() + edges_.size(); }
   // Calls `f(threshold, point)` for every point holding a start or an end, in
   // ascending threshold order.
   template <typename F>

@@ -62,7 +62,7 @@ std::string SignalName(int signal) {
 std::string DescribeStatus(int status, bool shell) {
   if (WIFEXITED(status)) {
     const int code = WEXITSTATUS(status);
-    const std::string exited = "exited " + std::to_string(code);
+    std::string exited = "exited " + std::to_string(code);
     if (shell && code > 128 && ::sigabbrev_np(code - 128) != nullptr) {
       return exited + " (= 128 + " + SignalName(code - 128) +
              ": ended by that signal, as a shell or a JVM reports it)";

@@ -476,8 +476,9 @@ StatusOr<RunResult> RunThroughSourceServer(const RunSpec& spec, const RunHooks& 
   ServerFigures figures = (*server)->Stop(!result.ok() || !result->abort_error.empty());
   // A read that failed because the reader died says so first: its gRPC
   // error alone ("Socket closed") would send the reader looking elsewhere.
-  if (!result.ok())
+  if (!result.ok()) {
     return Status(result.status().code(), (*server)->FailureMessage(result.status().message()));
+  }
   if (!(*server)->DiedDuringRun().empty() && !result->abort_error.empty()) {
     result->abort_error = (*server)->FailureMessage(result->abort_error);
   }

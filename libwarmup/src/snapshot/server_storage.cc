@@ -245,8 +245,9 @@ Status WriteServerBackupZip(const std::string& folder, const std::string& zip_pa
     return UnavailableError(message);
   };
   const std::string name = Clean(folder).filename().string();
-  if (zip_dir_add(archive, (name + "/").c_str(), ZIP_FL_ENC_UTF_8) < 0)
+  if (zip_dir_add(archive, (name + "/").c_str(), ZIP_FL_ENC_UTF_8) < 0) {
     return fail("cannot add " + name + "/");
+  }
   for (const std::string& file : files) {
     const std::string path = (fs::path(folder) / file).string();
     zip_source_t* source = zip_source_file(archive, path.c_str(), 0, -1);  // -1: to the end

@@ -139,8 +139,9 @@ StatusOr<std::string> UnpackCatalogDirectory(const std::string& parent_dir, cons
   for (const auto& entry : fs::recursive_directory_iterator(temp_dir, ec)) {
     if (entry.is_directory(ec)) directories.push_back(entry.path());
   }
-  if (ec)
+  if (ec) {
     return fail(Status(StatusCode::kUnavailable, "cannot list " + temp_dir.string() + ": " + ec.message()));
+  }
   for (auto it = directories.rbegin(); it != directories.rend(); ++it) {
     if (Status s = SyncDirectory(it->string()); !s.ok()) return fail(s);
   }
