@@ -50,6 +50,20 @@ std::map<std::string, std::string> Files(const std::string& dir) {
   return out;
 }
 
+// A server's storage holding one ALIVE catalog, tiny: warmup serve's (the
+// embedded engine's) after a load into DIR/store. Returns the storage.
+std::string ServeStorage(const TempDir& dir) {
+  const CliResult stored = RunCli({"load", "--pristine-dir", GenerateTiny(dir), "--target", "embedded",
+                                   "--work-dir", dir / "store", "--target-catalog", "tiny", "--quiet"});
+  REQUIRE_MESSAGE(stored.exit_code == 0, stored.output);
+  return dir / "store";
+}
+
+// warmup serve as a source server's command.
+std::string ServeSourceCommand() {
+  return std::string(WARMUP_CLI_PATH) + " serve --data-dir {data} --listen 127.0.0.1:{port}";
+}
+
 // A server's backup as evitaDB's FullBackupCatalog lays it out: per folder,
 // the entry `<NAME>/` first, then each of its files as `<NAME>/<relative path>`.
 void ZipCatalogFolders(const std::vector<fs::path>& folders, const std::string& zip_path) {
@@ -908,15 +922,9 @@ TEST_CASE(
     "started on a "
     "copy of it, and the folder is left byte for byte as it was") {
   TempDir dir;
-  const std::string pristine = GenerateTiny(dir);
-  // A server's storage holding one ALIVE catalog: warmup serve's (the embedded engine's) after a load.
-  const std::string store = dir / "store";
-  const CliResult stored = RunCli({"load", "--pristine-dir", pristine, "--target", "embedded", "--work-dir",
-                                   store, "--target-catalog", "tiny", "--quiet"});
-  REQUIRE_MESSAGE(stored.exit_code == 0, stored.output);
+  const std::string store = ServeStorage(dir);
   const auto before = Files(store);
-  const std::string command =
-      std::string(WARMUP_CLI_PATH) + " serve --data-dir {data} --listen 127.0.0.1:{port}";
+  const std::string command = ServeSourceCommand();
   const std::string report = dir / "r.json";
   const CliResult run = RunCli({"load", "--pristine-dir", store, "--catalog", "tiny",
                                 "--source-server-command", command, "--target", "embedded", "--work-dir",
@@ -1023,17 +1031,12 @@ TEST_CASE(
     "unpacked by "
     "warmup unpack, named by inspect and load, and left byte for byte as it was") {
   TempDir dir;
-  const std::string pristine = GenerateTiny(dir);
-  const std::string store = dir / "store";
-  const CliResult stored = RunCli({"load", "--pristine-dir", pristine, "--target", "embedded", "--work-dir",
-                                   store, "--target-catalog", "tiny", "--quiet"});
-  REQUIRE_MESSAGE(stored.exit_code == 0, stored.output);
+  const std::string store = ServeStorage(dir);
   const std::string zip = dir / "backup.zip";
   ZipCatalogFolders({fs::path(store) / "tiny"}, zip);
   const std::string zip_bytes = ReadText(zip);
   const std::string zip_sha256 = Sha256Sum(zip);
-  const std::string command =
-      std::string(WARMUP_CLI_PATH) + " serve --data-dir {data} --listen 127.0.0.1:{port}";
+  const std::string command = ServeSourceCommand();
 
   // inspect and a load without a source server say what it is and which flags read it.
   const std::string named =
@@ -1109,15 +1112,9 @@ TEST_CASE(
 TEST_CASE(
     "issue 51: a source server that dies mid-read fails the run (exit 1), naming the read that failed") {
   TempDir dir;
-  const std::string pristine = GenerateTiny(dir);
-  const std::string store = dir / "store";
-  REQUIRE(RunCli({"load", "--pristine-dir", pristine, "--target", "embedded", "--work-dir", store,
-                  "--target-catalog", "tiny", "--quiet"})
-              .exit_code == 0);
+  const std::string store = ServeStorage(dir);
   // The second page query ends the reader by SIGKILL, as an OOM kill would.
-  const std::string command =
-      std::string(WARMUP_CLI_PATH) +
-      " serve --data-dir {data} --listen 127.0.0.1:{port} --inject-fault Query@1:crash";
+  const std::string command = ServeSourceCommand() + " --inject-fault Query@1:crash";
   const std::string report = dir / "r.json";
   const CliResult run = RunCli({"load", "--pristine-dir", store, "--source-server-command", command,
                                 "--target", "embedded", "--work-dir", dir / "w", "--report-json", report});
@@ -1145,11 +1142,7 @@ TEST_CASE(
     "issue 51: warmup catalogs --backup fetches a server's full backup (FullBackupCatalog, GetTaskStatus, "
     "FetchFile), a zip of its catalog folder that a source server publishes") {
   TempDir dir;
-  const std::string pristine = GenerateTiny(dir);
-  const std::string store = dir / "store";
-  REQUIRE(RunCli({"load", "--pristine-dir", pristine, "--target", "embedded", "--work-dir", store,
-                  "--target-catalog", "tiny", "--quiet"})
-              .exit_code == 0);
+  const std::string store = ServeStorage(dir);
   const auto folder = Files(fs::path(store) / "tiny");
   ServeProcess server;
   server.Start(store);
@@ -1187,8 +1180,7 @@ TEST_CASE(
   // The zip holds the folder, file for file, and publishes with every entity verified.
   REQUIRE(RunCli({"unpack", zip, dir / "unpacked"}).exit_code == 0);
   CHECK(Files(dir / "unpacked/tiny") == folder);
-  const std::string command =
-      std::string(WARMUP_CLI_PATH) + " serve --data-dir {data} --listen 127.0.0.1:{port}";
+  const std::string command = ServeSourceCommand();
   const CliResult run = RunCli({"reindex", "--pristine-dir", zip, "--source-server-command", command,
                                 "--work-dir", dir / "w", "--verify", "content", "--quiet"});
   CHECK_MESSAGE(run.exit_code == 0, run.output);
