@@ -487,12 +487,17 @@ TEST_CASE("type indexes keep no sort postings, reduced indexes do (evitaDB's Ref
 }
 
 // A reduced index refers to the global index's price records, as evitaDB's
-// PriceListAndCurrencyPriceRefIndex does: it keeps price ids, entities and
-// validity (every price, docs/engine.md), and no records or entity -> prices
-// map; its snapshot brings back the same. Postings: its entity, its two
-// price ids, and a start and an end per price in the validity index (the
-// unbounded one's at evitaDB's border points).
-TEST_CASE("a reduced index keeps price ids, entities and validity, the records left to the global index") {
+// PriceListAndCurrencyPriceRefIndex does: it keeps price ids, entities,
+// validity (every price, docs/engine.md) and a tree of references to the
+// records by internal id (its addPrice inserts the shared record there), and
+// no records or entity -> prices map of its own; its snapshot brings back the
+// same, the references rebuilt from the price ids as evitaDB's
+// restorePriceRecordsFrom does. Postings: its entity, its two price ids, its
+// two references, and a start and an end per price in the validity index
+// (the unbounded one's at evitaDB's border points).
+TEST_CASE(
+    "issue 52: a reduced index keeps price ids, entities, validity and a reference to each price's record "
+    "in the global index") {
   engine::IndexEntries entries;
   engine::PriceEntry unbounded;
   unbounded.key = 0;
@@ -510,6 +515,7 @@ TEST_CASE("a reduced index keeps price ids, entities and validity, the records l
     REQUIRE(prices != nullptr);
     CHECK(prices->own == nullptr);
     CHECK(prices->price_ids.ToVector() == ids);
+    CHECK(std::vector<int32_t>(prices->referenced_records.begin(), prices->referenced_records.end()) == ids);
     CHECK(prices->entities.ToVector() == std::vector<int32_t>{7});
     CHECK(engine::ToVector(engine::EntityIndex::ValidAt(*prices, 1'500)) == ids);
     CHECK(engine::ToVector(engine::EntityIndex::ValidAt(*prices, 2'500)) == std::vector<int32_t>{11});
@@ -518,7 +524,7 @@ TEST_CASE("a reduced index keeps price ids, entities and validity, the records l
   engine::EntityIndex reduced(&values, engine::EntityIndex::PriceRecords::kInGlobalIndex);
   reduced.Add(7, entries);
   check(reduced, {11, 12});
-  CHECK(reduced.Counts().entries == 1 + 2 + 2 * 2);
+  CHECK(reduced.Counts().entries == 1 + 2 + 2 + 2 * 2);
 
   engine::EntityIndex loaded =
       SavedAndLoaded(reduced, &values, engine::EntityIndex::PriceRecords::kInGlobalIndex);

@@ -58,6 +58,8 @@ void EntityIndex::Add(int32_t pk, const IndexEntries& e) {
                                                       .has_validity = p.has_validity,
                                                       .with_tax = p.with_tax,
                                                       .without_tax = p.without_tax};
+    } else {
+      index.referenced_records.insert(p.internal_id);
     }
     // Every price, one without validity as the whole timeline: evitaDB's
     // price indexes (AbstractPriceListAndCurrencyPriceIndex) insert each.
@@ -92,6 +94,7 @@ void EntityIndex::Remove(int32_t pk, const IndexEntries& e) {
     PriceIndex& index = prices_[p.key];
     index.price_ids.Remove(static_cast<uint32_t>(p.internal_id));
     if (price_records_ == PriceRecords::kInGlobalIndex) {
+      index.referenced_records.erase(p.internal_id);
       // An entity's prices leave a reduced index together, with its data.
       index.entities.Remove(id);
     } else if (index.own != nullptr) {
@@ -158,9 +161,10 @@ IndexCounts EntityIndex::Counts() const {
   for (const auto& [id, l] : locales_) c.entries += l.size();
   for (const auto& [key, p] : prices_) {
     // What is stored: each entity and each price id; where the records are
-    // (the global index), a record by its id and the id under its entity;
-    // and a start and an end per price in the validity index.
-    c.entries += p.entities.size() + p.price_ids.size() + p.validity.entries();
+    // (the global index), a record by its id and the id under its entity,
+    // elsewhere a reference to the record; and a start and an end per price
+    // in the validity index.
+    c.entries += p.entities.size() + p.price_ids.size() + p.validity.entries() + p.referenced_records.size();
     if (p.own != nullptr) c.entries += 2 * p.own->records.size();
   }
   for (const auto& [id, facets] : facets_) {

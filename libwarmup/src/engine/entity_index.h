@@ -83,8 +83,8 @@ class EntityIndex {
  public:
   // Where an index's price records live. A global index holds them (evitaDB's
   // PriceListAndCurrencyPriceSuperIndex: records and each entity's prices); a
-  // reduced index holds only price ids, entities and validity, and reads the
-  // records from the global index of its scope (evitaDB's
+  // reduced index holds price ids, entities, validity and a tree of
+  // references to the global index's records of its scope (evitaDB's
   // PriceListAndCurrencyPriceRefIndex).
   enum class PriceRecords { kOwn, kInGlobalIndex };
   // `values` stores the filter and sort keys; it is the collection's and
@@ -168,6 +168,14 @@ class EntityIndex {
     PkSet entities;
     PkSet price_ids;
     std::unique_ptr<OwnRecords> own;  // null in a reduced index
+    // A reduced index's references to the global index's records, ordered
+    // by internal id: evitaDB's ref index inserts the shared record into a
+    // B+tree of its own beside the price-id bitmap
+    // (PriceListAndCurrencyPriceRefIndex.addPrice) and rebuilds it from the
+    // super index when read from disk (restorePriceRecordsFrom), so it is
+    // not in the snapshot either. An id refers to the record as a
+    // compressed reference does, in as many bytes. Empty in a global index.
+    absl::btree_set<int32_t> referenced_records;
     ValidityIndex validity;
   };
   const PriceIndex* Prices(uint32_t price_key) const {

@@ -267,6 +267,7 @@ void EntityIndex::Load(IndexReader& in) {
         const int64_t to = in.I64();
         if (!in.status().ok()) break;
         index.price_ids.Add(id);
+        index.referenced_records.insert(static_cast<int32_t>(id));
         index.validity.Add(from, to, id);
       }
       if (!index.price_ids.empty()) prices_[static_cast<uint32_t>(key)] = std::move(index);
