@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <numeric>
 #include <regex>
 #include <set>
@@ -367,6 +368,75 @@ TEST_CASE("reflected link after its target changed copies the target as it is no
   REQUIRE_OK(catalog->Upsert(unlinked));
   CHECK(shelves_with("c", 13, Scope::kArchived).empty());
   CHECK(*catalog->Members("Shelf", IndexScope{"items", 13, Scope::kArchived}) == std::vector<int32_t>{});
+}
+
+// Counts the reads of every file it opens for reading; writes go to `base`
+// untouched (its fault never fires).
+class ReadCountingEnv : public engine::FaultInjectingEnv {
+ public:
+  explicit ReadCountingEnv(engine::Env* base)
+      : FaultInjectingEnv(base, "", std::numeric_limits<int64_t>::max()), base_(base) {}
+  StatusOr<std::unique_ptr<engine::ReadFile>> OpenRead(const std::string& path) override {
+    auto file = base_->OpenRead(path);
+    if (!file.ok()) return file.status();
+    return std::unique_ptr<engine::ReadFile>(std::make_unique<Counted>(std::move(file).value(), &reads_));
+  }
+  int64_t reads() const { return reads_; }
+
+ private:
+  class Counted : public engine::ReadFile {
+   public:
+    Counted(std::unique_ptr<engine::ReadFile> file, int64_t* reads) : file_(std::move(file)), reads_(reads) {}
+    Status ReadAt(uint64_t offset, size_t size, std::string* out) const override {
+      ++*reads_;
+      return file_->ReadAt(offset, size, out);
+    }
+    uint64_t Size() const override { return file_->Size(); }
+
+   private:
+    std::unique_ptr<engine::ReadFile> file_;
+    int64_t* reads_;
+  };
+  engine::Env* base_;
+  int64_t reads_ = 0;
+};
+
+// Regression: the entries kept of reflected links' targets were cleared
+// whole when they reached 4,096 entities, so with more targets than that
+// (senesi 1.0's 4,120 categories) links kept reading their targets again.
+// Bounded by bytes, 5,000 small shelves all stay: a second link to each
+// reads nothing, where the count-cleared cache re-read 4,096 of them.
+TEST_CASE("issue 52: reflected links to more than 4,096 targets read each target once while they fit") {
+  auto mem = engine::NewMemEnv();
+  ReadCountingEnv env(mem.get());
+  auto engine = engine::OpenEngineWithEnv(&env, "/mem/data", {});
+  REQUIRE_OK(engine);
+  Catalog* catalog = *(*engine)->CreateCatalog(ShelvesSchema());
+  constexpr int32_t kShelves = 5'000;
+  for (int32_t pk = 1; pk <= kShelves; ++pk) {
+    Entity shelf;
+    shelf.type = "Shelf";
+    shelf.primary_key = pk;
+    shelf.attributes.global.emplace("code", Value::String("s" + std::to_string(pk)));
+    REQUIRE_OK(catalog->Upsert(shelf));
+  }
+  auto link_every_shelf = [&](int32_t first_item) {
+    for (int32_t shelf = 1; shelf <= kShelves; ++shelf) {
+      Entity item;
+      item.type = "Item";
+      item.primary_key = first_item + shelf;
+      item.references.push_back({"shelves", {"Shelf", shelf}, std::nullopt, {}});
+      REQUIRE_OK(catalog->Upsert(item));
+    }
+  };
+  link_every_shelf(0);
+  const int64_t first_round = env.reads();
+  CHECK(first_round >= kShelves);  // each shelf read at its first link
+  link_every_shelf(kShelves);
+  CHECK(env.reads() == first_round);
+  // The second links are indexed all the same.
+  CHECK(*catalog->Members("Shelf", IndexScope{"items", kShelves + 1}) == std::vector<int32_t>{1});
+  CHECK(*catalog->Members("Shelf", IndexScope{"items", 2 * kShelves}) == std::vector<int32_t>{kShelves});
 }
 
 TEST_CASE(

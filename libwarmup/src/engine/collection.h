@@ -19,6 +19,7 @@
 #include "engine/index_io.h"
 #include "engine/record_file.h"
 #include "engine/record_pipeline.h"
+#include "engine/reflection_cache.h"
 #include "engine/storage_parts.h"
 #include "engine/upsert_validation.h"
 #include "engine/value_dictionary.h"
@@ -139,13 +140,6 @@ class Collection : private EntityRecordSink {
     absl::flat_hash_map<int32_t, int32_t> members;       // record pk -> references
     absl::flat_hash_map<std::string, int32_t> postings;  // one entry of one record -> references
   };
-  // What an entity puts into the global index and into the reduced indexes of
-  // its partitioning references, and the part of it filtering-only reduced
-  // indexes get (locales).
-  struct EntityEntries {
-    IndexEntries full;
-    IndexEntries filtering;
-  };
   EntityEntries ComputeEntries(const Entity& e, const std::vector<Reference>& references,
                                int32_t first_price);
   // The entity's own references and the reflected ones the catalog holds for
@@ -207,16 +201,13 @@ class Collection : private EntityRecordSink {
   };
   Hierarchy hierarchy_[2];
   // What ApplyReflected needs of a referenced entity, kept between the links
-  // that reach it (a category gains a product link per product): its scope
-  // and its entries, which depend on nothing a link that is not faceted
-  // changes. Dropped when the entity is indexed again or a faceted link
-  // changes its facets; cleared when it reaches kMaxReflectionTargets.
-  struct ReflectionTarget {
-    Scope scope;
-    EntityEntries entries;
-  };
-  static constexpr size_t kMaxReflectionTargets = 4096;
-  absl::flat_hash_map<int32_t, ReflectionTarget> reflection_targets_;
+  // that reach it: its scope and its entries, which depend on nothing a link
+  // that is not faceted changes. Dropped when the entity is indexed again or
+  // a faceted link changes its facets. 64 MiB per collection: a senesi
+  // category's entries count about 1.3 KB, so senesi 1.0's 4,120 fit twelve
+  // times over (docs/engine.md).
+  static constexpr size_t kReflectionCacheBytes = size_t{64} << 20;
+  ReflectionCache reflection_targets_{kReflectionCacheBytes};
   // Internal price ids: the first of each entity's run, and the next free one.
   absl::flat_hash_map<int32_t, int32_t> first_price_id_;
   int32_t next_price_id_ = 1;

@@ -44,7 +44,7 @@ std::vector<Reference> Collection::EffectiveReferences(const Entity& e, const Ca
   return out;
 }
 
-Collection::EntityEntries Collection::ComputeEntries(const Entity& e,
+EntityEntries Collection::ComputeEntries(const Entity& e,
                                                      const std::vector<Reference>& references,
                                                      int32_t first_price) {
   EntityEntries out;
@@ -156,7 +156,7 @@ void Collection::IndexReference(int32_t pk, Scope scope, const Reference& r, con
 void Collection::UpdateIndexes(const Entity& e, bool add, CatalogIndexes* catalog) {
   const int32_t pk = e.primary_key;
   const Scope scope = e.scope;
-  reflection_targets_.erase(pk);
+  reflection_targets_.Erase(pk);
   const std::vector<Reference> references = EffectiveReferences(e, *catalog);
   int32_t first_price = 0;
   if (add) {
@@ -207,9 +207,9 @@ Status Collection::ApplyReflected(int32_t pk, const Reference& r, bool add, Cata
   if (stored == offsets_.end()) return OkStatus();
   const ReferenceSchema* rs = schema_->FindReference(r.name);
   auto faceted_in = [&](Scope scope) { return rs != nullptr && InScope(rs->faceted_in_scopes, scope); };
-  if (auto cached = reflection_targets_.find(pk);
-      cached != reflection_targets_.end() && !faceted_in(cached->second.scope)) {
-    IndexReference(pk, cached->second.scope, r, cached->second.entries, add);
+  if (const ReflectionCache::Target* cached = reflection_targets_.Find(pk);
+      cached != nullptr && !faceted_in(cached->scope)) {
+    IndexReference(pk, cached->scope, r, cached->entries, add);
     return OkStatus();
   }
   // evitaDB reads the entity's storage parts to fill the new reduced index;
@@ -228,12 +228,11 @@ Status Collection::ApplyReflected(int32_t pk, const Reference& r, bool add, Cata
   EntityEntries entries = ComputeEntries(e, references, first == first_price_id_.end() ? 0 : first->second);
   IndexReference(pk, e.scope, r, entries, add);
   if (!faceted) {
-    if (reflection_targets_.size() >= kMaxReflectionTargets) reflection_targets_.clear();
-    reflection_targets_.insert_or_assign(pk, ReflectionTarget{e.scope, std::move(entries)});
+    reflection_targets_.Put(pk, {e.scope, std::move(entries)});
     return OkStatus();
   }
   // This link changes the entity's facets, so what was kept of it is stale.
-  reflection_targets_.erase(pk);
+  reflection_targets_.Erase(pk);
   // A faceted reference's facet is in the global index and in every
   // partitioning reduced index holding the entity (the gate of ComputeEntries).
   IndexEntries facet;

@@ -114,7 +114,7 @@ void Collection::SaveSnapshot(IndexWriter& out, CollectionIndexStatistics* stati
 
 void Collection::LoadSnapshot(std::map<int32_t, uint64_t> offsets, IndexReader& in) {
   offsets_ = std::move(offsets);
-  reflection_targets_.clear();
+  reflection_targets_.Clear();
   keys_.Load(in);
   for (auto& index : global_) index.Load(in);
   derived_.clear();

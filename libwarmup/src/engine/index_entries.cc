@@ -176,6 +176,21 @@ bool IndexEntries::empty() const {
          locales.empty() && prices.empty() && facets.empty();
 }
 
+size_t IndexEntries::HeapBytes() const {
+  // A string's characters are on the heap only past the small-string buffer
+  // it carries inline (its capacity then is that buffer's).
+  static const size_t kInline = std::string().capacity();
+  auto text = [](const std::string& s) { return s.capacity() > kInline ? s.capacity() + 1 : 0; };
+  auto vector = [](const auto& v) { return v.capacity() * sizeof(v[0]); };
+  size_t bytes = vector(filter) + vector(ranges) + vector(sort) + vector(chains) + vector(unique) +
+                 vector(locales) + vector(prices) + vector(facets);
+  for (const auto* keyed : {&filter, &sort, &unique}) {
+    for (const auto& [id, key] : *keyed) bytes += text(key);
+  }
+  for (const RangeEntry& r : ranges) bytes += text(r.from) + text(r.to);
+  return bytes;
+}
+
 IndexEntries ComputeEntityEntries(const Entity& entity, const std::vector<Reference>& references,
                                   const EntitySchema& schema, int32_t first_price_id,
                                   CollationKeys& collation, KeyDictionary& keys) {

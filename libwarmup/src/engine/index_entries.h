@@ -86,6 +86,17 @@ struct IndexEntries {
   std::vector<PriceEntry> prices;
   std::vector<FacetEntry> facets;
   bool empty() const;
+  // The bytes its vectors and the strings in them hold on the heap, for a
+  // cache bounded by what it holds (ReflectionCache).
+  size_t HeapBytes() const;
+};
+
+// What an entity puts into the global index and into the reduced indexes of
+// its partitioning references, and the part of it filtering-only reduced
+// indexes get (locales).
+struct EntityEntries {
+  IndexEntries full;
+  IndexEntries filtering;
 };
 
 // Dictionary keys: "a:name" or "a:name|tag" for entity attributes,
