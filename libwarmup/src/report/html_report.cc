@@ -287,6 +287,15 @@ if (r.source_cache) {
   rows.push(['source page cache', fixed(c.resident_bytes / 1e6, 1) + ' of ' + fixed(c.bytes / 1e6, 1) + ' MB resident before the run (' +
       c.files + ' files' + (c.action === 'none' ? '' : ', ' + c.action + ' on purpose') + ')']);
 }
+// How the target wrote its records, up here since a figure set against
+// evitaDB's holds only when it wrote them as evitaDB does.
+if (cfg.record_writes === 'inline' || cfg.record_writes === 'background') {
+  const asEvitaDb = cfg.record_writes === 'inline' && cfg.compression === 'deflate';
+  rows.push({cells: ['records', (cfg.compression || 'unknown') + ', written ' +
+      (cfg.record_writes === 'inline' ? 'by each upsert' : 'on a second thread') +
+      (asEvitaDb ? ': as evitaDB writes them' : ': not as evitaDB writes them (deflate, by each upsert)')],
+      attrs: {'data-row': 'records'}});
+}
 if (sp) rows.push(['server', sp.header + (sp.build ? '; build ' + sp.build : '')]);
 if (ssp) rows.push({cells: ['source server', ssp.header], attrs: {'data-row': 'source-server'}});
 if (r.server_identity) rows.push({cells: ['server said', r.server_identity.description], attrs: {'data-row': 'server-identity'}});

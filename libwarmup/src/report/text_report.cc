@@ -7,6 +7,7 @@
 
 #include "report/format.h"
 #include "warmup/catalog_source.h"
+#include "warmup/engine.h"
 #include "warmup/report.h"
 #include "warmup/run_result.h"
 
@@ -243,8 +244,13 @@ std::string DescribeConfig(const RunResult& r) {
       "target kind " + (c.target_kind.empty() ? std::string("not recorded") : c.target_kind) +
       ", records compressed: " +
       (c.compression.empty() ? std::string("unknown (a server warmup did not start)") : c.compression) +
-      (c.record_writes.empty() ? std::string() : ", record writes " + c.record_writes) + ", verify " +
-      VerifyModeName(r.verify_mode) + (c.source_read_ahead ? ", source read ahead" : ", source read inline");
+      (c.record_writes.empty() ? std::string() : ", record writes " + c.record_writes) +
+      (c.compression == RecordCompressionName(RecordCompression::kDeflate) &&
+               c.record_writes == RecordWritesName(/*background_records=*/false)
+           ? " (as evitaDB writes them)"
+           : "") +
+      ", verify " + VerifyModeName(r.verify_mode) +
+      (c.source_read_ahead ? ", source read ahead" : ", source read inline");
   if (c.max_per_collection > 0)
     out += Format(", at most %lld per collection", static_cast<long long>(c.max_per_collection));
   if (!c.collections.empty()) out += ", collections " + JoinWords(c.collections);
