@@ -1049,6 +1049,40 @@ TEST_CASE("a global index's prices survive a snapshot as upserted, validity and 
         std::vector<int32_t>{21, 22, 23});
 }
 
+// A predecessor attribute's chain index (evitaDB's ChainIndex for
+// Predecessor): element -> predecessor and predecessor -> elements, read as
+// each head's chain in ascending head order (successors of one element
+// ascending), then the elements whose predecessor is missing, then what is
+// left (cycles). Worked by hand: heads 1 and 10; 2 and 4 follow 1, 3 follows
+// 2; 11 follows 10; 20 follows 99, which is absent, and 21 follows 20; 30
+// and 31 follow each other.
+TEST_CASE("a chain index orders heads' chains, then elements whose predecessor is missing, then cycles") {
+  engine::ValueDictionary values;
+  engine::EntityIndex index(&values);
+  const std::vector<std::pair<int32_t, int32_t>> elements = {
+      {3, 2}, {1, -1}, {4, 1}, {2, 1}, {11, 10}, {10, -1}, {21, 20}, {20, 99}, {31, 30}, {30, 31}};
+  auto entries_of = [](int32_t predecessor) {
+    engine::IndexEntries e;
+    e.chains = {{0, predecessor}};
+    return e;
+  };
+  for (const auto& [pk, predecessor] : elements) {
+    index.AddMember(pk);
+    index.Add(pk, entries_of(predecessor));
+  }
+  CHECK(index.ChainOrder(0) == std::vector<int32_t>{1, 2, 3, 4, 10, 11, 20, 21, 30, 31});
+  CHECK(index.Counts().entries == 10 + 10);  // each member, and each element's predecessor
+  CHECK(index.ChainOrder(1).empty());        // another attribute holds nothing
+
+  engine::EntityIndex loaded = SavedAndLoaded(index, &values, engine::EntityIndex::PriceRecords::kOwn);
+  CHECK(loaded.ChainOrder(0) == index.ChainOrder(0));
+
+  // 2 leaves: 3 has lost its predecessor, 4 still follows 1.
+  loaded.Remove(2, entries_of(1));
+  loaded.RemoveMember(2);
+  CHECK(loaded.ChainOrder(0) == std::vector<int32_t>{1, 4, 10, 11, 3, 20, 21, 30, 31});
+}
+
 // Facets of one reference are one map ordered by (group, facet): a facet's
 // members are gathered over every group, a group's over its facets, and the
 // snapshot still writes them group by group. Hand-worked: pk 1 has facet 5
