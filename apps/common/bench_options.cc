@@ -31,7 +31,8 @@ StatusOr<BenchCommand> ParseBench(const std::vector<std::string>& args) {
       "directory for the reports, the table (bench.txt, bench.json) and the generated datasets; absent or "
       "empty")(
       "compress", po::value(&cmd.compression)->default_value(cmd.compression),
-      (std::string("records of the embedded engine and the started serve: ") + kRecordCompressHelp).c_str())(
+      "records of the embedded engine and the started serve: none | zstd | deflate (raw deflate at level 3, "
+      "evitaDB's codec and the default here; any other leaves the time rows not quoted)")(
       "records-inline", po::bool_switch(),
       "the embedded engine and the started serve: each upsert writes its entity's records itself, as "
       "evitaDB's does (the default here)")(

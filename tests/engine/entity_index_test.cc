@@ -530,8 +530,21 @@ TEST_CASE(
       SavedAndLoaded(reduced, &values, engine::EntityIndex::PriceRecords::kInGlobalIndex);
   check(loaded, {11, 12});
 
-  loaded.Remove(7, entries);
+  // One price leaving takes its reference with it (and its entity, since an
+  // entity's prices leave a reduced index together); the last one, the rest.
+  engine::IndexEntries bounded_only;
+  bounded_only.prices = {bounded};
+  loaded.Remove(7, bounded_only);
+  const engine::EntityIndex::PriceIndex* left = loaded.Prices(0);
+  REQUIRE(left != nullptr);
+  CHECK(std::vector<int32_t>(left->referenced_records.begin(), left->referenced_records.end()) ==
+        std::vector<int32_t>{11});
+  CHECK(loaded.Counts().entries == 1 + 1 + 2);  // the price id 11, its reference, its start and end
+  engine::IndexEntries unbounded_only;
+  unbounded_only.prices = {unbounded};
+  loaded.Remove(7, unbounded_only);
   CHECK(loaded.Prices(0) == nullptr);
+  CHECK(loaded.Counts().entries == 0);
 }
 
 // A global index's entity -> prices map (evitaDB's entityPrices of

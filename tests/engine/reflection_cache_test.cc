@@ -41,8 +41,8 @@ TEST_CASE("issue 52: the reflection cache is bounded by the bytes it holds, drop
   const size_t one = probe.bytes();
   CHECK(one >= 100 * sizeof(uint32_t));  // an entry counts at least what its entries hold
 
-  // Room for three such entries and a half: five put, the last three... any
-  // three of them kept, the last one always.
+  // Room for three such entries and a half: of five put, three are kept,
+  // the last one always.
   engine::ReflectionCache cache(3 * one + one / 2);
   for (int32_t pk = 1; pk <= 5; ++pk) cache.Put(pk, WithLocales(100));
   CHECK(cache.size() == 3);

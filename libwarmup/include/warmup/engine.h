@@ -12,6 +12,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "warmup/catalog_target.h"
@@ -40,6 +41,11 @@ struct EngineOptions {
 };
 // "background" or "inline": a report's name for background_records.
 const char* RecordWritesName(bool background_records);
+// Whether a report's config.compression and config.record_writes say its
+// records were written as evitaDB's WARM_UP upsert writes them: deflated
+// (RecordCompression::kDeflate) by each upsert ("inline"). A report that says
+// neither (a server warmup did not start keeps its own) is not taken to be.
+bool RecordsWrittenAsEvitaDb(std::string_view compression, std::string_view record_writes);
 
 enum class CatalogState { kWarmingUp, kAlive };
 

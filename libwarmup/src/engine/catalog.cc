@@ -176,6 +176,7 @@ Status CatalogImpl::GoLive() {
   // Everything durable first; the header switch comes last, so a failure or a
   // crash anywhere before it leaves a catalog that reopens as WARM_UP.
   if (Status s = SettleRecords(/*stop=*/true); !s.ok()) return s.WithContext("goLive of " + schema_.name);
+  for (auto& [type, collection] : collections_) collection->DropReflectionTargets();
   if (Status s = WriteGoLiveFiles(); !s.ok()) return s.WithContext("goLive of " + schema_.name);
   state_ = CatalogState::kAlive;
   return OkStatus();

@@ -51,6 +51,10 @@ class Collection : private EntityRecordSink {
   Status Replay(uint64_t from, const std::function<Status(Entity&&, uint64_t)>& visit,
                 const std::function<Status(int32_t)>& removed);
   Status OpenForAppend();
+  // Drops what is kept of reflected links' targets (up to
+  // kReflectionCacheBytes): goLive does, since an ALIVE catalog's upserts are
+  // few and the memory would otherwise stay for the catalog's life.
+  void DropReflectionTargets() { reflection_targets_.Clear(); }
 
   // Everything an upsert checks before changing anything (ValidateUpsert).
   Status Validate(const Entity& entity, const CatalogIndexes& catalog) const {

@@ -44,9 +44,8 @@ std::vector<Reference> Collection::EffectiveReferences(const Entity& e, const Ca
   return out;
 }
 
-EntityEntries Collection::ComputeEntries(const Entity& e,
-                                                     const std::vector<Reference>& references,
-                                                     int32_t first_price) {
+EntityEntries Collection::ComputeEntries(const Entity& e, const std::vector<Reference>& references,
+                                         int32_t first_price) {
   EntityEntries out;
   out.full = ComputeEntityEntries(e, references, *schema_, first_price, collation_, keys_);
   // No facets: evitaDB indexes facets only in the global index and in reduced

@@ -154,6 +154,11 @@ StatusOr<std::unique_ptr<Engine>> OpenEngineWithEnv(Env* env, const std::string&
 
 const char* RecordWritesName(bool background_records) { return background_records ? "background" : "inline"; }
 
+bool RecordsWrittenAsEvitaDb(std::string_view compression, std::string_view record_writes) {
+  return compression == RecordCompressionName(RecordCompression::kDeflate) &&
+         record_writes == RecordWritesName(/*background_records=*/false);
+}
+
 const char* RecordCompressionName(RecordCompression compression) {
   switch (compression) {
     case RecordCompression::kNone:

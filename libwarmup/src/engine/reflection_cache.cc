@@ -14,7 +14,7 @@ void ReflectionCache::Put(int32_t pk, Target target) {
   const size_t bytes = sizeof(std::pair<const int32_t, Slot>) + sizeof(int32_t) +
                        target.entries.full.HeapBytes() + target.entries.filtering.HeapBytes();
   if (bytes > max_bytes_) return;
-  while (bytes_ + bytes > max_bytes_) {
+  while (bytes_ + bytes > max_bytes_ && !keys_.empty()) {
     // splitmix64's step: any kept entry as likely as another.
     draw_ += 0x9E3779B97F4A7C15ull;
     uint64_t z = draw_;
@@ -33,8 +33,9 @@ void ReflectionCache::Erase(int32_t pk) {
 }
 
 void ReflectionCache::Clear() {
-  slots_.clear();
-  keys_.clear();
+  // Assigned, not cleared: their memory goes too.
+  slots_ = {};
+  keys_ = {};
   bytes_ = 0;
 }
 

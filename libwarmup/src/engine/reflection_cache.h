@@ -39,6 +39,7 @@ class ReflectionCache {
   // not kept.
   void Put(int32_t pk, Target target);
   void Erase(int32_t pk);
+  // Drops every entry and gives back the memory they held.
   void Clear();
   // What the entries hold: their structures, the bytes on the heap of their
   // entries and their place in the eviction order.

@@ -309,7 +309,7 @@ const configRows = [
                        cls: 'code'}], attrs: {'data-row': 'command'}},
   ['target kind', cfg.target_kind || 'not recorded'],
   ['records compressed', cfg.compression || 'unknown (a server warmup did not start)'],
-  ['records written', cfg.record_writes === 'background' ? 'on a second thread (upserts leave that work out; goLive waits for it)' : cfg.record_writes === 'inline' ? 'by each upsert, as evitaDB writes them' : (cfg.record_writes || 'unknown')],
+  ['records written', cfg.record_writes === 'background' ? 'on a second thread (upserts leave that work out; goLive waits for it)' : cfg.record_writes === 'inline' ? 'by each upsert' : (cfg.record_writes || 'unknown')],
   ['verify', r.verification.check],
   ['max per collection', cfg.max_per_collection > 0 ? grouped(cfg.max_per_collection) : 'all'],
   ['source read', cfg.source_read_ahead ? 'ahead, on a second thread (the figure is the load\'s wait)' : 'inline, before each upsert'],

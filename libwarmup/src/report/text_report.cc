@@ -245,10 +245,7 @@ std::string DescribeConfig(const RunResult& r) {
       ", records compressed: " +
       (c.compression.empty() ? std::string("unknown (a server warmup did not start)") : c.compression) +
       (c.record_writes.empty() ? std::string() : ", record writes " + c.record_writes) +
-      (c.compression == RecordCompressionName(RecordCompression::kDeflate) &&
-               c.record_writes == RecordWritesName(/*background_records=*/false)
-           ? " (as evitaDB writes them)"
-           : "") +
+      (RecordsWrittenAsEvitaDb(c.compression, c.record_writes) ? " (as evitaDB writes them)" : "") +
       ", verify " + VerifyModeName(r.verify_mode) +
       (c.source_read_ahead ? ", source read ahead" : ", source read inline");
   if (c.max_per_collection > 0)
