@@ -133,8 +133,11 @@ TEST_CASE("bench table: a run that is absent or did not exit 0 leaves its rows n
 // targets are set for that mode: an embedded run that wrote them otherwise
 // did less, and its time ratios are shown but held against nothing.
 TEST_CASE("issue 52: the time rows are not quoted when the embedded run did not write records as evitaDB") {
-  for (const auto& [compression, writes] :
+  for (const auto& mode :
        {std::pair<std::string, std::string>{"none", "inline"}, {"deflate", "background"}, {"", ""}}) {
+    // (clang before 16 cannot capture a structured binding)
+    const std::string& compression = mode.first;
+    const std::string& writes = mode.second;
     CAPTURE(compression);
     CAPTURE(writes);
     BenchFigures figures = Figures();
