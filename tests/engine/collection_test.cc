@@ -370,6 +370,75 @@ TEST_CASE("reflected link after its target changed copies the target as it is no
   CHECK(*catalog->Members("Shelf", IndexScope{"items", 13, Scope::kArchived}) == std::vector<int32_t>{});
 }
 
+// docs/engine.md's unique row: a partitioning reference's reduced index holds
+// the entity's unique values too (evitaDB's reduced EntityIndex keeps a
+// UniqueIndex), answering for its members only.
+TEST_CASE("a unique value is found in the reduced index of a partitioning reference, and only there") {
+  testing::TempDir dir;
+  auto engine = OpenEngine(dir.path());
+  const std::vector<Entity> all = LoadTiny(*engine, 3);
+  Catalog* catalog = *engine->GetCatalog("tiny");
+  int checked = 0;
+  for (const Entity& p : OfType(all, "Product")) {
+    if (p.scope != Scope::kLive) continue;
+    auto brand = std::find_if(p.references.begin(), p.references.end(),
+                              [](const Reference& r) { return r.name == "brand"; });
+    if (brand == p.references.end()) continue;
+    const Value& code = p.attributes.global.at("code");
+    const int32_t other = brand->referenced.primary_key % 20 + 1;  // another of tiny's 20 brands
+    CAPTURE(p.primary_key);
+    CHECK(*catalog->UniqueOwner("Product", "code", "", code,
+                                IndexScope{"brand", brand->referenced.primary_key}) ==
+          std::optional<int32_t>(p.primary_key));
+    CHECK(*catalog->UniqueOwner("Product", "code", "", code, IndexScope{"brand", other}) == std::nullopt);
+    if (++checked == 10) break;
+  }
+  CHECK(checked == 10);
+}
+
+// docs/engine.md's facet row: a re-upsert that puts a facet in another group
+// moves it there, in the global index, and leaves the facet itself in place.
+TEST_CASE("a re-upsert that moves a facet to another group takes it out of the old group") {
+  testing::TempDir dir;
+  auto engine = OpenEngine(dir.path());
+  const std::vector<Entity> all = LoadTiny(*engine, 3);
+  Catalog* catalog = *engine->GetCatalog("tiny");
+  const std::vector<Entity> products = OfType(all, "Product");
+  auto grouped = std::find_if(products.begin(), products.end(), [](const Entity& p) {
+    return p.scope == Scope::kLive &&
+           std::any_of(p.references.begin(), p.references.end(),
+                       [](const Reference& r) { return r.name == "parameterValues" && r.group.has_value(); });
+  });
+  REQUIRE(grouped != products.end());
+  Entity moved = *grouped;
+  std::set<int32_t> old_groups;
+  for (const Reference& r : moved.references) {
+    if (r.name == "parameterValues" && r.group) old_groups.insert(r.group->primary_key);
+  }
+  int32_t target = 1;  // a Parameter none of its facets is in
+  while (old_groups.count(target) != 0) ++target;
+  std::vector<int32_t> facets;
+  for (Reference& r : moved.references) {
+    if (r.name != "parameterValues") continue;
+    r.group = EntityRef{"Parameter", target};
+    facets.push_back(r.referenced.primary_key);
+  }
+  REQUIRE_OK(catalog->Upsert(moved));
+  const int32_t pk = moved.primary_key;
+  auto has = [pk](const std::vector<int32_t>& pks) {
+    return std::find(pks.begin(), pks.end(), pk) != pks.end();
+  };
+  for (int32_t group : old_groups) {
+    CAPTURE(group);
+    CHECK_FALSE(has(*catalog->FacetGroupMembers("Product", "parameterValues", group)));
+  }
+  CHECK(has(*catalog->FacetGroupMembers("Product", "parameterValues", target)));
+  for (int32_t facet : facets) {
+    CAPTURE(facet);
+    CHECK(has(*catalog->FacetMembers("Product", "parameterValues", facet)));
+  }
+}
+
 // Counts the reads of every file it opens for reading; writes go to `base`
 // untouched (its fault never fires).
 class ReadCountingEnv : public engine::FaultInjectingEnv {
