@@ -581,6 +581,79 @@ TEST_CASE("unique values are checked against the global index, before and after 
   CHECK(taken_by(*catalog, "Word2") == std::optional<int32_t>(3));
 }
 
+// A page with a unique code (not localized, not filterable), a url unique
+// per locale and a title unique across locales.
+CatalogSchema PagesSchema() {
+  CatalogSchema schema;
+  schema.name = "pages";
+  EntitySchema page;
+  page.name = "Page";
+  page.locales = {*Locale::Parse("cs"), *Locale::Parse("sk")};
+  AttributeSchema code;
+  code.name = "code";
+  code.unique_in_scopes = {{Scope::kLive, AttributeUniqueness::kUniqueWithinCollection}};
+  AttributeSchema url;
+  url.name = "url";
+  url.localized = true;
+  url.unique_in_scopes = {{Scope::kLive, AttributeUniqueness::kUniqueWithinCollectionLocale}};
+  AttributeSchema title = url;
+  title.name = "title";
+  title.unique_in_scopes = {{Scope::kLive, AttributeUniqueness::kUniqueWithinCollection}};
+  page.attributes = {{"code", code}, {"url", url}, {"title", title}};
+  schema.entities.emplace("Page", page);
+  return schema;
+}
+
+Entity Page(int32_t pk, const std::string& code, const std::string& url_cs, const std::string& url_sk,
+            const std::string& title_cs, const std::string& title_sk) {
+  Entity e;
+  e.type = "Page";
+  e.primary_key = pk;
+  e.attributes.global.emplace("code", Value::String(code));
+  e.attributes.localized["cs"] = {{"url", Value::String(url_cs)}, {"title", Value::String(title_cs)}};
+  e.attributes.localized["sk"] = {{"url", Value::String(url_sk)}, {"title", Value::String(title_sk)}};
+  e.locales = DeriveLocales(e);
+  return e;
+}
+
+// evitaDB folds a unique value into its filter index when the attribute is
+// not localized or is unique per locale (AttributeIndex.isUniqueFoldable):
+// the filter posting is the unique entry. Until stop 59 warmup kept a second
+// map for every unique value, 26 postings per senesi product that evitaDB
+// does not write (docs/index-work.md).
+TEST_CASE("issue 52: unique values evitaDB folds are held by their filter postings alone, and still unique") {
+  testing::TempDir dir;
+  auto engine = OpenEngine(dir.path());
+  Catalog* catalog = *engine->CreateCatalog(PagesSchema());
+  REQUIRE_OK(catalog->Upsert(Page(1, "p1", "/a", "/a", "A", "B")));
+  auto refused = [&](const Entity& e, const std::string& attribute) {
+    const Status s = catalog->Upsert(e);
+    CHECK(s.code() == StatusCode::kInvalidArgument);
+    CHECK_MESSAGE(s.message().find("attribute '" + attribute) != std::string::npos, s.message());
+  };
+  refused(Page(2, "p1", "/b", "/b", "C", "D"), "code");
+  refused(Page(2, "p2", "/a", "/b", "C", "D"), "url");   // taken in cs
+  refused(Page(2, "p2", "/b", "/a", "C", "D"), "url");   // taken in sk
+  refused(Page(2, "p2", "/b", "/c", "C", "A"), "title");  // taken in cs, unique across locales
+  REQUIRE_OK(catalog->Upsert(Page(2, "p2", "/b", "/c", "C", "D")));
+  // A re-upsert gives its old values up.
+  REQUIRE_OK(catalog->Upsert(Page(1, "p9", "/z", "/a", "Z", "B")));
+  CHECK_OK(catalog->Upsert(Page(3, "p1", "/a", "/d", "A", "E")));
+  CHECK(*catalog->UniqueOwner("Page", "code", "", Value::String("p1")) == std::optional<int32_t>(3));
+  CHECK(*catalog->UniqueOwner("Page", "url", "sk", Value::String("/a")) == std::optional<int32_t>(1));
+  CHECK(*catalog->UniqueOwner("Page", "url", "cs", Value::String("/a")) == std::optional<int32_t>(3));
+  CHECK(*catalog->UniqueOwner("Page", "url", "cs", Value::String("/c")) == std::nullopt);
+  REQUIRE_OK(catalog->GoLive());
+  // Per page: membership 1, two locales 2, filter postings code 1 + url 2 +
+  // title 2, and the title's own unique map 2 (not foldable); a code and url
+  // map would add 3 more.
+  const auto& statistics = catalog->index_statistics();
+  REQUIRE(statistics.size() == 1);
+  REQUIRE(!statistics[0].kinds.empty());
+  CHECK(statistics[0].kinds[0].kind == IndexKind::kGlobal);
+  CHECK(statistics[0].kinds[0].entries == 3 * 10);
+}
+
 TEST_CASE("validation: primary key, currency, prices, hierarchy and catalog-wide uniqueness") {
   testing::TempDir dir;
   auto engine = OpenEngine(dir.path());

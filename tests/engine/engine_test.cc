@@ -117,7 +117,7 @@ TEST_CASE("data-directory entries without a valid header are reported, never loa
   CHECK(
       engine->leftovers()[2].find(
           "older: catalog header is not valid (written as warmup-catalog 4; this build reads warmup-catalog "
-          "5)") != std::string::npos);
+          "6)") != std::string::npos);
   CHECK(engine->leftovers()[0].find("damaged: catalog header is not valid (checksum does not match)") !=
         std::string::npos);
   CHECK(engine->leftovers()[3].find("stray: no catalog header") != std::string::npos);

@@ -18,8 +18,10 @@ namespace {
 // (evitaDB's facet gate and ReferencedTypeEntityIndex); a reopened version 3
 // catalog would carry them. Version 5: a collection's unique values are
 // saved once, in its global indexes (evitaDB's UniqueIndex), not also in a
-// collection-wide map.
-constexpr const char* kFormat = "warmup-catalog 5";
+// collection-wide map. Version 6: a unique value that evitaDB folds into its
+// filter index (non-localized, or unique per locale) is held by its filter
+// posting alone; a version 5 index would keep a second owner map for it.
+constexpr const char* kFormat = "warmup-catalog 6";
 
 std::string Hex32(uint32_t v) {
   char buf[9];

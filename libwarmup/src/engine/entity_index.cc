@@ -265,11 +265,22 @@ std::vector<int32_t> EntityIndex::ChainOrder(uint32_t attribute) const {
 }
 
 std::optional<int32_t> EntityIndex::UniqueOwner(uint32_t attribute, const std::string& value_key) const {
-  const UniqueOwners* owners = unique_.Find(attribute);
-  HeldKey key;
-  if (owners == nullptr || !values_->Find(value_key, &key)) return std::nullopt;
-  auto it = owners->find(key);
-  return it == owners->end() ? std::nullopt : std::optional<int32_t>(it->second);
+  if (const UniqueOwners* owners = unique_.Find(attribute)) {
+    HeldKey key;
+    if (!values_->Find(value_key, &key)) return std::nullopt;
+    auto it = owners->find(key);
+    return it == owners->end() ? std::nullopt : std::optional<int32_t>(it->second);
+  }
+  // A folded unique value (IndexEntries::unique): its filter posting's one entity.
+  const ValueSets* values = filter_.Find(attribute);
+  if (values == nullptr) return std::nullopt;
+  auto it = values->find(value_key);
+  if (it == values->end()) return std::nullopt;
+  std::optional<int32_t> owner;
+  it->second.ForEach([&](uint32_t pk) {
+    if (!owner) owner = static_cast<int32_t>(pk);
+  });
+  return owner;
 }
 
 uint64_t EntityIndex::FacetPostings(uint32_t reference) const {

@@ -50,8 +50,13 @@ void AddAttributeEntries(const KeyOf& key_of, const std::string& tag, const Valu
       }
     }
   }
-  if (unique) {
-    const uint32_t key = keys.Id(key_of(per_locale ? tag : ""));
+  // A value unique per locale, or of an attribute that is not localized, is
+  // held by its filter posting alone: the posting's key is the unique key,
+  // and the posting's one entity its owner, as evitaDB folds such values into
+  // its filter index (AttributeIndex.isUniqueFoldable). Only a localized
+  // value unique across locales needs a map of its own.
+  if (unique && !tag.empty() && !per_locale) {
+    const uint32_t key = keys.Id(key_of(""));
     for (const Scalar& item : value.items()) out->unique.emplace_back(key, ScalarKey(item, element, places));
   }
   if (InScope(schema.sortable_in_scopes, scope) && !value.is_array()) {

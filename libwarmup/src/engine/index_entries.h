@@ -81,7 +81,9 @@ struct IndexEntries {
   std::vector<RangeEntry> ranges;                        // range-typed filterable values
   std::vector<std::pair<uint32_t, std::string>> sort;    // (attribute or compound id, sort key)
   std::vector<std::pair<uint32_t, int32_t>> chains;      // (attribute id, predecessor pk; -1 = head)
-  std::vector<std::pair<uint32_t, std::string>> unique;  // (attribute id, value key)
+  // (attribute id, value key) of localized values unique across locales;
+  // every other unique value is held by its filter entry alone.
+  std::vector<std::pair<uint32_t, std::string>> unique;
   std::vector<uint32_t> locales;                         // locale ids
   std::vector<PriceEntry> prices;
   std::vector<FacetEntry> facets;
