@@ -632,8 +632,8 @@ TEST_CASE("issue 52: unique values evitaDB folds are held by their filter postin
     CHECK_MESSAGE(s.message().find("attribute '" + attribute) != std::string::npos, s.message());
   };
   refused(Page(2, "p1", "/b", "/b", "C", "D"), "code");
-  refused(Page(2, "p2", "/a", "/b", "C", "D"), "url");   // taken in cs
-  refused(Page(2, "p2", "/b", "/a", "C", "D"), "url");   // taken in sk
+  refused(Page(2, "p2", "/a", "/b", "C", "D"), "url");    // taken in cs
+  refused(Page(2, "p2", "/b", "/a", "C", "D"), "url");    // taken in sk
   refused(Page(2, "p2", "/b", "/c", "C", "A"), "title");  // taken in cs, unique across locales
   REQUIRE_OK(catalog->Upsert(Page(2, "p2", "/b", "/c", "C", "D")));
   // A re-upsert gives its old values up.

@@ -51,18 +51,18 @@ int64_t DistinctItems(const Value& v) {
 // docs/index-work.md §1's symbols for one set of attribute values (an
 // entity's or a reference's), in the LIVE scope.
 struct Symbols {
-  int64_t filter = 0;        // F: filterable or unique values, per locale, array items once
-  int64_t ranges = 0;        // Rg: range-typed filterable values (2 postings each)
-  int64_t sort = 0;          // S: sortable single values, per locale
-  int64_t compounds = 0;     // C: sortable compounds with an element present, per locale if localized
-  int64_t chain = 0;         // Ch: predecessors
-  int64_t unique_maps = 0;   // localized values unique across locales: evitaDB's OwnerUniqueIndex
+  int64_t filter = 0;       // F: filterable or unique values, per locale, array items once
+  int64_t ranges = 0;       // Rg: range-typed filterable values (2 postings each)
+  int64_t sort = 0;         // S: sortable single values, per locale
+  int64_t compounds = 0;    // C: sortable compounds with an element present, per locale if localized
+  int64_t chain = 0;        // Ch: predecessors
+  int64_t unique_maps = 0;  // localized values unique across locales: evitaDB's OwnerUniqueIndex
   int64_t Block() const { return filter + 2 * ranges + sort + compounds + chain + unique_maps; }
 };
 
 Symbols Count(const std::map<std::string, AttributeSchema>& schemas,
-              const std::map<std::string, SortableAttributeCompoundSchema>& compounds, const Attributes& attributes,
-              const std::vector<Locale>& locales) {
+              const std::map<std::string, SortableAttributeCompoundSchema>& compounds,
+              const Attributes& attributes, const std::vector<Locale>& locales) {
   Symbols out;
   auto one = [&](const std::string& name, const Value& value, bool localized) {
     auto schema = schemas.find(name);
@@ -171,8 +171,10 @@ int64_t DerivedCount(const Entity& product, const CatalogSchema& catalog,
   for (const Reference& r : product.references) {
     const ReferenceSchema& rs = schema.references.at(r.name);
     if (!Indexed(rs)) continue;
-    const bool partitioning = rs.IndexTypeIn(Scope::kLive) == ReferenceIndexType::kForFilteringAndPartitioning;
-    const Symbols attributes = Count(rs.attributes, rs.sortable_attribute_compounds, r.attributes, product.locales);
+    const bool partitioning =
+        rs.IndexTypeIn(Scope::kLive) == ReferenceIndexType::kForFilteringAndPartitioning;
+    const Symbols attributes =
+        Count(rs.attributes, rs.sortable_attribute_compounds, r.attributes, product.locales);
     if (HasComponent(rs, ReferenceIndexedComponent::kReferencedEntity)) {
       // R1/R2 + R3: the referenced entity's reduced index.
       total += DataIn(product, schema, partitioning) + attributes.Block();
@@ -183,7 +185,8 @@ int64_t DerivedCount(const Entity& product, const CatalogSchema& catalog,
       // GR: the group's reduced index, the entity's data once per group; and
       // the group type index's member.
       REQUIRE_MESSAGE(r.attributes.empty(), "the derivation leaves grouped references' attributes out");
-      if (groups.emplace(r.name, r.group->primary_key).second) total += DataIn(product, schema, partitioning) + 1;
+      if (groups.emplace(r.name, r.group->primary_key).second)
+        total += DataIn(product, schema, partitioning) + 1;
     }
     // X: the reflected reference on the referenced entity, which then enters
     // the reduced index its collection keeps for this product, and that
@@ -192,7 +195,8 @@ int64_t DerivedCount(const Entity& product, const CatalogSchema& catalog,
     if (target == targets.end()) continue;
     const EntitySchema& target_schema = catalog.entities.at(r.referenced.entity_type);
     for (const auto& [name, reflected] : target_schema.references) {
-      if (reflected.reflected_reference_name != r.name || reflected.referenced_entity_type != product.type) continue;
+      if (reflected.reflected_reference_name != r.name || reflected.referenced_entity_type != product.type)
+        continue;
       if (!Indexed(reflected)) continue;
       REQUIRE_MESSAGE(!In(reflected.faceted_in_scopes, Scope::kLive),
                       "a faceted reflected reference changes the target's facets everywhere; not derived");
@@ -205,7 +209,8 @@ int64_t DerivedCount(const Entity& product, const CatalogSchema& catalog,
       const bool target_partitioning =
           reflected.IndexTypeIn(Scope::kLive) == ReferenceIndexType::kForFilteringAndPartitioning;
       total += DataIn(target->second, target_schema, target_partitioning) + a.Block();
-      REQUIRE_MESSAGE(a.filter + a.ranges == 0, "reflected filter attributes' type-index gate is not derived");
+      REQUIRE_MESSAGE(a.filter + a.ranges == 0,
+                      "reflected filter attributes' type-index gate is not derived");
       if (reflected_types.insert(name).second) ++total;  // the type index's member: this product's index
     }
   }
