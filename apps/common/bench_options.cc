@@ -17,8 +17,8 @@ StatusOr<BenchCommand> ParseBench(const std::vector<std::string>& args) {
       "scales", po::value(&scales)->default_value(scales),
       "generated sittings, comma-separated, e.g. 0.1,1.0 (the generator's --scale)")(
       "profile", po::value(&cmd.generator.profile)->default_value("senesi"),
-      "the generator's profile: senesi | tiny")("seed", po::value(&cmd.generator.seed)->default_value(1),
-                                                "the generator's seed")(
+      ("the generator's profile: " + GeneratorProfilesHelp()).c_str())(
+      "seed", po::value(&cmd.generator.seed)->default_value(1), "the generator's seed")(
       "pristine-dir", po::value(&cmd.pristine_dir), "one sitting on this snapshot instead of generated ones")(
       "catalog", po::value(&cmd.catalog), "the snapshot in --pristine-dir when it holds several")(
       "source-server-command", po::value(&cmd.source_server.command),

@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "warmup/compare.h"
+#include "warmup/generator.h"
 #include "warmup/run_record.h"
 
 namespace warmup::cli {
@@ -137,6 +138,12 @@ StatusOr<RecordCompression> ParseRecordCompression(const std::string& compressio
   if (compression == "zstd") return RecordCompression::kZstd;
   if (compression == "deflate") return RecordCompression::kDeflate;
   return InvalidArgumentError("--compress must be none, zstd or deflate, not '" + compression + "'");
+}
+
+std::string GeneratorProfilesHelp() {
+  std::string help;
+  for (const std::string& profile : GeneratorProfiles()) help += (help.empty() ? "" : " | ") + profile;
+  return help;
 }
 
 Status ParseSnapshotCompression(const std::string& compression, SnapshotWriteOptions& write) {

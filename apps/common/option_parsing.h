@@ -79,6 +79,9 @@ po::options_description ClientTlsGroup(ClientTlsOptions* tls, bool with_switch);
 // are dropped unless `keep_settings` (for CheckClientTls to refuse them).
 ClientTlsOptions TlsFor(const ClientTlsOptions& tls, bool enabled, bool keep_settings = false);
 
+// --profile's help: the generator's profiles, "senesi | senesi-production | tiny".
+std::string GeneratorProfilesHelp();
+
 // --compress of the commands that write snapshots: none | zstd.
 inline constexpr const char* kCompressHelp = "none | zstd (a bare --compress is zstd)";
 Status ParseSnapshotCompression(const std::string& compression, SnapshotWriteOptions& write);

@@ -13,7 +13,7 @@ StatusOr<GenerateCommand> ParseGenerate(const std::vector<std::string>& args) {
   std::string zip;
   po::options_description o("options");
   o.add_options()("help", "show this help")(
-      "profile", po::value(&cmd.generator.profile)->default_value("senesi"), "senesi | tiny")(
+      "profile", po::value(&cmd.generator.profile)->default_value("senesi"), GeneratorProfilesHelp().c_str())(
       "scale", po::value(&cmd.generator.scale)->default_value(1.0), "multiplies every collection's size")(
       "seed", po::value(&cmd.generator.seed)->default_value(1), "the same seed gives the same bytes")(
       "out", po::value(&cmd.out_dir)->required(), "parent directory; the snapshot goes to OUT/<catalog>/")(

@@ -641,5 +641,11 @@ TEST_CASE("derived indexes match the oracle: senesi at scale 0.005, two seeds") 
   for (uint64_t seed : {1u, 2u}) CheckProfile("senesi", 0.005, seed);
 }
 
+// Production's shape: a product referencing other products (the collection's
+// own reduced indexes), media, and one category holding half the products.
+TEST_CASE("derived indexes match the oracle: senesi-production at scale 0.005") {
+  CheckProfile("senesi-production", 0.005, 1);
+}
+
 }  // namespace
 }  // namespace warmup::engine_test

@@ -185,8 +185,9 @@ int64_t DerivedCount(const Entity& product, const CatalogSchema& catalog,
       // GR: the group's reduced index, the entity's data once per group; and
       // the group type index's member.
       REQUIRE_MESSAGE(r.attributes.empty(), "the derivation leaves grouped references' attributes out");
-      if (groups.emplace(r.name, r.group->primary_key).second)
+      if (groups.emplace(r.name, r.group->primary_key).second) {
         total += DataIn(product, schema, partitioning) + 1;
+      }
     }
     // X: the reflected reference on the referenced entity, which then enters
     // the reduced index its collection keeps for this product, and that
@@ -195,9 +196,9 @@ int64_t DerivedCount(const Entity& product, const CatalogSchema& catalog,
     if (target == targets.end()) continue;
     const EntitySchema& target_schema = catalog.entities.at(r.referenced.entity_type);
     for (const auto& [name, reflected] : target_schema.references) {
-      if (reflected.reflected_reference_name != r.name || reflected.referenced_entity_type != product.type)
-        continue;
-      if (!Indexed(reflected)) continue;
+      const bool mirrors_r =
+          reflected.reflected_reference_name == r.name && reflected.referenced_entity_type == product.type;
+      if (!mirrors_r || !Indexed(reflected)) continue;
       REQUIRE_MESSAGE(!In(reflected.faceted_in_scopes, Scope::kLive),
                       "a faceted reflected reference changes the target's facets everywhere; not derived");
       Attributes inherited;

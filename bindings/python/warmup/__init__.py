@@ -38,7 +38,7 @@ def version() -> str:
 
 def generate(profile: str, scale: float, out: PathLike, seed: int = 1, catalog: Optional[str] = None,
              compress: Union[str, bool] = "none") -> str:
-    """Writes a generated catalog ("senesi" or "tiny") as a snapshot under `out`; returns its path.
+    """Writes a generated catalog ("senesi", "senesi-production" or "tiny") as a snapshot under `out`; returns its path.
 
     The same profile, scale and seed give the same snapshot, byte for byte.
     compress: "none" or "zstd", as everywhere else (True and False, the older spelling, still work).

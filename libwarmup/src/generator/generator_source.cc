@@ -71,7 +71,7 @@ class GeneratorSource : public CatalogSource {
 
 }  // namespace
 
-std::vector<std::string> GeneratorProfiles() { return {"senesi", "tiny"}; }
+std::vector<std::string> GeneratorProfiles() { return {"senesi", "senesi-production", "tiny"}; }
 
 StatusOr<std::unique_ptr<CatalogSource>> OpenGeneratorSource(const GeneratorOptions& options) {
   if (!std::isfinite(options.scale) || options.scale <= 0) {
@@ -79,11 +79,15 @@ StatusOr<std::unique_ptr<CatalogSource>> OpenGeneratorSource(const GeneratorOpti
   }
   std::unique_ptr<generator::Profile> profile;
   if (options.profile == "senesi") {
-    profile = generator::MakeSenesiProfile(options);
+    profile = generator::MakeSenesiProfile(options, generator::SenesiShape::kSenesi);
+  } else if (options.profile == "senesi-production") {
+    profile = generator::MakeSenesiProfile(options, generator::SenesiShape::kProduction);
   } else if (options.profile == "tiny") {
     profile = generator::MakeTinyProfile(options);
   } else {
-    return InvalidArgumentError("unknown generator profile '" + options.profile + "' (known: senesi, tiny)");
+    std::string known;
+    for (const std::string& name : GeneratorProfiles()) known += (known.empty() ? "" : ", ") + name;
+    return InvalidArgumentError("unknown generator profile '" + options.profile + "' (known: " + known + ")");
   }
   return std::unique_ptr<CatalogSource>(new GeneratorSource(options, std::move(profile)));
 }

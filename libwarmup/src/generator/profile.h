@@ -35,7 +35,11 @@ class Profile {
 // Scales a count: rounded to nearest, at least 1.
 int64_t ScaleCount(int64_t count, double scale);
 
-std::unique_ptr<Profile> MakeSenesiProfile(const GeneratorOptions& options);
+// senesi's collections and counts; kProduction gives Product the reduced
+// indexes of production's recorded shape ("senesi-production",
+// docs/datasets.md).
+enum class SenesiShape { kSenesi, kProduction };
+std::unique_ptr<Profile> MakeSenesiProfile(const GeneratorOptions& options, SenesiShape shape);
 std::unique_ptr<Profile> MakeTinyProfile(const GeneratorOptions& options);
 
 }  // namespace warmup::generator

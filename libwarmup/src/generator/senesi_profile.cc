@@ -2,6 +2,7 @@
 // the reference figures (386,369 entities in 18 collections, 118,772 products
 // with ~35 attributes, ~58 prices, ~22 references and ~6 associated data
 // entries each). Counts and shapes are documented in docs/datasets.md.
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <string>
@@ -121,13 +122,25 @@ ReferenceSchema Ref(const std::string& name, const std::string& target, Cardinal
   return r;
 }
 
+// What the "senesi-production" profile changes, from the production
+// catalog's recorded index counts (docs/datasets.md): evitaDB's footprint
+// measurement of an ALIVE catalog, whose reference distributions are not
+// recorded, so these are the smallest changes that give its two figures.
+// The largest Product REFERENCED_ENTITY index: 57,423 of 118,772 products.
+constexpr double kLargestCategoryShare = 57'423.0 / 118'772.0;
+// Of the senesi draw of 0..4 related products (at least one in 4 of 5
+// products), the first is kept in this many products: 0.5 per product, so
+// that with media indexed too Product has ≈ 2.1 REFERENCED_ENTITY indexes
+// per product (250,804 of 118,772 in production).
+constexpr double kRelatedKept = 0.5 / 0.8;
+
 class SenesiProfile : public Profile {
  public:
-  explicit SenesiProfile(const GeneratorOptions& options) : seed_(options.seed) {
+  SenesiProfile(const GeneratorOptions& options, SenesiShape shape) : seed_(options.seed), shape_(shape) {
     for (const auto& [type, count] : kCounts) {
       plans_.push_back({type, ScaleCount(count, options.scale)});
     }
-    schema_.name = options.catalog_name.empty() ? "senesi" : options.catalog_name;
+    schema_.name = options.catalog_name.empty() ? options.profile : options.catalog_name;
     BuildSchema();
   }
 
@@ -361,6 +374,30 @@ class SenesiProfile : public Profile {
       add("media", "Media", std::nullopt, std::move(a));
     }
     Dedupe(&e->references);
+    if (shape_ == SenesiShape::kProduction) ShapeAsProduction(e);
+  }
+
+  // The references of production's shape, drawn apart from the product's own
+  // stream, so that a product differs from its senesi twin in these alone.
+  void ShapeAsProduction(Entity* e) const {
+    Rng rng(Rng::Derive(seed_, "Product/production-shape", e->primary_key));
+    auto& refs = e->references;
+    bool related_seen = false;
+    const bool keep_related = rng.Chance(kRelatedKept);
+    refs.erase(std::remove_if(refs.begin(), refs.end(),
+                              [&](const Reference& r) {
+                                if (r.name != "relatedProducts") return false;
+                                const bool drop = related_seen || !keep_related;
+                                related_seen = true;
+                                return drop;
+                              }),
+               refs.end());
+    if (rng.Chance(kLargestCategoryShare)) {
+      Attributes a;
+      a.global.emplace("order", Value::Integer(static_cast<int32_t>(rng.Between(0, 1000))));
+      refs.push_back({"categories", {"Category", 1}, std::nullopt, std::move(a)});
+      Dedupe(&refs);
+    }
   }
 
   void BuildSchema() {
@@ -517,8 +554,11 @@ class SenesiProfile : public Profile {
     ReferenceSchema tags = Ref("tags", "Tag", Cardinality::kZeroOrMore, RIT::kForFiltering);
     tags.faceted_in_scopes = {Scope::kLive};
     ref(tags);
-    ref(Ref("relatedProducts", "Product", Cardinality::kZeroOrMore, RIT::kNone));
-    ReferenceSchema product_media = Ref("media", "Media", Cardinality::kZeroOrMore, RIT::kNone);
+    // Indexed in production's shape: the two references with the most
+    // distinct targets, standing in for production's unrecorded ones.
+    const RIT wide = shape_ == SenesiShape::kProduction ? RIT::kForFiltering : RIT::kNone;
+    ref(Ref("relatedProducts", "Product", Cardinality::kZeroOrMore, wide));
+    ReferenceSchema product_media = Ref("media", "Media", Cardinality::kZeroOrMore, wide);
     product_media.attributes.emplace("order", Attr("order", ValueType::kInteger));
     product_media.attributes.at("order").kind = AttributeSchemaKind::kReference;
     ref(product_media);
@@ -548,6 +588,7 @@ class SenesiProfile : public Profile {
   }
 
   uint64_t seed_;
+  SenesiShape shape_;
   std::vector<CollectionPlan> plans_;
   CatalogSchema schema_;
 };
@@ -558,8 +599,8 @@ int64_t ScaleCount(int64_t count, double scale) {
   return std::max<int64_t>(1, static_cast<int64_t>(std::llround(static_cast<double>(count) * scale)));
 }
 
-std::unique_ptr<Profile> MakeSenesiProfile(const GeneratorOptions& options) {
-  return std::make_unique<SenesiProfile>(options);
+std::unique_ptr<Profile> MakeSenesiProfile(const GeneratorOptions& options, SenesiShape shape) {
+  return std::make_unique<SenesiProfile>(options, shape);
 }
 
 }  // namespace warmup::generator
