@@ -16,8 +16,9 @@ namespace warmup {
 
 struct GeneratorOptions {
   // "senesi": 386,369 entities in 18 collections at scale 1 (see
-  // docs/datasets.md); "tiny": a few hundred entities using every value type
-  // and schema feature.
+  // docs/datasets.md); "senesi-production": the same entities, but Product's
+  // references give production's recorded reduced indexes; "tiny": a few
+  // hundred entities using every value type and schema feature.
   std::string profile = "senesi";
   // Multiplies every collection's count (rounded, at least 1 entity each).
   double scale = 1.0;
