@@ -654,6 +654,97 @@ TEST_CASE("issue 52: unique values evitaDB folds are held by their filter postin
   CHECK(statistics[0].kinds[0].entries == 3 * 10);
 }
 
+// docs/engine.md's chain row: an entity's Predecessor value becomes its chain
+// entry, and a re-upsert moves it. No generated schema sorts by one.
+TEST_CASE("a predecessor attribute orders entities by their chain, and a re-upsert moves an entity in it") {
+  CatalogSchema schema;
+  schema.name = "steps";
+  EntitySchema step;
+  step.name = "Step";
+  AttributeSchema after;
+  after.name = "after";
+  after.type = ValueType::kPredecessor;
+  after.sortable_in_scopes = {Scope::kLive};
+  step.attributes.emplace("after", after);
+  schema.entities.emplace("Step", step);
+  auto make = [](int32_t pk, std::optional<int32_t> predecessor) {
+    Entity e;
+    e.type = "Step";
+    e.primary_key = pk;
+    e.attributes.global.emplace("after", *Value::Make(ValueType::kPredecessor, {Predecessor{predecessor}}));
+    return e;
+  };
+  auto order = [](const Catalog& catalog) {
+    return *catalog.SortBy("Step", "after", "", OrderDirection::kAsc);
+  };
+  testing::TempDir dir;
+  {
+    auto engine = OpenEngine(dir.path());
+    Catalog* catalog = *engine->CreateCatalog(schema);
+    REQUIRE_OK(catalog->Upsert(make(1, std::nullopt)));
+    REQUIRE_OK(catalog->Upsert(make(2, 3)));
+    REQUIRE_OK(catalog->Upsert(make(3, 1)));
+    REQUIRE_OK(catalog->Upsert(make(5, 99)));  // its predecessor is missing
+    // The head's chain 1 -> 3 -> 2, then the element whose predecessor is missing.
+    CHECK(order(*catalog) == std::vector<int32_t>{1, 3, 2, 5});
+    // 3 now follows 2, which follows 3: a cycle, after the head's chain (1
+    // alone now) and the broken link, walked from its smallest key.
+    REQUIRE_OK(catalog->Upsert(make(3, 2)));
+    CHECK(order(*catalog) == std::vector<int32_t>{1, 5, 2, 3});
+    REQUIRE_OK(catalog->GoLive());
+  }
+  auto engine = OpenEngine(dir.path());
+  CHECK(order(**engine->GetCatalog("steps")) == std::vector<int32_t>{1, 5, 2, 3});
+}
+
+// docs/engine.md's catalog-unique row: `catalog.index` keeps a value per
+// scope, so a reopened catalog still tells a live owner from an archived one.
+TEST_CASE("catalog-unique values are kept per scope in catalog.index, and checked after a reopen") {
+  CatalogSchema schema;
+  schema.name = "scoped";
+  AttributeSchema code;
+  code.name = "code";
+  code.kind = AttributeSchemaKind::kGlobal;
+  code.unique_in_scopes = {{Scope::kLive, AttributeUniqueness::kUniqueWithinCollection},
+                           {Scope::kArchived, AttributeUniqueness::kUniqueWithinCollection}};
+  code.globally_unique_in_scopes = {{Scope::kLive, GlobalAttributeUniqueness::kUniqueWithinCatalog},
+                                    {Scope::kArchived, GlobalAttributeUniqueness::kUniqueWithinCatalog}};
+  schema.attributes.emplace("code", code);
+  for (const char* type : {"Shelf", "Item"}) {
+    EntitySchema e;
+    e.name = type;
+    e.attributes.emplace("code", code);
+    schema.entities.emplace(type, e);
+  }
+  auto make = [](const std::string& type, int32_t pk, Scope scope, const std::string& value) {
+    Entity e;
+    e.type = type;
+    e.primary_key = pk;
+    e.scope = scope;
+    e.attributes.global.emplace("code", Value::String(value));
+    return e;
+  };
+  testing::TempDir dir;
+  {
+    auto engine = OpenEngine(dir.path());
+    Catalog* catalog = *engine->CreateCatalog(schema);
+    REQUIRE_OK(catalog->Upsert(make("Shelf", 1, Scope::kLive, "x")));
+    REQUIRE_OK(catalog->Upsert(make("Item", 1, Scope::kArchived, "x")));  // another scope
+    REQUIRE_OK(catalog->GoLive());
+  }
+  auto engine = OpenEngine(dir.path());
+  Catalog* catalog = *engine->GetCatalog("scoped");
+  auto refused_for = [&](const Entity& e, const std::string& owner) {
+    const Status s = catalog->Upsert(e);
+    CHECK(s.code() == StatusCode::kInvalidArgument);
+    CHECK_MESSAGE(s.message().find("must be unique in the catalog, and entity " + owner) != std::string::npos,
+                  s.message());
+  };
+  refused_for(make("Item", 2, Scope::kLive, "x"), "Shelf/1");
+  refused_for(make("Shelf", 2, Scope::kArchived, "x"), "Item/1");
+  CHECK_OK(catalog->Upsert(make("Shelf", 3, Scope::kArchived, "y")));
+}
+
 TEST_CASE("validation: primary key, currency, prices, hierarchy and catalog-wide uniqueness") {
   testing::TempDir dir;
   auto engine = OpenEngine(dir.path());
