@@ -27,6 +27,13 @@ std::vector<std::string> SpellCompressOut(const std::vector<std::string>& args) 
   return out;
 }
 
+std::string ProfilesJoinedBy(const std::string& separator) {
+  std::string joined;
+  for (const std::string& profile : GeneratorProfiles())
+    joined += (joined.empty() ? "" : separator) + profile;
+  return joined;
+}
+
 }  // namespace
 
 StatusOr<po::variables_map> Parse(const std::vector<std::string>& args,
@@ -140,11 +147,7 @@ StatusOr<RecordCompression> ParseRecordCompression(const std::string& compressio
   return InvalidArgumentError("--compress must be none, zstd or deflate, not '" + compression + "'");
 }
 
-std::string GeneratorProfilesHelp() {
-  std::string help;
-  for (const std::string& profile : GeneratorProfiles()) help += (help.empty() ? "" : " | ") + profile;
-  return help;
-}
+std::string GeneratorProfilesHelp() { return ProfilesJoinedBy(" | "); }
 
 Status ParseSnapshotCompression(const std::string& compression, SnapshotWriteOptions& write) {
   if (compression != "none" && compression != "zstd") {
@@ -157,9 +160,8 @@ Status ParseSnapshotCompression(const std::string& compression, SnapshotWriteOpt
 Status CheckGeneratorProfile(const std::string& profile) {
   const auto profiles = GeneratorProfiles();
   if (std::find(profiles.begin(), profiles.end(), profile) != profiles.end()) return OkStatus();
-  std::string known;
-  for (const auto& p : profiles) known += (known.empty() ? "" : ", ") + p;
-  return InvalidArgumentError("--profile must be one of " + known + ", not '" + profile + "'");
+  return InvalidArgumentError("--profile must be one of " + ProfilesJoinedBy(", ") + ", not '" + profile +
+                              "'");
 }
 
 Status CheckAlpha(double alpha) {

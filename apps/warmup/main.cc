@@ -226,7 +226,7 @@ constexpr Command kCommands[] = {
      Load},
     {"export", "read a live catalog over gRPC (evitaDB or warmup serve) into a snapshot, optionally zipped",
      Export},
-    {"generate", "write a deterministic synthetic catalog (profile senesi or tiny) as a snapshot", Generate},
+    {"generate", "write a deterministic synthetic catalog (see --profile) as a snapshot", Generate},
     {"inspect", "verify a snapshot or export and show its collections, sizes and per-entity averages",
      Inspect},
     {"unpack",

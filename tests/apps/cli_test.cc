@@ -479,7 +479,9 @@ TEST_CASE(
   TempDir dir;
   const CliResult bogus = RunCli({"generate", "--profile", "bogus", "--out", dir / "out"});
   CHECK(bogus.exit_code == 64);
-  CHECK_MESSAGE(Contains(bogus.output, "--profile must be one of senesi, senesi-production, tiny, not 'bogus'"), bogus.output);
+  CHECK_MESSAGE(
+      Contains(bogus.output, "--profile must be one of senesi, senesi-production, tiny, not 'bogus'"),
+      bogus.output);
   CHECK_FALSE(fs::exists(dir / "out"));
   const std::string pristine = GenerateTiny(dir);
   // The started serve exits 64 at an option it does not know: reindex's

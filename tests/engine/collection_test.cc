@@ -654,6 +654,32 @@ TEST_CASE("issue 52: unique values evitaDB folds are held by their filter postin
   CHECK(statistics[0].kinds[0].entries == 3 * 10);
 }
 
+// Stop 59's fold made any filterable attribute's posting look like an owner:
+// UniqueOwner answered for attributes that are not unique.
+TEST_CASE("regression: UniqueOwner of an attribute not unique in the scope is refused, not answered") {
+  CatalogSchema schema = PagesSchema();
+  AttributeSchema kind;
+  kind.name = "kind";
+  kind.filterable_in_scopes = {Scope::kLive, Scope::kArchived};
+  schema.entities.at("Page").attributes.emplace("kind", kind);
+  testing::TempDir dir;
+  auto engine = OpenEngine(dir.path());
+  Catalog* catalog = *engine->CreateCatalog(schema);
+  Entity page = Page(1, "p1", "/a", "/a", "A", "B");
+  page.attributes.global.emplace("kind", Value::String("only"));
+  REQUIRE_OK(catalog->Upsert(page));
+  const auto kind_owner = catalog->UniqueOwner("Page", "kind", "", Value::String("only"));
+  CHECK(kind_owner.status().code() == StatusCode::kInvalidArgument);
+  CHECK_MESSAGE(kind_owner.status().message() == "attribute 'kind' is not unique in scope LIVE",
+                kind_owner.status().message());
+  // code is unique in LIVE alone.
+  IndexScope archived;
+  archived.scope = Scope::kArchived;
+  CHECK(catalog->UniqueOwner("Page", "code", "", Value::String("p1"), archived).status().code() ==
+        StatusCode::kInvalidArgument);
+  CHECK(*catalog->UniqueOwner("Page", "code", "", Value::String("p1")) == std::optional<int32_t>(1));
+}
+
 // docs/engine.md's chain row: an entity's Predecessor value becomes its chain
 // entry, and a re-upsert moves it. No generated schema sorts by one.
 TEST_CASE("a predecessor attribute orders entities by their chain, and a re-upsert moves an entity in it") {

@@ -450,6 +450,48 @@ TEST_CASE("goLive counts the facet postings of references faceted by an unevalua
   CHECK(counted == expected);
 }
 
+// Regression: type indexes kept the chain entries of a reference's
+// ReferencedEntityPredecessor attribute; evitaDB reaches its chain index
+// through insertSortAttribute, which ReferencedTypeEntityIndex makes a no-op.
+TEST_CASE("regression: type indexes keep no chain entries, reduced indexes do") {
+  CatalogSchema schema;
+  schema.name = "chained";
+  EntitySchema shelf;
+  shelf.name = "Shelf";
+  ReferenceSchema items;
+  items.name = "items";
+  items.referenced_entity_type = "Item";
+  items.index_types = {{Scope::kLive, ReferenceIndexType::kForFilteringAndPartitioning}};
+  AttributeSchema position;
+  position.name = "position";
+  position.kind = AttributeSchemaKind::kReference;
+  position.type = ValueType::kReferencedEntityPredecessor;
+  position.sortable_in_scopes = {Scope::kLive};
+  items.attributes.emplace("position", position);
+  shelf.references.emplace("items", items);
+  schema.entities.emplace("Shelf", shelf);
+  auto item = [](int32_t pk, std::optional<int32_t> after) {
+    Reference r{"items", {"Item", pk}, std::nullopt, {}};
+    r.attributes.global.emplace("position",
+                                *Value::Make(ValueType::kReferencedEntityPredecessor, {Predecessor{after}}));
+    return r;
+  };
+  testing::TempDir dir;
+  auto engine = OpenEngine(dir.path());
+  Catalog* catalog = *engine->CreateCatalog(schema);
+  Entity e;
+  e.type = "Shelf";
+  e.primary_key = 1;
+  e.references = {item(10, std::nullopt), item(11, 10)};
+  REQUIRE_OK(catalog->Upsert(e));
+  IndexScope type_index{"items", 0, Scope::kLive, IndexKind::kReferencedEntityType};
+  type_index.reference_attributes = true;
+  CHECK(catalog->SortBy("Shelf", "position", "", OrderDirection::kAsc, type_index)->empty());
+  IndexScope reduced{"items", 10};
+  reduced.reference_attributes = true;
+  CHECK(*catalog->SortBy("Shelf", "position", "", OrderDirection::kAsc, reduced) == std::vector<int32_t>{1});
+}
+
 // Regression: type indexes counted sort postings (attribute and compound) of
 // every reference; evitaDB's ReferencedTypeEntityIndex keeps none, while a
 // reduced index sorts its members by the reference's attributes.

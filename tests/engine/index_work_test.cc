@@ -52,7 +52,7 @@ int64_t DistinctItems(const Value& v) {
 // entity's or a reference's), in the LIVE scope.
 struct Symbols {
   int64_t filter = 0;       // F: filterable or unique values, per locale, array items once
-  int64_t ranges = 0;       // Rg: range-typed filterable values (2 postings each)
+  int64_t ranges = 0;       // Rg: range-typed filterable values, array items once (2 postings each)
   int64_t sort = 0;         // S: sortable single values, per locale
   int64_t compounds = 0;    // C: sortable compounds with an element present, per locale if localized
   int64_t chain = 0;        // Ch: predecessors
@@ -75,7 +75,7 @@ Symbols Count(const std::map<std::string, AttributeSchema>& schemas,
     // other entry for it unless it is localized and unique across locales
     // (AttributeIndex.isUniqueFoldable).
     if (filterable || unique) out.filter += DistinctItems(value);
-    if (filterable && !value.is_array() && IsRange(value.type())) ++out.ranges;
+    if (filterable && IsRange(ElementType(value.type()))) out.ranges += DistinctItems(value);
     if (unique && localized && across_locales) out.unique_maps += DistinctItems(value);
     if (In(a.sortable_in_scopes, Scope::kLive) && !value.is_array()) {
       ++(IsPredecessor(value.type()) ? out.chain : out.sort);
@@ -251,7 +251,8 @@ TEST_CASE("issue 52: a senesi product's index work equals the count derived from
                        [&](const Reference& r) { return r.name == reference; });
   };
   // Products of each shape the formulas distinguish: with and without a
-  // validity (a range), several categories (the reflected side), groups.
+  // validity (a range), with every kind of reference (the reflected side,
+  // groups, filtering and partitioning indexes).
   std::vector<const Entity*> picked;
   for (bool validity : {true, false}) {
     for (const Entity& p : products) {

@@ -153,6 +153,7 @@ class Catalog {
       const std::string& entity_type, const std::string& attribute, const Value& point,
       const IndexScope& scope = {}) const = 0;  // NOLINT(google-default-arguments)
   // The entity holding a unique value in the index, if any.
+  // Errors: kInvalidArgument when the attribute is not unique in the scope.
   virtual StatusOr<std::optional<int32_t>> UniqueOwner(
       const std::string& entity_type, const std::string& attribute, const std::string& locale,
       const Value& value, const IndexScope& scope = {}) const = 0;  // NOLINT(google-default-arguments)

@@ -1,5 +1,6 @@
 // Deterministic synthetic catalogs: the shape of a production e-commerce
-// catalog ("senesi") and a small catalog that uses every feature ("tiny").
+// catalog ("senesi", and "senesi-production" with its recorded reduced
+// indexes) and a small catalog that uses every feature ("tiny").
 #ifndef WARMUP_GENERATOR_H_
 #define WARMUP_GENERATOR_H_
 

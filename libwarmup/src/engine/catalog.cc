@@ -1,5 +1,6 @@
 #include "engine/catalog.h"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "engine/catalog_files.h"
@@ -318,6 +319,15 @@ StatusOr<std::optional<int32_t>> CatalogImpl::UniqueOwner(const std::string& ent
   auto target = ResolveAttribute(**c, attribute, locale, scope);
   if (!target.ok()) return target.status();
   if (target->schema == nullptr) return InvalidArgumentError("'" + attribute + "' is a compound");
+  // A folded unique value is its filter posting (IndexEntries::unique): the
+  // index answers for any filterable attribute, so the schema decides here.
+  const bool unique = std::any_of(
+      target->schema->unique_in_scopes.begin(), target->schema->unique_in_scopes.end(),
+      [&](const auto& s) { return s.scope == scope.scope && s.value != AttributeUniqueness::kNotUnique; });
+  if (!unique) {
+    return InvalidArgumentError("attribute '" + attribute + "' is not unique in scope " +
+                                (scope.scope == Scope::kLive ? "LIVE" : "ARCHIVED"));
+  }
   const std::string key = ValueKey(value.scalar(), value.type(), target->schema);
   if (scope.reference.empty()) {
     // The collection's unique index of the scope (per locale where the schema says so).

@@ -82,7 +82,9 @@ void Collection::UpdateCounted(DerivedIndex& index, int32_t record, const IndexE
     if (sorted && crosses('s', s.first, s.second)) delta.sort.push_back(s);
   }
   for (const auto& c : entries.chains) {
-    if (crosses('c', c.first, std::to_string(c.second))) delta.chains.push_back(c);
+    // A chain is a sort index too (evitaDB reaches its ChainIndex through
+    // insertSortAttribute), so a type index keeps none.
+    if (sorted && crosses('c', c.first, std::to_string(c.second))) delta.chains.push_back(c);
   }
   for (const auto& u : entries.unique) {
     if (crosses('u', u.first, u.second)) delta.unique.push_back(u);

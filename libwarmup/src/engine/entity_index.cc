@@ -271,15 +271,15 @@ std::optional<int32_t> EntityIndex::UniqueOwner(uint32_t attribute, const std::s
     auto it = owners->find(key);
     return it == owners->end() ? std::nullopt : std::optional<int32_t>(it->second);
   }
-  // A folded unique value (IndexEntries::unique): its filter posting's one entity.
+  // A folded unique value (IndexEntries::unique): its filter posting's one
+  // entity. Upserts are validated against the global index, so a unique
+  // value's posting there holds one entity, and a reduced index a subset.
   const ValueSets* values = filter_.Find(attribute);
   if (values == nullptr) return std::nullopt;
   auto it = values->find(value_key);
-  if (it == values->end()) return std::nullopt;
+  if (it == values->end() || it->second.size() != 1) return std::nullopt;
   std::optional<int32_t> owner;
-  it->second.ForEach([&](uint32_t pk) {
-    if (!owner) owner = static_cast<int32_t>(pk);
-  });
+  it->second.ForEach([&](uint32_t pk) { owner = static_cast<int32_t>(pk); });
   return owner;
 }
 

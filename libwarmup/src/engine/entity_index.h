@@ -120,6 +120,10 @@ class EntityIndex {
   // The entities of a predecessor attribute's chains: each head's chain in
   // ascending head order, then elements whose predecessor is missing.
   std::vector<int32_t> ChainOrder(uint32_t attribute) const;
+  // The entity holding a unique value: from the unique map when the
+  // attribute has one (a localized value unique across locales), else from
+  // the value's filter posting when it holds one entity. The caller knows the
+  // attribute is unique here.
   std::optional<int32_t> UniqueOwner(uint32_t attribute, const std::string& value_key) const;
   std::vector<int32_t> FacetMembers(uint32_t reference, int32_t facet) const;
   // (facet, primary key) pairs of one reference.
@@ -205,7 +209,8 @@ class EntityIndex {
   IdSlots<RangeIndex> ranges_;
   IdSlots<ValueSets> sort_;
   IdSlots<ChainIndex> chains_;
-  // Value key -> its owner.
+  // Value key -> its owner, for localized values unique across locales
+  // only; every other unique value is its filter posting.
   using UniqueOwners = absl::flat_hash_map<HeldKey, int32_t>;
   IdSlots<UniqueOwners> unique_;
   IdSlots<PkSet> locales_;  // locale -> entities

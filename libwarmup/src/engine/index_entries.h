@@ -84,7 +84,7 @@ struct IndexEntries {
   // (attribute id, value key) of localized values unique across locales;
   // every other unique value is held by its filter entry alone.
   std::vector<std::pair<uint32_t, std::string>> unique;
-  std::vector<uint32_t> locales;                         // locale ids
+  std::vector<uint32_t> locales;  // locale ids
   std::vector<PriceEntry> prices;
   std::vector<FacetEntry> facets;
   bool empty() const;
