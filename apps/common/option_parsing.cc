@@ -29,8 +29,9 @@ std::vector<std::string> SpellCompressOut(const std::vector<std::string>& args) 
 
 std::string ProfilesJoinedBy(const std::string& separator) {
   std::string joined;
-  for (const std::string& profile : GeneratorProfiles())
+  for (const std::string& profile : GeneratorProfiles()) {
     joined += (joined.empty() ? "" : separator) + profile;
+  }
   return joined;
 }
 
