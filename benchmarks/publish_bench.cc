@@ -18,6 +18,7 @@
 #include "GrpcEvitaAPI.grpc.pb.h"
 #include "codec/pb.h"
 #include "warmup/copy_engine.h"
+#include "warmup/embedded_target.h"
 #include "warmup/engine.h"
 #include "warmup/remote_target.h"
 #include "warmup/run_result.h"

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "warmup/copy_engine.h"
-#include "warmup/engine.h"
+#include "warmup/embedded_target.h"
 #include "warmup/report.h"
 #include "warmup/run_result.h"
 

@@ -10,7 +10,7 @@
 #include <string>
 
 #include "warmup/copy_engine.h"
-#include "warmup/engine.h"
+#include "warmup/embedded_target.h"
 #include "warmup/generator.h"
 #include "warmup/run_result.h"
 

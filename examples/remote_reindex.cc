@@ -14,11 +14,14 @@ int main(int argc, char** argv) {
     std::cerr << "usage: remote_reindex WARMUP_BINARY PRISTINE_DIR WORK_DIR\n";
     return 64;
   }
+  warmup::StartedServerTargetSpec started;
+  started.server.binary = argv[1];
+  started.work_dir = argv[3];
+  warmup::SnapshotSourceSpec snapshot;
+  snapshot.dir = argv[2];
   warmup::RunSpec spec;
-  spec.source.pristine_dir = argv[2];
-  spec.target.kind = warmup::TargetKind::kStartedServer;
-  spec.target.work_dir = argv[3];
-  spec.server.binary = argv[1];
+  spec.source = snapshot;
+  spec.target = started;
   auto result = warmup::RunLoad(spec);
   if (!result.ok()) {
     std::cerr << result.status().ToString() << "\n";

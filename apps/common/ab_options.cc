@@ -97,17 +97,18 @@ StatusOr<AbCommand> ParseAb(const std::vector<std::string>& args) {
   auto reindex = ParseReindex(rest);
   if (!reindex.ok()) return reindex.status();
   cmd.reindex = std::move(reindex).value();
+  auto* started = std::get_if<StartedServerTargetSpec>(&cmd.reindex.target);
+  if (started == nullptr) {
+    return InvalidArgumentError("warmup ab compares two servers it starts: --target embedded is for reindex");
+  }
   if (!xmx.empty()) {
     if (cmd.a_command.empty() && cmd.b_command.empty()) {
       return InvalidArgumentError(
           "--server-xmx has no effect without --a-command or --b-command; leave it out");
     }
-    cmd.reindex.server.xmx = xmx;
+    started->server.xmx = xmx;
   }
   cmd.reindex.command_line = CommandLine({"warmup", "ab"}, args);
-  if (cmd.reindex.target.kind != TargetKind::kStartedServer) {
-    return InvalidArgumentError("warmup ab compares two servers it starts: --target embedded is for reindex");
-  }
   if (order != "abab" && order != "random") {
     return InvalidArgumentError("--order must be abab or random, not '" + order + "'");
   }

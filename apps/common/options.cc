@@ -93,7 +93,7 @@ StatusOr<ExportCommand> ParseExport(const std::vector<std::string>& args) {
       "allow-not-alive", po::bool_switch(&cmd.source.allow_not_alive),
       "export a catalog that is not ALIVE (a load under way or kept, or one its server is still opening: "
       "perhaps not whole); the manifest records its state")(
-      "pristine-dir", po::value(&cmd.folder.pristine_dir),
+      "pristine-dir", po::value(&cmd.folder.folder),
       "or a server's own catalog folder's parent (evitaDB's storage) or its backup zip, with "
       "--source-server-command")(
       "source-server-command", po::value(&cmd.folder.server.command),
@@ -102,7 +102,7 @@ StatusOr<ExportCommand> ParseExport(const std::vector<std::string>& args) {
                                      "the source server command's {xmx}")(
       "source-server-start-timeout", po::value(&cmd.folder.server.start_timeout_seconds)->default_value(300),
       "seconds the source server may take to start and open the catalog ALIVE")(
-      "source-work-dir", po::value(&cmd.folder.server_work_dir)->default_value("warmup-work-source"),
+      "source-work-dir", po::value(&cmd.folder.work_dir)->default_value("warmup-work-source"),
       "the source server's work directory: the folder's copy, its log and GC log");
   o.add(ClientTlsGroup(&tls, true));
   auto vm = Parse(
@@ -113,8 +113,8 @@ StatusOr<ExportCommand> ParseExport(const std::vector<std::string>& args) {
       &cmd.help);
   if (!vm.ok()) return vm.status();
   if (!cmd.help.empty()) return cmd;
-  if (!cmd.folder.pristine_dir.empty() || !cmd.folder.server.command.empty()) {
-    if (cmd.folder.pristine_dir.empty() || cmd.folder.server.command.empty()) {
+  if (!cmd.folder.folder.empty() || !cmd.folder.server.command.empty()) {
+    if (cmd.folder.folder.empty() || cmd.folder.server.command.empty()) {
       return InvalidArgumentError(
           "--pristine-dir and --source-server-command go together: the catalog folder and the server that "
           "reads it "

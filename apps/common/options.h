@@ -47,9 +47,9 @@ struct UnpackCommand {
 };
 
 // The option groups of `warmup load` and `warmup reindex`; each is a section
-// of their --help. The source, target and started server are the library's
-// specs (warmup/run.h): --target embedded|remote|null; reindex's remote
-// target without --address is TargetKind::kStartedServer.
+// of their --help. The source and target are the library's specs
+// (warmup/run_spec.h): --target embedded|remote|null; reindex's remote
+// target without --address is a StartedServerTargetSpec.
 
 // What the run leaves besides the text report.
 struct ReportOptions {
@@ -101,10 +101,10 @@ struct LoadCommand {
   // (RunConfig::command_line).
   std::vector<std::string> command_line;
   SourceSpec source;
+  // reindex's started server: its binary empty = this one.
   TargetSpec target;
   CopyOptions copy;
   ReportOptions report;
-  ServerSpec server;  // reindex, TargetKind::kStartedServer: its binary (empty = this one), ...
   RepeatOptions repeat;
 };
 
@@ -127,7 +127,7 @@ struct ExportCommand {
   // --pristine-dir with --source-server-command (and --catalog, --source-work-dir): a
   // server's own catalog folder, exported through a server started on a copy of it
   // (SourceServer) instead of one at --address.
-  SourceSpec folder;
+  ServerFolderSourceSpec folder;
 };
 
 struct ServeCommand {

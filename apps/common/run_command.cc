@@ -62,16 +62,16 @@ warmup::RunSpec SpecOf(const warmup::cli::LoadCommand& cmd) {
   warmup::RunSpec spec;
   spec.source = cmd.source;
   spec.target = cmd.target;
-  spec.server = cmd.server;
-  if (spec.target.kind == warmup::TargetKind::kStartedServer && spec.server.binary.empty() &&
-      spec.server.command.empty()) {
+  auto* started = std::get_if<warmup::StartedServerTargetSpec>(&spec.target);
+  if (started != nullptr && started->server.binary.empty() && started->server.command.empty()) {
     std::error_code ec;  // unreadable: RunLoad then says that a binary is needed
-    spec.server.binary = std::filesystem::read_symlink("/proc/self/exe", ec).string();
+    started->server.binary = std::filesystem::read_symlink("/proc/self/exe", ec).string();
   }
   spec.copy = cmd.copy;
   spec.copy.config.command_line = cmd.command_line;
   spec.per_entity_csv = cmd.report.per_entity_csv;
   spec.outputs = {{"--report-json", cmd.report.report_json}, {"--html", cmd.report.html}};
+  spec.names = {"--pristine-dir", "--work-dir", "--per-entity-csv"};
   return spec;
 }
 
@@ -88,7 +88,8 @@ warmup::StatusOr<warmup::RunResult> RunCommand(const warmup::cli::LoadCommand& c
   warmup::RunSpec spec = SpecOf(cmd);
   spec.outputs.insert(spec.outputs.end(), more_outputs.begin(), more_outputs.end());
   auto result = warmup::RunLoad(spec, hooks);
-  if (result.ok() && signals.received() != 0 && cmd.target.kind != warmup::TargetKind::kStartedServer &&
+  if (result.ok() && signals.received() != 0 &&
+      warmup::KindOf(cmd.target) != warmup::TargetKind::kStartedServer &&
       result->abort_reason != warmup::AbortReason::kInterrupted) {
     std::cerr << "warmup " << command
               << ": the signal came during goLive (or after the load), which was let finish\n";
@@ -205,9 +206,8 @@ int RunRepeated(const warmup::cli::LoadCommand& cmd, const char* command, warmup
   namespace fs = std::filesystem;
   const fs::path out = cmd.repeat.out_dir;
   const std::string prefix = std::string("warmup ") + command + ": ";
-  if (cmd.target.kind == warmup::TargetKind::kEmbedded ||
-      cmd.target.kind == warmup::TargetKind::kStartedServer) {
-    if (auto s = warmup::CheckOutsideWorkDir(cmd.target.work_dir, {{"--out", out.string()}}); !s.ok()) {
+  if (const std::string* work_dir = warmup::WorkDirOf(cmd.target)) {
+    if (auto s = warmup::CheckOutsideWorkDir(*work_dir, {{"--out", out.string()}}); !s.ok()) {
       return FailToRun(warmup::InvalidArgumentError(s.message()));
     }
   }
@@ -217,7 +217,8 @@ int RunRepeated(const warmup::cli::LoadCommand& cmd, const char* command, warmup
       !s.ok()) {
     return FailWith(s);
   }
-  warmup::cli::SignalWatcher signals(command, cmd.target.kind == warmup::TargetKind::kStartedServer);
+  warmup::cli::SignalWatcher signals(command,
+                                     warmup::KindOf(cmd.target) == warmup::TargetKind::kStartedServer);
   std::vector<std::string> measured;
   std::string incomplete;
   const int warm_ups = cmd.repeat.warmup_runs;
@@ -245,14 +246,14 @@ int RunRepeated(const warmup::cli::LoadCommand& cmd, const char* command, warmup
       incomplete = label + " could not run: " + result.status().ToString();
       return false;
     }
-    if (cmd.target.kind == warmup::TargetKind::kRemote && !cmd.copy.keep_target &&
-        result->target_drop == warmup::TargetDrop::kNotNeeded) {
+    const auto* remote = std::get_if<warmup::RemoteTargetSpec>(&cmd.target);
+    if (remote != nullptr && !cmd.copy.keep_target && result->target_drop == warmup::TargetDrop::kNotNeeded) {
       // A run's ALIVE catalog would stay on a server warmup did not start and
       // share its heap with every later run of the series.
       warmup::ServerAdminOptions admin;
-      admin.tls = cmd.target.tls;
+      admin.tls = remote->tls;
       const warmup::Status dropped =
-          warmup::DeleteServerCatalog(cmd.target.address, result->target_catalog, admin);
+          warmup::DeleteServerCatalog(remote->address, result->target_catalog, admin);
       result->notes.push_back(dropped.ok() ? "the run's catalog " + result->target_catalog +
                                                  " was dropped after it, so that the next run of the series "
                                                  "does not share the server with it (--keep-target keeps it)"
@@ -351,7 +352,8 @@ int RunLoadUntilInterrupted(const warmup::cli::LoadCommand& cmd, const char* com
   auto history = OpenHistory(cmd);
   if (!history.ok()) return FailWith(history.status());
   if (cmd.repeat.repeated) return RunRepeated(cmd, command, history->get());
-  warmup::cli::SignalWatcher signals(command, cmd.target.kind == warmup::TargetKind::kStartedServer);
+  warmup::cli::SignalWatcher signals(command,
+                                     warmup::KindOf(cmd.target) == warmup::TargetKind::kStartedServer);
   auto result = RunCommand(cmd, command, signals);
   if (!result.ok()) return FailToRun(result.status());
   return Finish(cmd, *result, history->get());

@@ -9,26 +9,25 @@ namespace warmup::cli {
 
 po::options_description SourceGroup::Options() {
   po::options_description group("source: --pristine-dir [--catalog], or --source");
-  group.add_options()("pristine-dir", po::value(&spec.pristine_dir),
+  group.add_options()("pristine-dir", po::value(&dir),
                       "parent of the <catalog>/ snapshot (or an export zip)")(
-      "catalog", po::value(&spec.catalog), "the snapshot (default: the only one in --pristine-dir)")(
+      "catalog", po::value(&catalog), "the snapshot (default: the only one in --pristine-dir)")(
       "source", po::value(&url), "read a live catalog instead: grpc://HOST:PORT/CATALOG (grpcs:// over TLS)")(
-      "prewarm-source", po::bool_switch(&spec.prewarm),
+      "prewarm-source", po::bool_switch(&prewarm),
       "read the whole snapshot into the page cache before the run (a warm source)")(
-      "drop-source-cache", po::bool_switch(&spec.drop_cache),
+      "drop-source-cache", po::bool_switch(&drop_cache),
       "drop the snapshot from the page cache before the run (a cold source)")(
-      "allow-not-alive", po::bool_switch(&spec.allow_not_alive),
+      "allow-not-alive", po::bool_switch(&allow_not_alive),
       "with --source: read a catalog that is not ALIVE (a load under way or kept, or one its server is still "
       "opening: perhaps not whole)")(
-      "source-server-command", po::value(&spec.server.command),
+      "source-server-command", po::value(&server.command),
       "--pristine-dir holds a server's own catalog folder (evitaDB's <CATALOG>/) or is its backup zip: start "
       "this command on a copy of the folder and read the catalog through it (placeholders {port} {data} "
       "{run} "
-      "{gclog} {xmx})")("source-server-xmx", po::value(&spec.server.xmx),
-                        "the source server command's {xmx}")(
-      "source-server-start-timeout", po::value(&spec.server.start_timeout_seconds)->default_value(300),
+      "{gclog} {xmx})")("source-server-xmx", po::value(&server.xmx), "the source server command's {xmx}")(
+      "source-server-start-timeout", po::value(&server.start_timeout_seconds)->default_value(300),
       "seconds the source server may take to start and open the catalog ALIVE")(
-      "source-work-dir", po::value(&spec.server_work_dir),
+      "source-work-dir", po::value(&server_work_dir),
       "the source server's work directory: the folder's copy (or the zip's folder), its log and GC log "
       "(default: --work-dir + "
       "\"-source\")");
@@ -36,18 +35,18 @@ po::options_description SourceGroup::Options() {
 }
 
 Status SourceGroup::Finish(const po::variables_map& vm, const ClientTlsOptions& tls) {
-  if (spec.pristine_dir.empty() == url.empty()) {
+  if (dir.empty() == url.empty()) {
     return InvalidArgumentError("give exactly one of --pristine-dir and --source");
   }
-  if (spec.prewarm && spec.drop_cache) {
+  if (prewarm && drop_cache) {
     return InvalidArgumentError("give --prewarm-source or --drop-source-cache, not both");
   }
-  if (!spec.catalog.empty()) {
+  if (!catalog.empty()) {
     if (!url.empty())
       return InvalidArgumentError("--catalog goes with --pristine-dir; --source names its own");
-    if (auto s = CheckName(spec.catalog, "--catalog"); !s.ok()) return s;
+    if (auto s = CheckName(catalog, "--catalog"); !s.ok()) return s;
   }
-  if (spec.server.command.empty()) {
+  if (server.command.empty()) {
     if (auto s = RefuseIgnored(vm, {"source-server-xmx", "source-server-start-timeout", "source-work-dir"},
                                "without --source-server-command");
         !s.ok()) {
@@ -66,12 +65,23 @@ Status SourceGroup::Finish(const po::variables_map& vm, const ClientTlsOptions& 
         !s.ok()) {
       return s;
     }
-    if (auto s = CheckRange("source-server-start-timeout", spec.server.start_timeout_seconds, 1, kDaySeconds);
+    if (auto s = CheckRange("source-server-start-timeout", server.start_timeout_seconds, 1, kDaySeconds);
         !s.ok()) {
       return s;
     }
   }
-  if (url.empty()) return RefuseIgnored(vm, {"allow-not-alive"}, "without --source");
+  if (url.empty()) {
+    if (auto s = RefuseIgnored(vm, {"allow-not-alive"}, "without --source"); !s.ok()) return s;
+    if (!server.command.empty()) {
+      spec = ServerFolderSourceSpec{dir, catalog, server, server_work_dir};
+    } else {
+      spec = SnapshotSourceSpec{dir, catalog,
+                                prewarm      ? SourceCacheStep::kPrewarm
+                                : drop_cache ? SourceCacheStep::kDrop
+                                             : SourceCacheStep::kAsFound};
+    }
+    return OkStatus();
+  }
   if (auto s = RefuseIgnored(vm, {"prewarm-source", "drop-source-cache"},
                              "with --source: a live catalog's page cache is its server's");
       !s.ok()) {
@@ -79,9 +89,7 @@ Status SourceGroup::Finish(const po::variables_map& vm, const ClientTlsOptions& 
   }
   auto parsed = ParseGrpcUrl(url, "--source");
   if (!parsed.ok()) return parsed.status();
-  spec.grpc_address = parsed->address;
-  spec.grpc_catalog = parsed->catalog;
-  spec.tls = TlsFor(tls, parsed->tls);
+  spec = LiveSourceSpec{parsed->address, parsed->catalog, TlsFor(tls, parsed->tls), allow_not_alive};
   return OkStatus();
 }
 
@@ -92,19 +100,19 @@ po::options_description TargetGroup::Options() {
                         po::value(&kind)->default_value(verb == RunVerb::kReindex ? "remote" : "embedded"),
                         verb == RunVerb::kReindex ? "remote (start warmup serve, or use --address) | embedded"
                                                   : "embedded | remote | null")(
-        "address", po::value(&spec.address)->default_value(spec.address), "remote target: host:port")(
-        "upsert-timeout", po::value(&spec.upsert_timeout_seconds)->default_value(3600),
+        "address", po::value(&remote.address)->default_value(remote.address), "remote target: host:port")(
+        "upsert-timeout", po::value(&remote.deadlines.upsert_timeout_seconds)->default_value(3600),
         "remote target: seconds one upsert may take before the load aborts (a server in WARM_UP may "
-        "stall)")("golive-timeout", po::value(&spec.golive_timeout_seconds)->default_value(0),
+        "stall)")("golive-timeout", po::value(&remote.deadlines.golive_timeout_seconds)->default_value(0),
                   "remote target: client-side goLive limit in seconds (0 = none)")(
-        "server-pid", po::value(&spec.server_pid)->default_value(0),
+        "server-pid", po::value(&remote.server_pid)->default_value(0),
         "with --address: the server's pid on this machine, sampled for its RSS and CPU as a started "
         "server's (never signalled)")(
-        "server-gc-log", po::value(&spec.server_gc_log),
+        "server-gc-log", po::value(&remote.server_gc_log),
         "with --server-pid: the server's GC log (-Xlog:gc:file=...), read for this run's collections");
   }
   group.add_options()(
-      "work-dir", po::value(&spec.work_dir)->default_value(spec.work_dir),
+      "work-dir", po::value(&local.work_dir)->default_value(local.work_dir),
       verb == RunVerb::kReindex
           ? "the embedded target's directory, or the started server's (WORK/data) beside its log; used only "
             "when absent, empty or carrying warmup's marker, and only what warmup made there is cleared; no "
@@ -113,7 +121,7 @@ po::options_description TargetGroup::Options() {
             "only what warmup made there is cleared; no source or output may lie inside it")(
       "compress", po::value(&compression)->default_value("none"),
       (std::string("records (storage.compress): ") + kRecordCompressHelp).c_str())(
-      "records-inline", po::bool_switch(&spec.records_inline), kRecordsInlineHelp);
+      "records-inline", po::bool_switch(&local.records_inline), kRecordsInlineHelp);
   return group;
 }
 
@@ -144,13 +152,13 @@ Status TargetGroup::Finish(const po::variables_map& vm, VerifyMode verify) {
   if (!parsed.ok() || *parsed == TargetKind::kStartedServer) {
     return InvalidArgumentError("--target must be embedded, remote or null, not '" + kind + "'");
   }
-  spec.kind = *parsed;
+  TargetKind target_kind = *parsed;
   // reindex starts its own server unless --address names one.
-  if (verb == RunVerb::kReindex && spec.kind == TargetKind::kRemote && !Given(vm, "address")) {
-    spec.kind = TargetKind::kStartedServer;
+  if (verb == RunVerb::kReindex && target_kind == TargetKind::kRemote && !Given(vm, "address")) {
+    target_kind = TargetKind::kStartedServer;
   }
   const std::string with_kind = "with --target " + kind;
-  switch (spec.kind) {
+  switch (target_kind) {
     case TargetKind::kNull:
       if (verify == VerifyMode::kContent) {
         return InvalidArgumentError(
@@ -188,16 +196,42 @@ Status TargetGroup::Finish(const po::variables_map& vm, VerifyMode verify) {
       }
       break;
   }
-  if (Given(vm, "server-gc-log") && spec.server_pid == 0) {
+  if (Given(vm, "server-gc-log") && remote.server_pid == 0) {
     return InvalidArgumentError("--server-gc-log goes with --server-pid (the server whose log it is)");
   }
-  if (auto s = CheckRange("server-pid", spec.server_pid, 0, 1 << 22); !s.ok()) return s;
-  if (auto s = CheckRange("upsert-timeout", spec.upsert_timeout_seconds, 1, kDaySeconds); !s.ok()) return s;
-  if (auto s = CheckRange("golive-timeout", spec.golive_timeout_seconds, 0, kWeekSeconds); !s.ok()) return s;
+  if (auto s = CheckRange("server-pid", remote.server_pid, 0, 1 << 22); !s.ok()) return s;
+  if (auto s = CheckRange("upsert-timeout", remote.deadlines.upsert_timeout_seconds, 1, kDaySeconds);
+      !s.ok()) {
+    return s;
+  }
+  if (auto s = CheckRange("golive-timeout", remote.deadlines.golive_timeout_seconds, 0, kWeekSeconds);
+      !s.ok()) {
+    return s;
+  }
   auto records = ParseRecordCompression(compression);
   if (!records.ok()) return records.status();
-  spec.compression = *records;
-  if (auto s = CheckHostPort(spec.address, AddressUse::kDial); !s.ok()) return s.WithContext("--address");
+  local.compression = *records;
+  if (auto s = CheckHostPort(remote.address, AddressUse::kDial); !s.ok()) return s.WithContext("--address");
+  switch (target_kind) {
+    case TargetKind::kEmbedded:
+      spec = local;
+      break;
+    case TargetKind::kRemote:
+      spec = remote;
+      break;
+    case TargetKind::kNull:
+      spec = NullTargetSpec{};
+      break;
+    case TargetKind::kStartedServer: {
+      StartedServerTargetSpec started;
+      started.work_dir = local.work_dir;
+      started.deadlines = remote.deadlines;
+      started.compression = local.compression;
+      started.records_inline = local.records_inline;
+      spec = started;
+      break;
+    }
+  }
   return OkStatus();
 }
 
@@ -318,7 +352,7 @@ Status RepeatGroup::Finish(const po::variables_map& vm, const LoadCommand& cmd) 
                                   " is the most warm-up runs; --warmup-until-stable " +
                                   std::to_string(repeat.warmup_until_stable) + " needs at least that many");
     }
-    if (cmd.target.kind == TargetKind::kStartedServer) {
+    if (KindOf(cmd.target) == TargetKind::kStartedServer) {
       return InvalidArgumentError(
           "--warmup-until-stable warms up one server over runs, but each run of a started server starts a "
           "fresh "
@@ -336,7 +370,7 @@ Status RepeatGroup::Finish(const po::variables_map& vm, const LoadCommand& cmd) 
       !s.ok()) {
     return s;
   }
-  if (cmd.target.kind == TargetKind::kRemote && !cmd.copy.target_catalog.empty()) {
+  if (KindOf(cmd.target) == TargetKind::kRemote && !cmd.copy.target_catalog.empty()) {
     return InvalidArgumentError(
         "--target-catalog with --runs against a running server: every run creates a catalog of its own, and "
         "the second would find the first's; leave --target-catalog out");
@@ -362,7 +396,8 @@ po::options_description StartedServerGroup::Options() {
   return group;
 }
 
-Status StartedServerGroup::Finish(const po::variables_map& vm, TargetKind kind) {
+Status StartedServerGroup::Finish(const po::variables_map& vm) {
+  const TargetKind kind = KindOf(target);
   static constexpr std::initializer_list<const char*> kFlags = {"server-binary",     "server-start-timeout",
                                                                 "server-stop-grace", "server-args",
                                                                 "server-command",    "server-xmx"};
@@ -373,10 +408,16 @@ Status StartedServerGroup::Finish(const po::variables_map& vm, TargetKind kind) 
   if (auto s = CheckRange("server-stop-grace", server.stop_grace_seconds, 0, 3600); !s.ok()) return s;
   server.extra_args = SplitAtSpaces(args);
   if (!server.command.empty()) {
-    return RefuseIgnored(vm, {"server-binary", "server-args", "compress", "records-inline"},
-                         "with --server-command: the command says how its server runs");
+    if (auto s = RefuseIgnored(vm, {"server-binary", "server-args", "compress", "records-inline"},
+                               "with --server-command: the command says how its server runs");
+        !s.ok()) {
+      return s;
+    }
+  } else if (auto s = RefuseIgnored(vm, {"server-xmx"}, "without --server-command"); !s.ok()) {
+    return s;
   }
-  return RefuseIgnored(vm, {"server-xmx"}, "without --server-command");
+  std::get<StartedServerTargetSpec>(target).server = server;
+  return OkStatus();
 }
 
 }  // namespace warmup::cli

@@ -18,9 +18,17 @@ namespace warmup::cli {
 enum class RunVerb { kLoad, kReindex, kProfile };
 
 // --pristine-dir [--catalog] or --source, and the page cache's state.
+// Finish makes the spec of the kind the flags name.
 struct SourceGroup {
   SourceSpec& spec;
-  std::string url = {};  // --source
+  std::string dir = {};      // --pristine-dir
+  std::string catalog = {};  // --catalog
+  std::string url = {};      // --source
+  bool prewarm = false;      // --prewarm-source
+  bool drop_cache = false;   // --drop-source-cache
+  bool allow_not_alive = false;
+  ServerSpec server = {};            // --source-server-*
+  std::string server_work_dir = {};  // --source-work-dir
 
   po::options_description Options();
   // `tls` is the TLS group's: a grpcs:// source turns it on.
@@ -32,15 +40,18 @@ struct SourceGroup {
 struct TargetGroup {
   TargetSpec& spec;
   RunVerb verb;
-  std::string kind = {};  // --target, before it becomes spec.kind
+  std::string kind = {};  // --target, before it becomes the spec's kind
   std::string mode = {};  // reindex's older spelling of --target
   std::string compression = {};
+  // The flags of each kind, before Finish makes the spec of the kind given.
+  EmbeddedTargetSpec local = {};  // --work-dir, --records-inline
+  RemoteTargetSpec remote = {};   // --address, the deadlines, --server-pid, --server-gc-log
 
   po::options_description Options();
   // Older spellings, and warmup-profile's --target, refused with a reason.
   po::options_description Hidden();
   // `verify` is the copy group's (a null target cannot be read back).
-  // reindex's remote target without --address becomes kStartedServer.
+  // reindex's remote target without --address becomes a started server.
   Status Finish(const po::variables_map& vm, VerifyMode verify);
 };
 
@@ -80,12 +91,13 @@ struct RepeatGroup {
 
 // reindex: the server it starts for a remote target without --address.
 struct StartedServerGroup {
-  ServerSpec& server;
+  TargetSpec& target;  // the target group's, finished
+  ServerSpec server = {};
   std::string args = {};  // --server-args, one string
 
   po::options_description Options();
-  // `kind` is the target group's: its flags are refused unless reindex starts a server.
-  Status Finish(const po::variables_map& vm, TargetKind kind);
+  // Its flags are refused unless reindex starts a server, which gets `server`.
+  Status Finish(const po::variables_map& vm);
 };
 
 }  // namespace warmup::cli

@@ -39,7 +39,7 @@ StatusOr<LoadCommand> ParseRun(const std::vector<std::string>& args, RunVerb ver
   TargetGroup target{cmd.target, verb};
   CopyGroup copy{cmd.copy};
   ReportGroup report{cmd.report, /*with_history=*/verb != RunVerb::kProfile};
-  StartedServerGroup server{cmd.server};
+  StartedServerGroup server{cmd.target};
   RepeatGroup repeat{cmd.repeat};
   po::options_description visible;
   visible.add_options()("help", "show this help");
@@ -63,25 +63,26 @@ StatusOr<LoadCommand> ParseRun(const std::vector<std::string>& args, RunVerb ver
   if (auto s = copy.Finish(*vm); !s.ok()) return s;
   if (auto s = target.Finish(*vm, cmd.copy.verify); !s.ok()) return s;
   if (verb == RunVerb::kReindex) {
-    if (auto s = server.Finish(*vm, cmd.target.kind); !s.ok()) return s;
+    if (auto s = server.Finish(*vm); !s.ok()) return s;
   }
   if (auto s = report.Finish(); !s.ok()) return s;
   if (verb != RunVerb::kProfile) {
     if (auto s = repeat.Finish(*vm, cmd); !s.ok()) return s;
   }
   if (auto s = source.Finish(*vm, tls); !s.ok()) return s;
-  if (verb == RunVerb::kProfile && !cmd.source.tls.enabled &&
+  const auto* live = std::get_if<LiveSourceSpec>(&cmd.source);
+  const bool live_tls = live != nullptr && live->tls.enabled;
+  if (verb == RunVerb::kProfile && !live_tls &&
       !CheckClientTls(TlsFor(tls, /*enabled=*/false, /*keep_settings=*/true)).ok()) {
     return InvalidArgumentError(
         "TLS settings (--ca-cert, --fetch-server-cert, --client-cert, --client-key, --tls-server-name) "
         "given, "
         "but warmup-profile connects only to a grpcs:// --source: write grpcs:// there, or leave them out");
   }
-  if (auto s = CheckClientTls(TlsFor(tls, tls.enabled || cmd.source.tls.enabled, /*keep_settings=*/true));
-      !s.ok()) {
+  if (auto s = CheckClientTls(TlsFor(tls, tls.enabled || live_tls, /*keep_settings=*/true)); !s.ok()) {
     return s;
   }
-  cmd.target.tls = TlsFor(tls, tls.enabled);
+  if (auto* remote = std::get_if<RemoteTargetSpec>(&cmd.target)) remote->tls = TlsFor(tls, tls.enabled);
   return cmd;
 }
 

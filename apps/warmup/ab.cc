@@ -116,20 +116,21 @@ int Ab(const std::vector<std::string>& args) {
       return kExitFailed;
     }
     warmup::cli::LoadCommand run = cmd->reindex;
-    run.server.binary = planned.arm == 'a' ? cmd->a_binary : cmd->b_binary;
-    run.server.extra_args = planned.arm == 'a' ? cmd->a_args : cmd->b_args;
-    run.server.command = planned.arm == 'a' ? cmd->a_command : cmd->b_command;
+    auto& started = std::get<warmup::StartedServerTargetSpec>(run.target);  // ab's parser made it so
+    started.server.binary = planned.arm == 'a' ? cmd->a_binary : cmd->b_binary;
+    started.server.extra_args = planned.arm == 'a' ? cmd->a_args : cmd->b_args;
+    started.server.command = planned.arm == 'a' ? cmd->a_command : cmd->b_command;
     // A directory of its own per run: a build's server leaves nothing that
     // the next run, of another build, would find.
-    run.target.work_dir = (work / planned.label).string();
+    started.work_dir = (work / planned.label).string();
     run.copy.run_label = planned.label;
     auto result = RunCommand(run, "ab", signals);
     // A failed run's work directory (its server's log and data) is the
     // evidence of what went wrong: kept beside its report, out of OUT/work.
     const fs::path kept = out / (planned.label + "-work");
     const bool failed = !result.ok() || result->ExitCode() == kExitFailed;
-    if (failed && fs::exists(run.target.work_dir, ec)) {
-      fs::rename(run.target.work_dir, kept, ec);
+    if (failed && fs::exists(started.work_dir, ec)) {
+      fs::rename(started.work_dir, kept, ec);
       if (!ec) {
         std::cerr << "warmup ab: run " << planned.label << " failed; its work directory is kept in "
                   << kept.string() << "\n";
@@ -139,7 +140,7 @@ int Ab(const std::vector<std::string>& args) {
       remove_work();
       return FailToRun(result.status().WithContext("warmup ab, run " + planned.label));
     }
-    if (!cmd->keep_work) fs::remove_all(run.target.work_dir, ec);
+    if (!cmd->keep_work) fs::remove_all(started.work_dir, ec);
     const fs::path json = out / (planned.label + ".json");
     for (const auto& [path, text] :
          {std::pair{json, warmup::RenderJsonReport(*result)},

@@ -71,8 +71,8 @@ int Export(const std::vector<std::string>& args) {
   // A catalog folder: read through a server started on a copy of it, stopped after the export.
   std::unique_ptr<warmup::SourceServer> server;
   if (!cmd->folder.server.command.empty()) {
-    auto started =
-        warmup::SourceServer::Start(cmd->folder, cmd->folder.server_work_dir, {{"--out", cmd->out_dir}});
+    auto started = warmup::SourceServer::Start(cmd->folder, "--pristine-dir", cmd->folder.work_dir,
+                                               {{"--out", cmd->out_dir}});
     if (!started.ok()) return FailWith(started.status());
     server = std::move(started).value();
     cmd->address = server->address();

@@ -156,31 +156,32 @@ py::object Run(const py::object& source, const std::string& catalog, const std::
   if (!kind.ok() || *kind == TargetKind::kStartedServer) {
     Raise(InvalidArgumentError("target is \"embedded\", \"remote\" or \"null\", not \"" + target + "\""));
   }
-  spec.target.kind = *kind;
-  if (spec.target.kind == TargetKind::kEmbedded && work_dir.empty()) {
-    Raise(InvalidArgumentError("target \"embedded\" needs work_dir"));
+  if (*kind == TargetKind::kEmbedded) {
+    if (work_dir.empty()) Raise(InvalidArgumentError("target \"embedded\" needs work_dir"));
+    spec.target = EmbeddedTargetSpec{work_dir, CompressionNamed(compress), /*records_inline=*/false};
+  } else if (*kind == TargetKind::kRemote) {
+    if (address.empty()) Raise(InvalidArgumentError("target \"remote\" needs address (host:port)"));
+    RemoteTargetSpec remote;
+    remote.address = address;
+    spec.target = remote;
+  } else {
+    spec.target = NullTargetSpec{};
   }
-  if (spec.target.kind == TargetKind::kRemote && address.empty()) {
-    Raise(InvalidArgumentError("target \"remote\" needs address (host:port)"));
-  }
-  spec.target.address = address;
-  spec.target.work_dir = work_dir;
-  spec.target.compression = CompressionNamed(compress);
   // A generator is opened here; a snapshot (its directory, a directory of
   // snapshots, an export zip) is RunLoad's, its page cache measured as the
   // CLI's is.
   std::unique_ptr<CatalogSource> generator;
   if (!py::isinstance<py::str>(source)) {
     generator = OpenSource(source, catalog);
-    spec.source.open = generator.get();
+    spec.source = OpenSourceSpec{generator.get()};
   } else if (const std::filesystem::path path = SnapshotPath(source.cast<std::string>());
              std::filesystem::exists(path / "manifest.json")) {
-    spec.source.pristine_dir = path.parent_path().string();
-    spec.source.catalog = path.filename().string();
+    spec.source =
+        SnapshotSourceSpec{path.parent_path().string(), path.filename().string(), SourceCacheStep::kAsFound};
   } else {
-    spec.source.pristine_dir = path.string();
-    spec.source.catalog = catalog;
+    spec.source = SnapshotSourceSpec{path.string(), catalog, SourceCacheStep::kAsFound};
   }
+  spec.names = {"source", "work_dir", "per_entity_csv"};  // what errors call them: this function's arguments
   spec.copy.target_catalog = target_catalog;
   spec.copy.collections = collections;
   spec.copy.max_per_collection = max_per_collection;

@@ -6,15 +6,46 @@
 #include <fstream>
 #include <functional>
 #include <map>
+#include <optional>
 #include <regex>
 #include <set>
 #include <sstream>
+#include <variant>
 
 #include "common/status_matchers.h"
 #include "common/temp_dir.h"
 
 namespace warmup::cli {
 namespace {
+
+// The spec of kind T that `spec` holds, or a default one (whose fields the
+// checks then find wrong) when it holds another kind.
+template <typename T, typename... Kinds>
+const T& As(const std::variant<Kinds...>& spec) {
+  static const T kOtherKind{};
+  const T* held = std::get_if<T>(&spec);
+  return held != nullptr ? *held : kOtherKind;
+}
+
+// What an embedded target or a started server stores its records with
+// (nullopt for the kinds that say nothing of it).
+std::optional<RecordCompression> CompressionOf(const TargetSpec& target) {
+  if (const auto* embedded = std::get_if<EmbeddedTargetSpec>(&target)) return embedded->compression;
+  if (const auto* started = std::get_if<StartedServerTargetSpec>(&target)) return started->compression;
+  return std::nullopt;
+}
+bool RecordsInline(const TargetSpec& target) {
+  return As<EmbeddedTargetSpec>(target).records_inline || As<StartedServerTargetSpec>(target).records_inline;
+}
+// A remote target's deadlines, or a started server's.
+const ClientDeadlines& DeadlinesOf(const TargetSpec& target) {
+  return std::holds_alternative<RemoteTargetSpec>(target) ? As<RemoteTargetSpec>(target).deadlines
+                                                          : As<StartedServerTargetSpec>(target).deadlines;
+}
+bool WorkDirIs(const TargetSpec& target, const std::string& dir) {
+  const std::string* work_dir = WorkDirOf(target);
+  return work_dir != nullptr && *work_dir == dir;
+}
 
 TEST_CASE("bad command lines name the option") {
   CHECK(ParseLoad({"--catalog", "x"}).status().message().find("pristine-dir") != std::string::npos);
@@ -36,9 +67,9 @@ TEST_CASE("bad command lines name the option") {
 TEST_CASE("--source and export take grpc://HOST:PORT/CATALOG") {
   auto load = ParseLoad({"--source", "grpc://db.local:5555/senesi", "--target", "null"});
   REQUIRE_OK(load);
-  CHECK(load->source.grpc_address == "db.local:5555");
-  CHECK(load->source.grpc_catalog == "senesi");
-  CHECK(load->source.pristine_dir.empty());
+  CHECK(As<LiveSourceSpec>(load->source).address == "db.local:5555");
+  CHECK(As<LiveSourceSpec>(load->source).catalog == "senesi");
+  CHECK(std::holds_alternative<LiveSourceSpec>(load->source));
   CHECK(ParseLoad({"--source", "grpc://h:1/c", "--pristine-dir", "/d"}).status().message() ==
         "give exactly one of --pristine-dir and --source");
   CHECK(ParseLoad({"--target", "null"}).status().message() ==
@@ -163,15 +194,19 @@ void AddTlsRows(FlagTable<Command>& table, const Args& tls_on,
 template <typename Command>
 void AddSourceServerRows(FlagTable<Command>& table, const std::function<Args(Args)>& with) {
   table["source-server-command"] = {
-      with({"--source-server-command", "java {port} {data}"}),
-      [](const Command& c) { return c.source.server.command == "java {port} {data}"; }};
-  table["source-server-xmx"] = {with({"--source-server-command", "j {xmx}", "--source-server-xmx", "4g"}),
-                                [](const Command& c) { return c.source.server.xmx == "4g"; }};
+      with({"--source-server-command", "java {port} {data}"}), [](const Command& c) {
+        return As<ServerFolderSourceSpec>(c.source).server.command == "java {port} {data}";
+      }};
+  table["source-server-xmx"] = {
+      with({"--source-server-command", "j {xmx}", "--source-server-xmx", "4g"}),
+      [](const Command& c) { return As<ServerFolderSourceSpec>(c.source).server.xmx == "4g"; }};
   table["source-server-start-timeout"] = {
-      with({"--source-server-command", "j", "--source-server-start-timeout", "77"}),
-      [](const Command& c) { return c.source.server.start_timeout_seconds == 77; }};
-  table["source-work-dir"] = {with({"--source-server-command", "j", "--source-work-dir", "/sw"}),
-                              [](const Command& c) { return c.source.server_work_dir == "/sw"; }};
+      with({"--source-server-command", "j", "--source-server-start-timeout", "77"}), [](const Command& c) {
+        return As<ServerFolderSourceSpec>(c.source).server.start_timeout_seconds == 77;
+      }};
+  table["source-work-dir"] = {
+      with({"--source-server-command", "j", "--source-work-dir", "/sw"}),
+      [](const Command& c) { return As<ServerFolderSourceSpec>(c.source).work_dir == "/sw"; }};
 }
 
 TEST_CASE(
@@ -185,12 +220,15 @@ TEST_CASE(
     return args;
   };
   FlagTable<LoadCommand> common = {
-      {"pristine-dir", {base, [](const LoadCommand& c) { return c.source.pristine_dir == "/data"; }}},
-      {"catalog", {with({}), [](const LoadCommand& c) { return c.source.catalog == "senesi"; }}},
+      {"pristine-dir",
+       {base, [](const LoadCommand& c) { return As<SnapshotSourceSpec>(c.source).dir == "/data"; }}},
+      {"catalog",
+       {with({}), [](const LoadCommand& c) { return As<SnapshotSourceSpec>(c.source).catalog == "senesi"; }}},
       {"source",
        {{"--source", "grpc://db:5555/live"},
         [](const LoadCommand& c) {
-          return c.source.grpc_address == "db:5555" && c.source.grpc_catalog == "live";
+          return As<LiveSourceSpec>(c.source).address == "db:5555" &&
+                 As<LiveSourceSpec>(c.source).catalog == "live";
         }}},
       {"target-catalog",
        {with({"--target-catalog", "copy"}),
@@ -218,10 +256,14 @@ TEST_CASE(
         [](const LoadCommand& c) { return c.copy.verify == VerifyMode::kContent; }}},
       {"run", {with({"--run", "smoke"}), [](const LoadCommand& c) { return c.copy.run_label == "smoke"; }}},
       {"keep-target", {with({"--keep-target"}), [](const LoadCommand& c) { return c.copy.keep_target; }}},
-      {"prewarm-source", {with({"--prewarm-source"}), [](const LoadCommand& c) { return c.source.prewarm; }}},
+      {"prewarm-source",
+       {with({"--prewarm-source"}),
+        [](const LoadCommand& c) {
+          return As<SnapshotSourceSpec>(c.source).cache == SourceCacheStep::kPrewarm;
+        }}},
       {"allow-not-alive",
        {{"--source", "grpc://db:5555/live", "--allow-not-alive"},
-        [](const LoadCommand& c) { return c.source.allow_not_alive; }}},
+        [](const LoadCommand& c) { return As<LiveSourceSpec>(c.source).allow_not_alive; }}},
       {"html",
        {with({"--html", "run.html"}), [](const LoadCommand& c) { return c.report.html == "run.html"; }}},
       {"progress-interval",
@@ -229,30 +271,33 @@ TEST_CASE(
         [](const LoadCommand& c) { return c.report.progress_interval_seconds == 2.5; }}},
       {"quiet", {with({"--quiet"}), [](const LoadCommand& c) { return c.report.quiet; }}},
       {"drop-source-cache",
-       {with({"--drop-source-cache"}), [](const LoadCommand& c) { return c.source.drop_cache; }}},
+       {with({"--drop-source-cache"}),
+        [](const LoadCommand& c) {
+          return As<SnapshotSourceSpec>(c.source).cache == SourceCacheStep::kDrop;
+        }}},
       {"work-dir",
-       {with({"--work-dir", "/w"}), [](const LoadCommand& c) { return c.target.work_dir == "/w"; }}},
+       {with({"--work-dir", "/w"}), [](const LoadCommand& c) { return WorkDirIs(c.target, "/w"); }}},
       {"compress",
        {with({"--compress", "deflate"}),
-        [](const LoadCommand& c) { return c.target.compression == RecordCompression::kDeflate; }}},
+        [](const LoadCommand& c) { return CompressionOf(c.target) == RecordCompression::kDeflate; }}},
       {"records-inline",
-       {with({"--records-inline"}), [](const LoadCommand& c) { return c.target.records_inline; }}},
+       {with({"--records-inline"}), [](const LoadCommand& c) { return RecordsInline(c.target); }}},
       {"address",
        {with({"--target", "remote", "--address", "10.0.0.9:7777"}),
-        [](const LoadCommand& c) { return c.target.address == "10.0.0.9:7777"; }}},
+        [](const LoadCommand& c) { return As<RemoteTargetSpec>(c.target).address == "10.0.0.9:7777"; }}},
       {"golive-timeout",
        {with({"--target", "remote", "--golive-timeout", "42"}),
-        [](const LoadCommand& c) { return c.target.golive_timeout_seconds == 42; }}},
+        [](const LoadCommand& c) { return DeadlinesOf(c.target).golive_timeout_seconds == 42; }}},
       {"upsert-timeout",
        {with({"--target", "remote", "--upsert-timeout", "7200"}),
-        [](const LoadCommand& c) { return c.target.upsert_timeout_seconds == 7200; }}},
+        [](const LoadCommand& c) { return DeadlinesOf(c.target).upsert_timeout_seconds == 7200; }}},
       {"server-pid",
        {with({"--target", "remote", "--address", "10.0.0.9:7777", "--server-pid", "4242"}),
-        [](const LoadCommand& c) { return c.target.server_pid == 4242; }}},
+        [](const LoadCommand& c) { return As<RemoteTargetSpec>(c.target).server_pid == 4242; }}},
       {"server-gc-log",
        {with({"--target", "remote", "--address", "10.0.0.9:7777", "--server-pid", "4242", "--server-gc-log",
               "/j/gc.log"}),
-        [](const LoadCommand& c) { return c.target.server_gc_log == "/j/gc.log"; }}},
+        [](const LoadCommand& c) { return As<RemoteTargetSpec>(c.target).server_gc_log == "/j/gc.log"; }}},
       {"runs",
        {with({"--runs", "5"}),
         [](const LoadCommand& c) {
@@ -283,50 +328,61 @@ TEST_CASE(
   AddSourceServerRows<LoadCommand>(common, with);
   FlagTable<LoadCommand> load = common;
   load["target"] = {with({"--target", "null"}),
-                    [](const LoadCommand& c) { return c.target.kind == TargetKind::kNull; }};
-  load["tls"] = {with({"--target", "remote", "--tls"}),
-                 [](const LoadCommand& c) { return c.target.tls.enabled && !c.source.tls.enabled; }};
-  AddTlsRows<LoadCommand>(load, with({"--target", "remote", "--tls"}),
-                          [](const LoadCommand& c) -> const ClientTlsOptions& { return c.target.tls; });
+                    [](const LoadCommand& c) { return KindOf(c.target) == TargetKind::kNull; }};
+  load["tls"] = {with({"--target", "remote", "--tls"}), [](const LoadCommand& c) {
+                   return As<RemoteTargetSpec>(c.target).tls.enabled &&
+                          !As<LiveSourceSpec>(c.source).tls.enabled;
+                 }};
+  AddTlsRows<LoadCommand>(
+      load, with({"--target", "remote", "--tls"}),
+      [](const LoadCommand& c) -> const ClientTlsOptions& { return As<RemoteTargetSpec>(c.target).tls; });
   CheckEveryFlag<LoadCommand>(ParseLoad, load);
 
   FlagTable<LoadCommand> reindex = common;
   reindex["target"] = {with({"--target", "embedded"}),
-                       [](const LoadCommand& c) { return c.target.kind == TargetKind::kEmbedded; }};
+                       [](const LoadCommand& c) { return KindOf(c.target) == TargetKind::kEmbedded; }};
   reindex["server-binary"] = {with({"--server-binary", "/opt/b/warmup"}), [](const LoadCommand& c) {
-                                return c.server.binary == "/opt/b/warmup" &&
-                                       c.target.kind == TargetKind::kStartedServer;
+                                return As<StartedServerTargetSpec>(c.target).server.binary ==
+                                           "/opt/b/warmup" &&
+                                       KindOf(c.target) == TargetKind::kStartedServer;
                               }};
-  reindex["server-start-timeout"] = {with({"--server-start-timeout", "7"}), [](const LoadCommand& c) {
-                                       return c.server.start_timeout_seconds == 7;
-                                     }};
-  reindex["server-stop-grace"] = {with({"--server-stop-grace", "3"}),
-                                  [](const LoadCommand& c) { return c.server.stop_grace_seconds == 3; }};
+  reindex["server-start-timeout"] = {
+      with({"--server-start-timeout", "7"}), [](const LoadCommand& c) {
+        return As<StartedServerTargetSpec>(c.target).server.start_timeout_seconds == 7;
+      }};
+  reindex["server-stop-grace"] = {with({"--server-stop-grace", "3"}), [](const LoadCommand& c) {
+                                    return As<StartedServerTargetSpec>(c.target).server.stop_grace_seconds ==
+                                           3;
+                                  }};
   reindex["server-command"] = {with({"--server-command", "evita {port}"}), [](const LoadCommand& c) {
-                                 return c.server.command == "evita {port}" &&
-                                        c.target.kind == TargetKind::kStartedServer;
+                                 return As<StartedServerTargetSpec>(c.target).server.command ==
+                                            "evita {port}" &&
+                                        KindOf(c.target) == TargetKind::kStartedServer;
                                }};
-  reindex["server-xmx"] = {with({"--server-command", "x", "--server-xmx", "8g"}),
-                           [](const LoadCommand& c) { return c.server.xmx == "8g"; }};
+  reindex["server-xmx"] = {with({"--server-command", "x", "--server-xmx", "8g"}), [](const LoadCommand& c) {
+                             return As<StartedServerTargetSpec>(c.target).server.xmx == "8g";
+                           }};
   // One flag alone needs the = form: Boost takes "--compress" for an option, not a value.
   reindex["server-args"] = {with({"--server-args=--compress"}), [](const LoadCommand& c) {
-                              return c.server.extra_args == std::vector<std::string>{"--compress"};
+                              return As<StartedServerTargetSpec>(c.target).server.extra_args ==
+                                     std::vector<std::string>{"--compress"};
                             }};
   // --address names a running server: reindex starts none.
   reindex["address"] = {with({"--address", "127.0.0.1:7777"}), [](const LoadCommand& c) {
-                          return c.target.address == "127.0.0.1:7777" &&
-                                 c.target.kind != TargetKind::kStartedServer;
+                          return As<RemoteTargetSpec>(c.target).address == "127.0.0.1:7777" &&
+                                 KindOf(c.target) != TargetKind::kStartedServer;
                         }};
   reindex["tls"] = {with({"--address", "127.0.0.1:7777", "--tls"}),
-                    [](const LoadCommand& c) { return c.target.tls.enabled; }};
-  AddTlsRows<LoadCommand>(reindex, with({"--address", "127.0.0.1:7777", "--tls"}),
-                          [](const LoadCommand& c) -> const ClientTlsOptions& { return c.target.tls; });
+                    [](const LoadCommand& c) { return As<RemoteTargetSpec>(c.target).tls.enabled; }};
+  AddTlsRows<LoadCommand>(
+      reindex, with({"--address", "127.0.0.1:7777", "--tls"}),
+      [](const LoadCommand& c) -> const ClientTlsOptions& { return As<RemoteTargetSpec>(c.target).tls; });
   CheckEveryFlag<LoadCommand>(ParseReindex, reindex);
-  CHECK(ParseReindex(base)->target.kind == TargetKind::kStartedServer);
+  CHECK(KindOf(ParseReindex(base)->target) == TargetKind::kStartedServer);
   CHECK(ParseReindex(with({"--target", "null"})).status().message() ==
         "--target must be remote or embedded, not 'null'");
   // The older spelling is still read, and is not documented.
-  CHECK(ParseReindex(with({"--target-mode", "embedded"}))->target.kind == TargetKind::kEmbedded);
+  CHECK(KindOf(ParseReindex(with({"--target-mode", "embedded"}))->target) == TargetKind::kEmbedded);
   CHECK(ParseReindex(with({"--target-mode", "null"})).status().message() ==
         "--target must be remote or embedded, not 'null'");
   CHECK(ParseReindex(with({"--target-mode", "remote", "--target", "embedded"})).status().message() ==
@@ -409,7 +465,7 @@ TEST_CASE("generate, inspect, unpack, export and serve: every documented flag is
        {exp({"--allow-not-alive"}), [](const ExportCommand& c) { return c.source.allow_not_alive; }}},
       {"pristine-dir",
        {{"--pristine-dir", "/p", "--source-server-command", "j", "--out", "/x"},
-        [](const ExportCommand& c) { return c.folder.pristine_dir == "/p" && c.address.empty(); }}},
+        [](const ExportCommand& c) { return c.folder.folder == "/p" && c.address.empty(); }}},
       {"source-server-command",
        {{"--pristine-dir", "/p", "--catalog", "c", "--source-server-command", "j {port}", "--out", "/x"},
         [](const ExportCommand& c) {
@@ -424,7 +480,7 @@ TEST_CASE("generate, inspect, unpack, export and serve: every documented flag is
         [](const ExportCommand& c) { return c.folder.server.start_timeout_seconds == 9; }}},
       {"source-work-dir",
        {{"--pristine-dir", "/p", "--source-server-command", "j", "--source-work-dir", "/sw", "--out", "/x"},
-        [](const ExportCommand& c) { return c.folder.server_work_dir == "/sw"; }}}};
+        [](const ExportCommand& c) { return c.folder.work_dir == "/sw"; }}}};
   const Args tls_export = {"--address", "h:2", "--catalog", "d", "--out", "/x", "--tls"};
   export_flags["tls"] = {tls_export, [](const ExportCommand& c) { return c.source.tls.enabled; }};
   AddTlsRows<ExportCommand>(export_flags, tls_export,
@@ -540,16 +596,16 @@ TEST_CASE(
   auto source_only =
       ParseLoad({"--source", "grpcs://db:5556/live", "--target", "null", "--ca-cert", "ca.pem"});
   REQUIRE_OK(source_only);
-  CHECK(source_only->source.tls.enabled);
-  CHECK(source_only->source.tls.ca_cert_file == "ca.pem");
-  CHECK_FALSE(source_only->target.tls.enabled);
-  CHECK(source_only->target.tls.ca_cert_file.empty());
+  CHECK(As<LiveSourceSpec>(source_only->source).tls.enabled);
+  CHECK(As<LiveSourceSpec>(source_only->source).tls.ca_cert_file == "ca.pem");
+  CHECK(std::holds_alternative<NullTargetSpec>(source_only->target));  // a null target has no TLS to turn on
   auto both = ParseLoad({"--source", "grpcs://db:5556/live", "--target", "remote", "--tls"});
   REQUIRE_OK(both);
-  CHECK((both->source.tls.enabled && both->target.tls.enabled));
+  CHECK((As<LiveSourceSpec>(both->source).tls.enabled && As<RemoteTargetSpec>(both->target).tls.enabled));
   auto target_only = ParseLoad({"--source", "grpc://db:5556/live", "--target", "remote", "--tls"});
   REQUIRE_OK(target_only);
-  CHECK((!target_only->source.tls.enabled && target_only->target.tls.enabled));
+  CHECK((!As<LiveSourceSpec>(target_only->source).tls.enabled &&
+         As<RemoteTargetSpec>(target_only->target).tls.enabled));
 
   const std::string no_tls =
       "TLS settings (--ca-cert, --fetch-server-cert, --client-cert, --client-key, --tls-server-name) given, "
@@ -702,7 +758,7 @@ TEST_CASE(
     "spelling is zstd") {
   auto zstd = [](const auto& c) { return c.write.compression == SnapshotCompression::kZstd; };
   auto records = [](RecordCompression wanted) {
-    return [wanted](const LoadCommand& c) { return c.target.compression == wanted; };
+    return [wanted](const LoadCommand& c) { return CompressionOf(c.target) == wanted; };
   };
   struct Command {
     std::string name;
@@ -746,8 +802,9 @@ TEST_CASE(
 TEST_CASE("the parser looks at no file: --pristine-dir is resolved when the load runs (FindSnapshot)") {
   auto parsed = ParseLoad({"--pristine-dir", "/no/such/dir"});
   REQUIRE_OK(parsed);
-  CHECK(parsed->source.pristine_dir == "/no/such/dir");
-  CHECK(parsed->source.catalog.empty());
+  CHECK(As<SnapshotSourceSpec>(parsed->source).dir == "/no/such/dir");
+  CHECK(std::holds_alternative<SnapshotSourceSpec>(parsed->source));
+  CHECK(As<SnapshotSourceSpec>(parsed->source).catalog.empty());
 }
 
 TEST_CASE("warmup-profile and serve --profiler: the profiler, its output, and what goes with what") {
@@ -756,9 +813,9 @@ TEST_CASE("warmup-profile and serve --profiler: the profiler, its output, and wh
   REQUIRE_OK(cpu);
   CHECK(cpu->profiler.kind == ProfilerKind::kCpu);
   CHECK(cpu->profiler.out == "/tmp/p.prof");
-  CHECK(cpu->target.kind == TargetKind::kEmbedded);
+  CHECK(KindOf(cpu->target) == TargetKind::kEmbedded);
   CHECK(cpu->copy.collections == std::vector<std::string>{"Product"});
-  CHECK(cpu->target.compression == RecordCompression::kDeflate);
+  CHECK(CompressionOf(cpu->target) == RecordCompression::kDeflate);
   auto none = ParseProfile({"--pristine-dir", "/d"});
   REQUIRE_OK(none);
   CHECK(none->profiler.kind == ProfilerKind::kNone);
@@ -802,7 +859,7 @@ TEST_CASE("reindex --server-args, and the source cache flags") {
   auto reindex =
       ParseReindex({"--pristine-dir", "/d", "--server-args", "--inject-upsert-delay-us 50  --compress"});
   REQUIRE_OK(reindex);
-  CHECK(reindex->server.extra_args ==
+  CHECK(As<StartedServerTargetSpec>(reindex->target).server.extra_args ==
         std::vector<std::string>{"--inject-upsert-delay-us", "50", "--compress"});
   CHECK(ParseReindex({"--pristine-dir", "/d", "--address", "127.0.0.1:5555", "--server-args", "x"})
             .status()
@@ -810,8 +867,7 @@ TEST_CASE("reindex --server-args, and the source cache flags") {
             .find("--server-args has no effect with --address") == 0);
   auto warm = ParseLoad({"--pristine-dir", "/d", "--prewarm-source"});
   REQUIRE_OK(warm);
-  CHECK(warm->source.prewarm);
-  CHECK_FALSE(warm->source.drop_cache);
+  CHECK(As<SnapshotSourceSpec>(warm->source).cache == SourceCacheStep::kPrewarm);
   CHECK(ParseLoad({"--pristine-dir", "/d", "--progress-interval", "0"})
             .status()
             .message()
@@ -945,9 +1001,9 @@ TEST_CASE("ab: its own flags, reindex's after them, and what it sets per run ref
   CHECK(ab->a_args.empty());
   CHECK(ab->b_args == std::vector<std::string>{"--inject-upsert-delay-us", "50"});
   CHECK(ab->out_dir == "/o");
-  CHECK(ab->reindex.source.pristine_dir == "/d");
+  CHECK(As<SnapshotSourceSpec>(ab->reindex.source).dir == "/d");
   CHECK(ab->reindex.copy.verify == VerifyMode::kNone);
-  CHECK(ab->reindex.target.kind == TargetKind::kStartedServer);
+  CHECK(KindOf(ab->reindex.target) == TargetKind::kStartedServer);
   CHECK_FALSE(ab->reindex.report.progress_lines);
 
   CHECK(ParseAb({"--b", "/b", "--pristine-dir", "/d"}).status().message() ==
@@ -988,9 +1044,9 @@ TEST_CASE("reindex --server-command and ab --a-command: parsed, and what would b
   auto reindex = ParseReindex(
       {"--pristine-dir", "/d", "--server-command", "java -Xmx{xmx} -jar e.jar", "--server-xmx", "8g"});
   REQUIRE_OK(reindex);
-  CHECK(reindex->server.command == "java -Xmx{xmx} -jar e.jar");
-  CHECK(reindex->server.xmx == "8g");
-  CHECK(reindex->target.kind == TargetKind::kStartedServer);
+  CHECK(As<StartedServerTargetSpec>(reindex->target).server.command == "java -Xmx{xmx} -jar e.jar");
+  CHECK(As<StartedServerTargetSpec>(reindex->target).server.xmx == "8g");
+  CHECK(KindOf(reindex->target) == TargetKind::kStartedServer);
   CHECK(ParseReindex({"--pristine-dir", "/d", "--server-command", "x", "--server-binary", "/b"})
             .status()
             .message()
@@ -1188,49 +1244,61 @@ TEST_CASE(
   };
   using Reaches = std::function<bool(const LoadCommand&)>;
   std::map<std::string, std::pair<Args, Reaches>> passed = {
-      {"pristine-dir", {base, [](const LoadCommand& c) { return c.source.pristine_dir == "/d"; }}},
+      {"pristine-dir",
+       {base, [](const LoadCommand& c) { return As<SnapshotSourceSpec>(c.source).dir == "/d"; }}},
       {"catalog",
-       {with({"--catalog", "senesi"}), [](const LoadCommand& c) { return c.source.catalog == "senesi"; }}},
+       {with({"--catalog", "senesi"}),
+        [](const LoadCommand& c) { return As<SnapshotSourceSpec>(c.source).catalog == "senesi"; }}},
       {"source",
        {{"--a", "/a", "--b", "/b", "--source", "grpc://db:5555/live"},
         [](const LoadCommand& c) {
-          return c.source.grpc_address == "db:5555" && c.source.grpc_catalog == "live";
+          return As<LiveSourceSpec>(c.source).address == "db:5555" &&
+                 As<LiveSourceSpec>(c.source).catalog == "live";
         }}},
-      {"prewarm-source", {with({"--prewarm-source"}), [](const LoadCommand& c) { return c.source.prewarm; }}},
+      {"prewarm-source",
+       {with({"--prewarm-source"}),
+        [](const LoadCommand& c) {
+          return As<SnapshotSourceSpec>(c.source).cache == SourceCacheStep::kPrewarm;
+        }}},
       {"drop-source-cache",
-       {with({"--drop-source-cache"}), [](const LoadCommand& c) { return c.source.drop_cache; }}},
+       {with({"--drop-source-cache"}),
+        [](const LoadCommand& c) {
+          return As<SnapshotSourceSpec>(c.source).cache == SourceCacheStep::kDrop;
+        }}},
       {"allow-not-alive",
        {{"--a", "/a", "--b", "/b", "--source", "grpc://db:5555/live", "--allow-not-alive"},
-        [](const LoadCommand& c) { return c.source.allow_not_alive; }}},
+        [](const LoadCommand& c) { return As<LiveSourceSpec>(c.source).allow_not_alive; }}},
       {"target",
        {with({"--target", "remote"}),
-        [](const LoadCommand& c) { return c.target.kind == TargetKind::kStartedServer; }}},
+        [](const LoadCommand& c) { return KindOf(c.target) == TargetKind::kStartedServer; }}},
       {"golive-timeout",
        {with({"--golive-timeout", "42"}),
-        [](const LoadCommand& c) { return c.target.golive_timeout_seconds == 42; }}},
+        [](const LoadCommand& c) { return DeadlinesOf(c.target).golive_timeout_seconds == 42; }}},
       {"upsert-timeout",
        {with({"--upsert-timeout", "90"}),
-        [](const LoadCommand& c) { return c.target.upsert_timeout_seconds == 90; }}},
+        [](const LoadCommand& c) { return DeadlinesOf(c.target).upsert_timeout_seconds == 90; }}},
       {"compress",
        {with({"--compress", "zstd"}),
-        [](const LoadCommand& c) { return c.target.compression == RecordCompression::kZstd; }}},
+        [](const LoadCommand& c) { return CompressionOf(c.target) == RecordCompression::kZstd; }}},
       {"records-inline",
-       {with({"--records-inline"}), [](const LoadCommand& c) { return c.target.records_inline; }}},
+       {with({"--records-inline"}), [](const LoadCommand& c) { return RecordsInline(c.target); }}},
       {"ca-cert",
        {over_tls({"--ca-cert", "ca.pem"}),
-        [](const LoadCommand& c) { return c.source.tls.ca_cert_file == "ca.pem"; }}},
+        [](const LoadCommand& c) { return As<LiveSourceSpec>(c.source).tls.ca_cert_file == "ca.pem"; }}},
       {"fetch-server-cert",
        {over_tls({"--fetch-server-cert", "db:5557"}),
-        [](const LoadCommand& c) { return c.source.tls.fetch_server_cert_from == "db:5557"; }}},
+        [](const LoadCommand& c) {
+          return As<LiveSourceSpec>(c.source).tls.fetch_server_cert_from == "db:5557";
+        }}},
       {"client-cert",
        {over_tls({"--client-cert", "c.pem", "--client-key", "k.pem"}),
-        [](const LoadCommand& c) { return c.source.tls.client_cert_file == "c.pem"; }}},
+        [](const LoadCommand& c) { return As<LiveSourceSpec>(c.source).tls.client_cert_file == "c.pem"; }}},
       {"client-key",
        {over_tls({"--client-cert", "c.pem", "--client-key", "k.pem"}),
-        [](const LoadCommand& c) { return c.source.tls.client_key_file == "k.pem"; }}},
+        [](const LoadCommand& c) { return As<LiveSourceSpec>(c.source).tls.client_key_file == "k.pem"; }}},
       {"tls-server-name",
        {over_tls({"--tls-server-name", "db.example"}),
-        [](const LoadCommand& c) { return c.source.tls.server_name == "db.example"; }}},
+        [](const LoadCommand& c) { return As<LiveSourceSpec>(c.source).tls.server_name == "db.example"; }}},
       {"target-catalog",
        {with({"--target-catalog", "copy"}),
         [](const LoadCommand& c) { return c.copy.target_catalog == "copy"; }}},
@@ -1253,10 +1321,14 @@ TEST_CASE(
       {"quiet", {with({"--quiet"}), [](const LoadCommand& c) { return c.report.quiet; }}},
       {"server-start-timeout",
        {with({"--server-start-timeout", "300"}),
-        [](const LoadCommand& c) { return c.server.start_timeout_seconds == 300; }}},
+        [](const LoadCommand& c) {
+          return As<StartedServerTargetSpec>(c.target).server.start_timeout_seconds == 300;
+        }}},
       {"server-stop-grace",
        {with({"--server-stop-grace", "3"}),
-        [](const LoadCommand& c) { return c.server.stop_grace_seconds == 3; }}},
+        [](const LoadCommand& c) {
+          return As<StartedServerTargetSpec>(c.target).server.stop_grace_seconds == 3;
+        }}},
       {"history",
        {with({"--history=/h.sqlite"}), [](const LoadCommand& c) { return c.report.history == "/h.sqlite"; }}},
   };
@@ -1384,20 +1456,27 @@ TEST_CASE(
   };
   using P = ProfileCommand;
   FlagTable<P> table = {
-      {"pristine-dir", {base, [](const P& c) { return c.source.pristine_dir == "/data"; }}},
-      {"catalog", {base, [](const P& c) { return c.source.catalog == "senesi"; }}},
+      {"pristine-dir", {base, [](const P& c) { return As<SnapshotSourceSpec>(c.source).dir == "/data"; }}},
+      {"catalog", {base, [](const P& c) { return As<SnapshotSourceSpec>(c.source).catalog == "senesi"; }}},
       {"source",
        {{"--source", "grpc://db:5555/live"},
-        [](const P& c) { return c.source.grpc_address == "db:5555" && c.source.grpc_catalog == "live"; }}},
-      {"prewarm-source", {with({"--prewarm-source"}), [](const P& c) { return c.source.prewarm; }}},
-      {"drop-source-cache", {with({"--drop-source-cache"}), [](const P& c) { return c.source.drop_cache; }}},
+        [](const P& c) {
+          return As<LiveSourceSpec>(c.source).address == "db:5555" &&
+                 As<LiveSourceSpec>(c.source).catalog == "live";
+        }}},
+      {"prewarm-source",
+       {with({"--prewarm-source"}),
+        [](const P& c) { return As<SnapshotSourceSpec>(c.source).cache == SourceCacheStep::kPrewarm; }}},
+      {"drop-source-cache",
+       {with({"--drop-source-cache"}),
+        [](const P& c) { return As<SnapshotSourceSpec>(c.source).cache == SourceCacheStep::kDrop; }}},
       {"allow-not-alive",
        {{"--source", "grpc://db:5555/live", "--allow-not-alive"},
-        [](const P& c) { return c.source.allow_not_alive; }}},
-      {"work-dir", {with({"--work-dir", "/w"}), [](const P& c) { return c.target.work_dir == "/w"; }}},
+        [](const P& c) { return As<LiveSourceSpec>(c.source).allow_not_alive; }}},
+      {"work-dir", {with({"--work-dir", "/w"}), [](const P& c) { return WorkDirIs(c.target, "/w"); }}},
       {"compress",
        {with({"--compress", "deflate"}),
-        [](const P& c) { return c.target.compression == RecordCompression::kDeflate; }}},
+        [](const P& c) { return CompressionOf(c.target) == RecordCompression::kDeflate; }}},
       {"target-catalog",
        {with({"--target-catalog", "copy"}), [](const P& c) { return c.copy.target_catalog == "copy"; }}},
       {"collections",
@@ -1408,7 +1487,7 @@ TEST_CASE(
       {"verify", {with({"--verify", "none"}), [](const P& c) { return c.copy.verify == VerifyMode::kNone; }}},
       {"keep-target", {with({"--keep-target"}), [](const P& c) { return c.copy.keep_target; }}},
       {"no-read-ahead", {with({"--no-read-ahead"}), [](const P& c) { return !c.copy.read_ahead; }}},
-      {"records-inline", {with({"--records-inline"}), [](const P& c) { return c.target.records_inline; }}},
+      {"records-inline", {with({"--records-inline"}), [](const P& c) { return RecordsInline(c.target); }}},
       {"run", {with({"--run", "prof"}), [](const P& c) { return c.copy.run_label == "prof"; }}},
       {"report-json",
        {with({"--report-json", "p.json"}), [](const P& c) { return c.report.report_json == "p.json"; }}},
@@ -1430,7 +1509,7 @@ TEST_CASE(
   };
   // The TLS files go with a grpcs:// source: the embedded target has no connection.
   AddTlsRows<P>(table, {"--source", "grpcs://db:5556/live"},
-                [](const P& c) -> const ClientTlsOptions& { return c.source.tls; });
+                [](const P& c) -> const ClientTlsOptions& { return As<LiveSourceSpec>(c.source).tls; });
   AddSourceServerRows<P>(table, with);
   CheckEveryFlag<P>(ParseProfile, table);
   // The other targets' flags are not warmup-profile's: not listed, and refused as unknown.
@@ -1457,10 +1536,10 @@ TEST_CASE("regression: ab refused --server-xmx, so an arm's command could never 
   auto ab = ParseAb({"--a-command", "java -Xmx{xmx} -jar a.jar", "--b-command", "java -Xmx{xmx} -jar b.jar",
                      "--pristine-dir", "/d", "--server-xmx", "8g"});
   REQUIRE_OK(ab);
-  CHECK(ab->reindex.server.xmx == "8g");
+  CHECK(As<StartedServerTargetSpec>(ab->reindex.target).server.xmx == "8g");
   auto spelled = ParseAb({"--a-command", "x {port}", "--b", "/b", "--pristine-dir", "/d", "--server-xmx=2g"});
   REQUIRE_OK(spelled);
-  CHECK(spelled->reindex.server.xmx == "2g");
+  CHECK(As<StartedServerTargetSpec>(spelled->reindex.target).server.xmx == "2g");
 }
 
 }  // namespace

@@ -9,7 +9,7 @@
 #include "server/in_process_channel.h"
 #include "server/test_server.h"
 #include "warmup/catalog_target.h"
-#include "warmup/engine.h"
+#include "warmup/embedded_target.h"
 #include "warmup/generator.h"
 #include "warmup/remote_target.h"
 

@@ -14,7 +14,7 @@
 #include "common/status_matchers.h"
 #include "common/temp_dir.h"
 #include "copy/verify_content.h"
-#include "warmup/engine.h"
+#include "warmup/embedded_target.h"
 #include "warmup/generator.h"
 #include "warmup/report.h"
 #include "warmup/run_observer.h"

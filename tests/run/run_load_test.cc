@@ -33,15 +33,51 @@ std::string TinySnapshot(const TempDir& dir) {
   return dir / "pristine";
 }
 
+SnapshotSourceSpec Snapshot(const fs::path& dir) {
+  SnapshotSourceSpec spec;
+  spec.dir = dir;
+  return spec;
+}
+
+EmbeddedTargetSpec Embedded(const fs::path& work_dir) {
+  EmbeddedTargetSpec spec;
+  spec.work_dir = work_dir;
+  return spec;
+}
+
 // A run of the tiny snapshot into `kind`, its work directory DIR/work; a
 // started server is this build's serve.
 RunSpec TinyRun(const TempDir& dir, TargetKind kind) {
   RunSpec spec;
-  spec.source.pristine_dir = TinySnapshot(dir);
-  spec.target.kind = kind;
-  spec.target.work_dir = dir / "work";
-  if (kind == TargetKind::kStartedServer) spec.server.binary = WARMUP_CLI_PATH;
+  spec.source = Snapshot(TinySnapshot(dir));
+  spec.target = DefaultTargetSpec(kind);
+  if (auto* embedded = std::get_if<EmbeddedTargetSpec>(&spec.target)) embedded->work_dir = dir / "work";
+  if (auto* started = std::get_if<StartedServerTargetSpec>(&spec.target)) {
+    started->work_dir = dir / "work";
+    started->server.binary = WARMUP_CLI_PATH;
+  }
   return spec;
+}
+
+TEST_CASE(
+    "target specs: each kind's spec says its kind, and only the targets warmup prepares have a work "
+    "directory") {
+  for (TargetKind kind :
+       {TargetKind::kEmbedded, TargetKind::kRemote, TargetKind::kNull, TargetKind::kStartedServer}) {
+    CAPTURE(TargetKindName(kind));
+    CHECK(KindOf(DefaultTargetSpec(kind)) == kind);
+  }
+  CHECK(KindOf(RemoteTargetSpec{}) == TargetKind::kRemote);
+  CHECK(KindOf(StartedServerTargetSpec{}) == TargetKind::kStartedServer);
+  const TargetSpec embedded = Embedded("/e");
+  StartedServerTargetSpec started;
+  started.work_dir = "/s";
+  REQUIRE(WorkDirOf(embedded) != nullptr);
+  CHECK(*WorkDirOf(embedded) == "/e");
+  REQUIRE(WorkDirOf(started) != nullptr);
+  CHECK(*WorkDirOf(started) == "/s");
+  CHECK(WorkDirOf(RemoteTargetSpec{}) == nullptr);
+  CHECK(WorkDirOf(NullTargetSpec{}) == nullptr);
 }
 
 TEST_CASE("target kinds: each name parses back to its kind, and an unknown one names the kinds there are") {
@@ -84,8 +120,8 @@ TEST_CASE("RunLoad: a source the caller opened is read as it is, with no page ca
   auto generator = OpenGeneratorSource(options);
   REQUIRE(generator.ok());
   RunSpec spec;
-  spec.source.open = generator->get();
-  spec.target.kind = TargetKind::kNull;
+  spec.source = OpenSourceSpec{generator->get()};
+  spec.target = NullTargetSpec{};
   auto result = RunLoad(spec);
   REQUIRE_MESSAGE(result.ok(), result.status().ToString());
   CHECK(result->copied() == 300);
@@ -113,9 +149,8 @@ TEST_CASE(
     "made") {
   TempDir dir;
   RunSpec spec;
-  spec.source.pristine_dir = dir / "no-snapshot-here";  // never opened: the check comes first
-  spec.target.kind = TargetKind::kEmbedded;
-  spec.target.work_dir = dir / "work";
+  spec.source = Snapshot(dir / "no-snapshot-here");  // never opened: the check comes first
+  spec.target = Embedded(dir / "work");
   spec.outputs = {{"--report-json", dir / "work/run.json"}};
   auto result = RunLoad(spec);
   REQUIRE_FALSE(result.ok());
@@ -171,7 +206,8 @@ TEST_CASE("RunLoad: a started server is run, measured and stopped, its figures a
   CHECK(result->server_process->data_bytes > 0);
   // It ended by itself after SIGTERM, so within the grace period.
   CHECK(result->server_process->stop_seconds > 0);
-  CHECK(result->server_process->stop_seconds < spec.server.stop_grace_seconds);
+  CHECK(result->server_process->stop_seconds <
+        std::get<StartedServerTargetSpec>(spec.target).server.stop_grace_seconds);
   // goLive made the catalog durable in the server's data directory.
   REQUIRE(result->target_data.has_value());
   CHECK(result->target_data->dir == dir / "work/data");
@@ -189,7 +225,7 @@ TEST_CASE(
     "RunLoad: --records-inline reaches the embedded engine and a started serve, and the report says so") {
   TempDir dir;
   RunSpec embedded = TinyRun(dir, TargetKind::kEmbedded);
-  embedded.target.records_inline = true;
+  std::get<EmbeddedTargetSpec>(embedded.target).records_inline = true;
   auto inline_run = RunLoad(embedded);
   REQUIRE_MESSAGE(inline_run.ok(), inline_run.status().ToString());
   CHECK(inline_run->ExitCode() == 0);
@@ -202,17 +238,17 @@ TEST_CASE(
     });
   };
   CHECK(background_caveat(*inline_run) == 0);
-  embedded.target.records_inline = false;
-  embedded.target.work_dir = dir / "background";
+  embedded.target = Embedded(dir / "background");
   auto background_run = RunLoad(embedded);
   REQUIRE_MESSAGE(background_run.ok(), background_run.status().ToString());
   CHECK(background_run->config.record_writes == "background");
   CHECK(background_caveat(*background_run) == 1);
   RunSpec served = embedded;  // the same snapshot
-  served.target.kind = TargetKind::kStartedServer;
-  served.server.binary = WARMUP_CLI_PATH;
-  served.target.work_dir = dir / "served";
-  served.target.records_inline = true;
+  StartedServerTargetSpec started;
+  started.server.binary = WARMUP_CLI_PATH;
+  started.work_dir = dir / "served";
+  started.records_inline = true;
+  served.target = started;
   auto served_run = RunLoad(served);
   REQUIRE_MESSAGE(served_run.ok(), served_run.status().ToString());
   CHECK(served_run->config.record_writes == "inline");
@@ -225,14 +261,37 @@ TEST_CASE(
 TEST_CASE("RunLoad: a started server needs a binary or a command, and OpenTarget cannot open one") {
   TempDir dir;
   RunSpec spec = TinyRun(dir, TargetKind::kStartedServer);
-  spec.server.binary.clear();
+  std::get<StartedServerTargetSpec>(spec.target).server.binary.clear();
   auto result = RunLoad(spec);
   REQUIRE_FALSE(result.ok());
   CHECK(result.status().code() == StatusCode::kInvalidArgument);
   CHECK(result.status().message().find("ServerSpec::binary") != std::string::npos);
-  TargetSpec target;
-  target.kind = TargetKind::kStartedServer;
-  CHECK(OpenTarget(target).status().code() == StatusCode::kInvalidArgument);
+  CHECK(OpenTarget(StartedServerTargetSpec{}).status().code() == StatusCode::kInvalidArgument);
+}
+
+TEST_CASE(
+    "RunLoad: a catalog folder inside the target's work directory is refused before its server is started") {
+  TempDir dir;
+  fs::create_directories(dir / "work/storage/senesi");
+  ServerFolderSourceSpec folder;
+  folder.folder = dir / "work/storage";
+  folder.server.command = "exit 1";  // never run: the check comes first
+  folder.work_dir = dir / "source";
+  RunSpec spec;
+  spec.source = folder;
+  spec.target = Embedded(dir / "work");
+  auto result = RunLoad(spec);
+  REQUIRE_FALSE(result.ok());
+  CHECK(result.status().code() == StatusCode::kFailedPrecondition);
+  CHECK_MESSAGE(result.status().message().find("the source directory " + (dir / "work/storage") +
+                                               " lies inside the work directory") != std::string::npos,
+                result.status().ToString());
+  CHECK_FALSE(fs::exists(dir / "source"));
+  // Without a command there is no server to read the folder through.
+  std::get<ServerFolderSourceSpec>(spec.source).server.command.clear();
+  auto no_command = RunLoad(spec);
+  REQUIRE_FALSE(no_command.ok());
+  CHECK(no_command.status().code() == StatusCode::kInvalidArgument);
 }
 
 TEST_CASE(

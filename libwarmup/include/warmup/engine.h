@@ -15,19 +15,13 @@
 #include <string_view>
 #include <vector>
 
-#include "warmup/catalog_target.h"
 #include "warmup/entity.h"
 #include "warmup/index_statistics.h"
+#include "warmup/record_storage.h"
 #include "warmup/schema.h"
 #include "warmup/status.h"
 
 namespace warmup {
-
-// How entity records are compressed (each record alone, and only when that
-// makes it smaller): evitaDB's storage.compress deflates at level 3.
-enum class RecordCompression : int { kNone = 0, kZstd = 1, kDeflate = 2 };
-// "none", "zstd", "deflate": the names --compress takes.
-const char* RecordCompressionName(RecordCompression compression);
 
 struct EngineOptions {
   RecordCompression compression = RecordCompression::kNone;
@@ -39,13 +33,6 @@ struct EngineOptions {
   // False: each upsert writes its records itself.
   bool background_records = true;
 };
-// "background" or "inline": a report's name for background_records.
-const char* RecordWritesName(bool background_records);
-// Whether a report's config.compression and config.record_writes say its
-// records were written as evitaDB's WARM_UP upsert writes them: deflated
-// (RecordCompression::kDeflate) by each upsert ("inline"). A report that says
-// neither (a server warmup did not start keeps its own) is not taken to be.
-bool RecordsWrittenAsEvitaDb(std::string_view compression, std::string_view record_writes);
 
 enum class CatalogState { kWarmingUp, kAlive };
 
@@ -239,11 +226,6 @@ class Engine {
   // Removes the catalog and its directory. Errors: kNotFound.
   virtual Status DeleteCatalog(const std::string& name) = 0;
 };
-
-// A CatalogTarget over an engine opened on `data_dir`: the embedded mode.
-// Errors: those of Engine::Open.
-StatusOr<std::unique_ptr<CatalogTarget>> MakeEmbeddedTarget(const std::string& data_dir,
-                                                            const EngineOptions& options = {});
 
 }  // namespace warmup
 

@@ -38,20 +38,23 @@ struct RunHooks {
   std::function<void(const std::string&)> notice;
 };
 
-// Opens the source `spec` names (not SourceSpec::open, which is open). A
-// snapshot's page cache is set as asked (prewarm, drop) and measured into
-// `*cache` when `cache` is given; without it the page cache is left alone. Errors: kNotFound or
-// kInvalidArgument (with
-// "--pristine-dir" context) when the directory names no snapshot, or several
-// and no catalog; kDataLoss for a snapshot that cannot be read as one
-// (whatever its reader said); the gRPC source's (OpenGrpcSource).
+// Opens the source `spec` names: a snapshot or a live catalog (RunLoad
+// reads a catalog folder through the server it starts, and an open source
+// as it is). A snapshot's page cache is set as asked (SourceCacheStep) and
+// measured into `*cache` when `cache` is given; without it the page cache
+// is left alone. Errors: kNotFound or kInvalidArgument (in the context of
+// names.source_dir) when the directory names no snapshot, or several and
+// no catalog; kDataLoss for a snapshot that cannot be read as one (whatever
+// its reader said); the gRPC source's (OpenGrpcSource), kFailedPrecondition
+// when the server refuses the read; kInvalidArgument for the other kinds.
 StatusOr<std::unique_ptr<CatalogSource>> OpenSource(const SourceSpec& spec,
-                                                    std::optional<SourceCache>* cache = nullptr);
+                                                    std::optional<SourceCache>* cache = nullptr,
+                                                    const SpecNames& names = {});
 
-// Opens the target `spec` names: kEmbedded on its work directory (which
-// must be prepared already: PrepareWorkDir), kRemote at its address,
-// kNull. Errors: kInvalidArgument for kStartedServer (RunLoad starts that
-// one); the engine's or the client's.
+// Opens the target `spec` names: an embedded one on its work directory
+// (which must be prepared already: PrepareWorkDir), a remote one at its
+// address, a null one. Errors: kInvalidArgument for a started server
+// (RunLoad starts that one); the engine's or the client's.
 StatusOr<std::unique_ptr<CatalogTarget>> OpenTarget(const TargetSpec& spec);
 
 // Checked before a run starts, so that a run's figures never end up with

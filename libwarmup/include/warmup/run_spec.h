@@ -5,19 +5,20 @@
 #define WARMUP_RUN_SPEC_H_
 
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "warmup/catalog_source.h"
 #include "warmup/copy_options.h"
-#include "warmup/engine.h"
+#include "warmup/record_storage.h"
 #include "warmup/status.h"
 #include "warmup/tls.h"
 #include "warmup/work_dir.h"
 
 namespace warmup {
 
-// A server warmup starts, supervises and stops: a kStartedServer target's,
-// or a source server's (SourceSpec::server).
+// A server warmup starts, supervises and stops: a started server target's,
+// or a source server's (ServerFolderSourceSpec).
 struct ServerSpec {
   // The warmup binary whose `serve` is started. Required unless `command` is
   // set: the library does not guess which binary is meant.
@@ -34,83 +35,139 @@ struct ServerSpec {
   int stop_grace_seconds = 10;
 };
 
-// Where the copy reads: a snapshot, or a live catalog over evitaDB's protocol.
-struct SourceSpec {
-  std::string pristine_dir;  // a snapshot's parent directory, or an export zip
-  std::string catalog;       // the snapshot in pristine_dir; empty = its only one
-  // A live catalog instead of the snapshot when `grpc_address` is set.
-  std::string grpc_address;
-  std::string grpc_catalog;
-  ClientTlsOptions tls;  // the gRPC source's TLS (enabled by tls.enabled)
-  // Snapshots: the page cache's hold on the snapshot before the run:
-  // `prewarm` reads it all, `drop_cache` drops it (prewarm first when both);
-  // the result says how much was resident either way (RunResult::source_cache).
-  bool prewarm = false;
-  bool drop_cache = false;
-  // A gRPC source's catalog may be other than ALIVE (GrpcSourceOptions).
-  bool allow_not_alive = false;
-  // A server's own catalog folder instead of a snapshot: pristine_dir/catalog
-  // (catalog: its only subdirectory when empty) is evitaDB's <CATALOG>/ of
-  // its storage directory, read through `server` (its command set: {data}
-  // is a fresh directory holding a copy of the folder and nothing else,
-  // since evitaDB takes every subdirectory of its storage for a catalog).
-  // The copy, the server's log and GC log go in `server_work_dir` (a work
-  // directory of its own; empty: the target's work_dir + "-source"); the
-  // pristine folder is never opened by the server. RunLoad waits for the
-  // catalog to be ALIVE, reads it over gRPC, and stops the server after
-  // the run.
-  ServerSpec server;
-  std::string server_work_dir;
-  // A source the caller opened (a generator, a CatalogSource of its own):
-  // read as it is when set, the fields above unused. Not owned; it must
-  // outlive the run.
-  CatalogSource* open = nullptr;
+// How a snapshot source's pages stand in the page cache before the run;
+// the result says how much was resident either way (RunResult::source_cache).
+enum class SourceCacheStep {
+  kAsFound,  // left alone
+  kPrewarm,  // read whole first (a warm source)
+  kDrop,     // dropped first (a cold source)
 };
 
-// The kinds of target a run writes to: a closed set.
-enum class TargetKind {
-  kEmbedded,       // warmup's engine in this process, in TargetSpec::work_dir
-  kRemote,         // a server already running at TargetSpec::address
-  kNull,           // nothing: the read side alone
-  kStartedServer,  // a server warmup starts on a fresh work directory and stops (ServerSpec)
+// A snapshot warmup or evitaDB's export wrote: its directory, or an export zip.
+struct SnapshotSourceSpec {
+  std::string dir;      // the snapshot's parent directory, or an export zip
+  std::string catalog;  // the snapshot in `dir`; empty = its only one
+  SourceCacheStep cache = SourceCacheStep::kAsFound;
 };
-// "embedded", "remote", "null", "started-server": the names messages use, and
-// the first three --target's (the command line starts a server for reindex's
-// remote target without --address).
+
+// A live catalog, read over evitaDB's protocol from a server already running.
+struct LiveSourceSpec {
+  std::string address;  // HOST:PORT
+  std::string catalog;
+  ClientTlsOptions tls;  // enabled by tls.enabled
+  // The catalog may be other than ALIVE (GrpcSourceOptions).
+  bool allow_not_alive = false;
+};
+
+// A server's own catalog folder (evitaDB's <CATALOG>/ of its storage
+// directory) or its backup zip, read through a server warmup starts on a
+// copy of it (SourceServer): {data} of the server's command is a fresh
+// directory holding that copy and nothing else, since evitaDB takes every
+// subdirectory of its storage for a catalog. The folder itself is never
+// opened by the server. RunLoad waits for the catalog to be ALIVE, reads it
+// over gRPC, and stops the server after the run.
+struct ServerFolderSourceSpec {
+  std::string folder;   // the catalog folders' parent, or a backup zip
+  std::string catalog;  // the folder in `folder`; empty = its only one
+  ServerSpec server;    // its `command` is required
+  // The copy, the server's log and GC log; a work directory of its own
+  // (empty: the target's work directory + "-source").
+  std::string work_dir;
+};
+
+// A source the caller opened (a generator, a CatalogSource of its own),
+// read as it is. Not owned; it must outlive the run.
+struct OpenSourceSpec {
+  CatalogSource* source = nullptr;
+};
+
+// Where the copy reads: one of the kinds above, never a mix.
+using SourceSpec = std::variant<SnapshotSourceSpec, LiveSourceSpec, ServerFolderSourceSpec, OpenSourceSpec>;
+
+// warmup's engine in this process.
+struct EmbeddedTargetSpec {
+  // The engine's data directory. A work directory (work_dir.h): prepared
+  // fresh, refusing a directory warmup did not make.
+  std::string work_dir = "warmup-work";
+  RecordCompression compression = RecordCompression::kNone;
+  // Each upsert writes its entity's records itself, as evitaDB's does,
+  // instead of a second thread writing them (EngineOptions::background_records).
+  bool records_inline = false;
+};
+
+// The deadlines of a target spoken to over evitaDB's protocol.
+struct ClientDeadlines {
+  int golive_timeout_seconds = 0;     // 0 = none
+  int upsert_timeout_seconds = 3600;  // each upsert's
+};
+
+// A server already running.
+struct RemoteTargetSpec {
+  std::string address = "127.0.0.1:5555";  // HOST:PORT
+  ClientDeadlines deadlines;
+  ClientTlsOptions tls;
+  // The server's pid on this machine (0 = not known) and its GC log ("" =
+  // none): the report then has its RSS, CPU and this run's garbage
+  // collections, as a started server's (ServerProcess::Attach).
+  int server_pid = 0;
+  std::string server_gc_log;
+};
+
+// Nothing: the read side alone.
+struct NullTargetSpec {};
+
+// A server warmup starts on a fresh work directory, loads over loopback
+// without TLS, and stops.
+struct StartedServerTargetSpec {
+  ServerSpec server;  // its `binary` or `command` is required
+  // The directory the server's data (WORK/data), log and GC log go in; a
+  // work directory, as EmbeddedTargetSpec's.
+  std::string work_dir = "warmup-work";
+  ClientDeadlines deadlines;
+  // A started warmup serve's --compress and --records-inline; a command's
+  // storage settings are in its command line.
+  RecordCompression compression = RecordCompression::kNone;
+  bool records_inline = false;
+};
+
+// Where the copy writes: one of the kinds above, never a mix.
+using TargetSpec =
+    std::variant<EmbeddedTargetSpec, RemoteTargetSpec, NullTargetSpec, StartedServerTargetSpec>;
+
+// The kinds of target a run writes to, in TargetSpec's order: a closed set.
+enum class TargetKind {
+  kEmbedded,
+  kRemote,
+  kNull,
+  kStartedServer,
+};
+// The kind `spec` holds.
+TargetKind KindOf(const TargetSpec& spec);
+// "embedded", "remote", "null", "started-server": the names messages and
+// reports use.
 const char* TargetKindName(TargetKind kind);
 // The kind `name` names (TargetKindName's inverse). Errors: kInvalidArgument
 // naming `name` and the kinds there are.
 StatusOr<TargetKind> ParseTargetKind(const std::string& name);
+// A spec of `kind` with its defaults.
+TargetSpec DefaultTargetSpec(TargetKind kind);
+// The work directory warmup prepares for `spec` (an embedded target's, a
+// started server's), or nullptr for a target that has none.
+const std::string* WorkDirOf(const TargetSpec& spec);
 
-// Where the copy writes.
-struct TargetSpec {
-  TargetKind kind = TargetKind::kEmbedded;
-  std::string address = "127.0.0.1:5555";  // kRemote
-  int golive_timeout_seconds = 0;          // kRemote, kStartedServer: 0 = none
-  int upsert_timeout_seconds = 3600;       // kRemote, kStartedServer: each upsert's deadline
-  ClientTlsOptions tls;                    // kRemote
-  // kRemote: the server's pid on this machine (0 = not known) and its GC log
-  // ("" = none): the report then has its RSS, CPU and this run's garbage
-  // collections, as a started server's (ServerProcess::Attach).
-  int server_pid = 0;
-  std::string server_gc_log;
-  // kEmbedded: the engine's data directory; kStartedServer: the directory the
-  // server's data (WORK/data), log and GC log go in. A work directory
-  // (work_dir.h): prepared fresh, refusing a directory warmup did not make.
-  std::string work_dir = "warmup-work";
-  // How the engine's records are compressed (kEmbedded; a started warmup serve's --compress).
-  RecordCompression compression = RecordCompression::kNone;
-  // kEmbedded, and a started warmup serve (its --records-inline): each upsert
-  // writes its entity's records itself, as evitaDB's does, instead of a second
-  // thread writing them (EngineOptions::background_records).
-  bool records_inline = false;
+// What a run's errors call the values of its spec: the library's words by
+// default; a frontend gives its own (the CLI its flags, e.g. "--pristine-dir"),
+// so that an error names what its user wrote.
+struct SpecNames {
+  std::string source_dir = "the source directory";  // SnapshotSourceSpec::dir, ServerFolderSourceSpec::folder
+  std::string work_dir = "the work directory";      // the target's
+  std::string per_entity_csv = "the per-entity CSV";
 };
 
 // One run, described.
 struct RunSpec {
   SourceSpec source;
   TargetSpec target;
-  ServerSpec server;  // TargetKind::kStartedServer only
   // The copy's settings; its `stop` is RunHooks', its observers run beside
   // RunHooks', and config.target_kind, compression and storage are filled in
   // by RunLoad.
@@ -120,6 +177,7 @@ struct RunSpec {
   // profile), named by their flags: checked writable before anything runs,
   // and refused inside the work directory.
   std::vector<PathInUse> outputs;
+  SpecNames names;
 };
 
 }  // namespace warmup

@@ -1,7 +1,7 @@
 // SourceServer: a server warmup starts on a copy of a server's own catalog
 // folder (evitaDB's <CATALOG>/ of its storage directory) or on the folder
 // unpacked from its backup zip (warmup/server_storage.h), so that the
-// catalog can be read over gRPC like any live one (SourceSpec::server). The
+// catalog can be read over gRPC like any live one (ServerFolderSourceSpec). The
 // folder or zip itself is never opened by the server.
 #ifndef WARMUP_SOURCE_SERVER_H_
 #define WARMUP_SOURCE_SERVER_H_
@@ -22,8 +22,8 @@ namespace warmup {
 
 class SourceServer {
  public:
-  // Finds the catalog folder (FindServerCatalogFolder of spec.pristine_dir
-  // and spec.catalog; when pristine_dir is a file, the folder of that backup
+  // Finds the catalog folder (FindServerCatalogFolder of spec.folder
+  // and spec.catalog; when `folder` is a file, the folder of that backup
   // zip: ReadServerBackupZip), prepares `work_dir` as a work directory
   // (refusing any path of `in_use` inside it), copies the folder alone into
   // WORK/data/<CATALOG>/ (or unpacks it there), starts spec.server.command on WORK/data (its log
@@ -31,10 +31,12 @@ class SourceServer {
   // spec.server.start_timeout_seconds, until the server lists the catalog
   // ALIVE. `stop`, when not null, ends the wait early.
   // Errors: FindServerCatalogFolder's or ReadServerBackupZip's for
-  // pristine_dir, and UnpackServerBackupZip's for a zip; kFailedPrecondition when the server lists the
+  // `folder`, in the context of `named` (what the caller calls the folder,
+  // e.g. a flag), and UnpackServerBackupZip's for a zip; kFailedPrecondition when the server lists the
   // catalog CORRUPTED or not ALIVE by the deadline (naming the state it last said, with the last error lines
   // of the server's log), or when stopped; the work directory's and the server's start errors.
-  static StatusOr<std::unique_ptr<SourceServer>> Start(const SourceSpec& spec, const std::string& work_dir,
+  static StatusOr<std::unique_ptr<SourceServer>> Start(const ServerFolderSourceSpec& spec,
+                                                       const std::string& named, const std::string& work_dir,
                                                        const std::vector<PathInUse>& in_use,
                                                        const StopRequest* stop = nullptr);
   virtual ~SourceServer() = default;

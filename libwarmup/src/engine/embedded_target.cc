@@ -1,5 +1,5 @@
 // The engine behind CatalogTarget: what `warmup load --target embedded` copies into.
-#include "warmup/engine.h"
+#include "warmup/embedded_target.h"
 
 namespace warmup {
 namespace {

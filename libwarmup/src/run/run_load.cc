@@ -13,6 +13,7 @@
 
 #include "warmup/catalog_admin.h"
 #include "warmup/copy_engine.h"
+#include "warmup/embedded_target.h"
 #include "warmup/grpc_source.h"
 #include "warmup/page_cache.h"
 #include "warmup/remote_target.h"
@@ -39,16 +40,20 @@ constexpr struct {
                     {TargetKind::kStartedServer, "started-server"}};
 
 // Prewarms or drops the snapshot as asked, then measures what is resident.
-StatusOr<SourceCache> SetSourceCache(const std::string& snapshot, const SourceSpec& spec) {
-  if (spec.prewarm) {
-    if (auto s = PrewarmPageCache(snapshot); !s.ok()) return s.WithContext("--prewarm-source");
+StatusOr<SourceCache> SetSourceCache(const std::string& snapshot, SourceCacheStep step) {
+  if (step == SourceCacheStep::kPrewarm) {
+    if (auto s = PrewarmPageCache(snapshot); !s.ok()) return s.WithContext("prewarming the snapshot");
   }
-  if (spec.drop_cache) {
-    if (auto s = DropFromPageCache(snapshot); !s.ok()) return s.WithContext("--drop-source-cache");
+  if (step == SourceCacheStep::kDrop) {
+    if (auto s = DropFromPageCache(snapshot); !s.ok()) {
+      return s.WithContext("dropping the snapshot from the page cache");
+    }
   }
   auto cache = MeasurePageCache(snapshot);
   if (!cache.ok()) return cache.status().WithContext("measuring the snapshot's page-cache residency");
-  cache->action = spec.prewarm ? "prewarmed" : spec.drop_cache ? "dropped" : "none";
+  cache->action = step == SourceCacheStep::kPrewarm ? "prewarmed"
+                  : step == SourceCacheStep::kDrop  ? "dropped"
+                                                    : "none";
   return cache;
 }
 
@@ -140,44 +145,89 @@ class ServerGuard {
   std::thread thread_;
 };
 
+// The paths a run reads and writes besides its work directory, named as
+// errors name them: the spec's outputs by the names their caller gave.
+std::vector<PathInUse> PathsInUse(const RunSpec& spec) {
+  std::vector<PathInUse> in_use = {{spec.names.per_entity_csv, spec.per_entity_csv}};
+  if (const auto* snapshot = std::get_if<SnapshotSourceSpec>(&spec.source)) {
+    in_use.push_back({spec.names.source_dir, snapshot->dir});
+  } else if (const auto* folder = std::get_if<ServerFolderSourceSpec>(&spec.source)) {
+    in_use.push_back({spec.names.source_dir, folder->folder});
+  }
+  in_use.insert(in_use.end(), spec.outputs.begin(), spec.outputs.end());
+  return in_use;
+}
+
 // Checks what a run writes and reads against its work directory and that
 // every output can be written, before anything runs.
 Status CheckBeforeRun(const RunSpec& spec, const std::vector<PathInUse>& in_use) {
-  if (spec.target.kind == TargetKind::kEmbedded || spec.target.kind == TargetKind::kStartedServer) {
+  if (const std::string* work_dir = WorkDirOf(spec.target)) {
     // The first thing: a user's file would be in the way of the run.
-    if (auto s = CheckOutsideWorkDir(spec.target.work_dir, in_use); !s.ok()) return s;
+    if (auto s = CheckOutsideWorkDir(*work_dir, in_use); !s.ok()) return s;
   }
   for (const PathInUse& output : spec.outputs) {
     if (auto s = CheckOutputFile(output.flag, output.path, true); !s.ok()) return s;
   }
-  return CheckOutputFile("--per-entity-csv", spec.per_entity_csv, true);
+  return CheckOutputFile(spec.names.per_entity_csv, spec.per_entity_csv, true);
 }
 
-// The serve (or command) a kStartedServer run starts, its data in WORK/data.
-ServerProcessOptions StartedServerOptions(const RunSpec& spec, const std::string& data_dir) {
-  const fs::path work = spec.target.work_dir;
+// The serve (or command) a started server run starts, its data in WORK/data.
+ServerProcessOptions StartedServerOptions(const StartedServerTargetSpec& target, const std::string& run_label,
+                                          const std::string& data_dir) {
+  const fs::path work = target.work_dir;
+  const ServerSpec& server = target.server;
   ServerProcessOptions options;
-  if (!spec.server.command.empty()) {
-    options.command = spec.server.command;
+  if (!server.command.empty()) {
+    options.command = server.command;
     options.data_dir = data_dir;
-    options.run_label = spec.copy.run_label;
+    options.run_label = run_label;
     options.gc_log = (work / "gc.log").string();
-    options.xmx = spec.server.xmx;
+    options.xmx = server.xmx;
     options.log = (work / "server.log").string();
   }
-  options.binary = spec.server.binary;
+  options.binary = server.binary;
   options.serve_args = {"--data-dir", data_dir};
   // zstd as the bare flag, which every serve build has read (another build may be older).
-  if (spec.target.compression == RecordCompression::kZstd) options.serve_args.push_back("--compress");
-  if (spec.target.compression == RecordCompression::kDeflate) {
+  if (target.compression == RecordCompression::kZstd) options.serve_args.push_back("--compress");
+  if (target.compression == RecordCompression::kDeflate) {
     options.serve_args.insert(options.serve_args.end(), {"--compress", "deflate"});
   }
-  if (spec.target.records_inline) options.serve_args.push_back("--records-inline");
-  options.serve_args.insert(options.serve_args.end(), spec.server.extra_args.begin(),
-                            spec.server.extra_args.end());
-  options.start_timeout = std::chrono::seconds(spec.server.start_timeout_seconds);
-  options.stop_grace = std::chrono::seconds(spec.server.stop_grace_seconds);
+  if (target.records_inline) options.serve_args.push_back("--records-inline");
+  options.serve_args.insert(options.serve_args.end(), server.extra_args.begin(), server.extra_args.end());
+  options.start_timeout = std::chrono::seconds(server.start_timeout_seconds);
+  options.stop_grace = std::chrono::seconds(server.stop_grace_seconds);
   return options;
+}
+
+// What the report says of the target: its kind, how it stores records and
+// where, and the server a run started. A started server is spoken to as a
+// remote one: the report's target kind is the protocol's, and the server
+// it started is in its own fields. A remote server's storage is its own.
+void DescribeTarget(const TargetSpec& target, const std::string& data_dir, RunConfig& config) {
+  if (const auto* embedded = std::get_if<EmbeddedTargetSpec>(&target)) {
+    config.target_kind = TargetKindName(TargetKind::kEmbedded);
+    config.compression = RecordCompressionName(embedded->compression);
+    config.record_writes = RecordWritesName(!embedded->records_inline);
+    config.storage = DescribeStorage(embedded->work_dir);
+  } else if (std::holds_alternative<NullTargetSpec>(target)) {
+    config.target_kind = TargetKindName(TargetKind::kNull);
+    config.compression = "n/a";
+    config.record_writes = "n/a";
+  } else if (const auto* started = std::get_if<StartedServerTargetSpec>(&target)) {
+    config.target_kind = TargetKindName(TargetKind::kRemote);
+    config.storage = DescribeStorage(data_dir);
+    if (started->server.command.empty()) {
+      config.compression = RecordCompressionName(started->compression);
+      config.record_writes = RecordWritesName(!started->records_inline);
+      config.server_binary = started->server.binary;
+      config.server_args = started->server.extra_args;
+    } else {
+      config.server_command = started->server.command;  // its storage settings are in the command
+      config.server_xmx = started->server.xmx;
+    }
+  } else {
+    config.target_kind = TargetKindName(TargetKind::kRemote);
+  }
 }
 
 // The size of a target's data directory when goLive starts and ends. Its
@@ -205,18 +255,7 @@ StatusOr<RunResult> Copy(const RunSpec& spec, const RunHooks& hooks, CatalogSour
                          const std::string& data_dir) {
   CopyOptions copy = spec.copy;
   copy.stop = hooks.stop != nullptr ? hooks.stop->flag() : nullptr;
-  // A started server is spoken to as a remote one: the report's target kind
-  // is the protocol's, and the server it started is in its own fields.
-  copy.config.target_kind =
-      TargetKindName(spec.target.kind == TargetKind::kStartedServer ? TargetKind::kRemote : spec.target.kind);
-  if (spec.target.kind == TargetKind::kEmbedded) {
-    copy.config.compression = RecordCompressionName(spec.target.compression);
-    copy.config.record_writes = RecordWritesName(!spec.target.records_inline);
-    copy.config.storage = DescribeStorage(spec.target.work_dir);
-  } else if (spec.target.kind == TargetKind::kNull) {
-    copy.config.compression = "n/a";
-    copy.config.record_writes = "n/a";
-  }  // a remote server's storage is its own: a started one's is filled in after
+  DescribeTarget(spec.target, data_dir, copy.config);
   copy.observers.insert(copy.observers.end(), hooks.observers.begin(), hooks.observers.end());
   copy.observers.insert(copy.observers.end(), more_observers.begin(), more_observers.end());
   TimeSeriesRecorder series;
@@ -271,31 +310,32 @@ void AddIdentity(const Identified& identified, RunResult& result) {
 
 // kStartedServer: the work directory, the server, the load against it, the
 // server's stop and figures.
-StatusOr<RunResult> RunAgainstStartedServer(const RunSpec& spec, const RunHooks& hooks, CatalogSource& source,
+StatusOr<RunResult> RunAgainstStartedServer(const RunSpec& spec, const StartedServerTargetSpec& started,
+                                            const RunHooks& hooks, CatalogSource& source,
                                             const std::vector<PathInUse>& in_use) {
-  if (auto s = PrepareWorkDir(spec.target.work_dir, in_use); !s.ok()) return s;
+  if (auto s = PrepareWorkDir(started.work_dir, in_use); !s.ok()) return s;
   // The server's data directory is a fresh subdirectory of the work
   // directory, beside a command's log and GC log; each is recorded as
   // warmup's, so that the next run clears it and nothing else.
-  const std::string data_dir = (fs::path(spec.target.work_dir) / "data").string();
+  const std::string data_dir = (fs::path(started.work_dir) / "data").string();
   for (const char* made : {"data", "server.log", "gc.log"}) {
-    if (auto s = RecordInWorkDir(spec.target.work_dir, made); !s.ok()) return s;
+    if (auto s = RecordInWorkDir(started.work_dir, made); !s.ok()) return s;
   }
-  if (!spec.server.command.empty()) {
+  if (!started.server.command.empty()) {
     std::error_code ec;
     fs::create_directories(data_dir, ec);
     if (ec) return InternalError("cannot create " + data_dir + ": " + ec.message());
   }
-  const ServerProcessOptions options = StartedServerOptions(spec, data_dir);
+  const ServerProcessOptions options = StartedServerOptions(started, spec.copy.run_label, data_dir);
   auto server = ServerProcess::Start(options);
   if (!server.ok()) return server.status();
   StatusOr<RunResult> result = InternalError("not run");
   ServerSampler sampler(**server);
   {
     ServerGuard guard(**server, hooks.stop, options.stop_grace, hooks.notice);
-    TargetSpec remote = spec.target;
-    remote.kind = TargetKind::kRemote;
+    RemoteTargetSpec remote;
     remote.address = (*server)->address();
+    remote.deadlines = started.deadlines;
     // A server command's readiness probe asked it already; a started serve is asked now.
     const auto probed = (*server)->identity();
     const Identified identified =
@@ -329,17 +369,6 @@ StatusOr<RunResult> RunAgainstStartedServer(const RunSpec& spec, const RunHooks&
   }
   if (!log_errors.empty()) result->notes.push_back(log_errors);
   if (signal >= 0) MarkInterrupted(*result, signal, data_dir);
-  RunConfig& config = result->config;
-  config.storage = DescribeStorage(data_dir);
-  if (spec.server.command.empty()) {
-    config.compression = RecordCompressionName(spec.target.compression);
-    config.record_writes = RecordWritesName(!spec.target.records_inline);
-    config.server_binary = options.binary;
-    config.server_args = spec.server.extra_args;
-  } else {
-    config.server_command = spec.server.command;  // its storage settings are in the command
-    config.server_xmx = spec.server.xmx;
-  }
   sampler.AddTo(figures);
   figures.data_dir = data_dir;
   figures.data_bytes = DirectoryBytes(data_dir);
@@ -348,6 +377,28 @@ StatusOr<RunResult> RunAgainstStartedServer(const RunSpec& spec, const RunHooks&
 }
 
 }  // namespace
+
+TargetKind KindOf(const TargetSpec& spec) { return static_cast<TargetKind>(spec.index()); }
+
+TargetSpec DefaultTargetSpec(TargetKind kind) {
+  switch (kind) {
+    case TargetKind::kEmbedded:
+      return EmbeddedTargetSpec{};
+    case TargetKind::kRemote:
+      return RemoteTargetSpec{};
+    case TargetKind::kNull:
+      return NullTargetSpec{};
+    case TargetKind::kStartedServer:
+      return StartedServerTargetSpec{};
+  }
+  return NullTargetSpec{};
+}
+
+const std::string* WorkDirOf(const TargetSpec& spec) {
+  if (const auto* embedded = std::get_if<EmbeddedTargetSpec>(&spec)) return &embedded->work_dir;
+  if (const auto* started = std::get_if<StartedServerTargetSpec>(&spec)) return &started->work_dir;
+  return nullptr;
+}
 
 const char* TargetKindName(TargetKind kind) {
   for (const auto& k : kTargetKinds) {
@@ -384,26 +435,30 @@ Status CheckOutputFile(const std::string& flag, const std::string& path, bool ma
   return OkStatus();
 }
 
-StatusOr<std::unique_ptr<CatalogSource>> OpenSource(const SourceSpec& spec,
-                                                    std::optional<SourceCache>* cache) {
-  if (!spec.grpc_address.empty()) {
-    GrpcSourceOptions options;
-    options.tls = spec.tls;
-    options.allow_not_alive = spec.allow_not_alive;
-    auto source = OpenGrpcSource(spec.grpc_address, spec.grpc_catalog, options);
-    // The server refusing the read, or sending a schema warmup cannot take,
-    // is the catalog's matter, not the spec's (which kInvalidArgument means).
-    if (!source.ok() && source.status().code() == StatusCode::kInvalidArgument) {
-      return FailedPreconditionError(source.status().message());
-    }
-    return source;
+namespace {
+
+StatusOr<std::unique_ptr<CatalogSource>> OpenLiveSource(const LiveSourceSpec& spec) {
+  GrpcSourceOptions options;
+  options.tls = spec.tls;
+  options.allow_not_alive = spec.allow_not_alive;
+  auto source = OpenGrpcSource(spec.address, spec.catalog, options);
+  // The server refusing the read, or sending a schema warmup cannot take,
+  // is the catalog's matter, not the spec's (which kInvalidArgument means).
+  if (!source.ok() && source.status().code() == StatusCode::kInvalidArgument) {
+    return FailedPreconditionError(source.status().message());
   }
-  // A server's own storage or backup is not a snapshot: say what it is and
-  // which flags read it, rather than only what it lacks.
-  auto path = FindSnapshot(spec.pristine_dir, spec.catalog);
+  return source;
+}
+
+StatusOr<std::unique_ptr<CatalogSource>> OpenSnapshot(const SnapshotSourceSpec& spec,
+                                                      const std::string& named,
+                                                      std::optional<SourceCache>* cache) {
+  // A server's own storage or backup is not a snapshot: say what it is,
+  // rather than only what it lacks.
+  auto path = FindSnapshot(spec.dir, spec.catalog);
   if (!path.ok()) {
-    const Status s = path.status().WithContext("--pristine-dir");
-    const std::string storage = DescribeServerStorage(spec.pristine_dir);
+    const Status s = path.status().WithContext(named);
+    const std::string storage = DescribeServerStorage(spec.dir);
     return storage.empty() ? s : Status(s.code(), s.message() + "; it is " + storage);
   }
   auto snapshot = OpenSnapshotSource(*path);  // its errors first: they say what is wrong
@@ -419,33 +474,41 @@ StatusOr<std::unique_ptr<CatalogSource>> OpenSource(const SourceSpec& spec,
     return snapshot.status();
   }
   if (cache != nullptr) {
-    auto measured = SetSourceCache(*path, spec);
+    auto measured = SetSourceCache(*path, spec.cache);
     if (!measured.ok()) return measured.status();
     *cache = *measured;
   }
   return snapshot;
 }
 
-StatusOr<std::unique_ptr<CatalogTarget>> OpenTarget(const TargetSpec& spec) {
-  switch (spec.kind) {
-    case TargetKind::kEmbedded: {
-      EngineOptions options;
-      options.compression = spec.compression;
-      options.background_records = !spec.records_inline;
-      return MakeEmbeddedTarget(spec.work_dir, options);
-    }
-    case TargetKind::kRemote: {
-      RemoteTargetOptions options;
-      options.golive_timeout_seconds = spec.golive_timeout_seconds;
-      options.upsert_timeout_seconds = spec.upsert_timeout_seconds;
-      options.tls = spec.tls;
-      return MakeRemoteTarget(spec.address, options);
-    }
-    case TargetKind::kNull:
-      return MakeNullTarget();
-    case TargetKind::kStartedServer:
-      break;
+}  // namespace
+
+StatusOr<std::unique_ptr<CatalogSource>> OpenSource(const SourceSpec& spec, std::optional<SourceCache>* cache,
+                                                    const SpecNames& names) {
+  if (const auto* live = std::get_if<LiveSourceSpec>(&spec)) return OpenLiveSource(*live);
+  if (const auto* snapshot = std::get_if<SnapshotSourceSpec>(&spec)) {
+    return OpenSnapshot(*snapshot, names.source_dir, cache);
   }
+  return InvalidArgumentError(
+      "OpenSource opens a snapshot or a live catalog: RunLoad reads a catalog folder through the server it "
+      "starts, and an open source as it is");
+}
+
+StatusOr<std::unique_ptr<CatalogTarget>> OpenTarget(const TargetSpec& spec) {
+  if (const auto* embedded = std::get_if<EmbeddedTargetSpec>(&spec)) {
+    EngineOptions options;
+    options.compression = embedded->compression;
+    options.background_records = !embedded->records_inline;
+    return MakeEmbeddedTarget(embedded->work_dir, options);
+  }
+  if (const auto* remote = std::get_if<RemoteTargetSpec>(&spec)) {
+    RemoteTargetOptions options;
+    options.golive_timeout_seconds = remote->deadlines.golive_timeout_seconds;
+    options.upsert_timeout_seconds = remote->deadlines.upsert_timeout_seconds;
+    options.tls = remote->tls;
+    return MakeRemoteTarget(remote->address, options);
+  }
+  if (std::holds_alternative<NullTargetSpec>(spec)) return MakeNullTarget();
   return InvalidArgumentError("OpenTarget cannot open a started server's target: RunLoad starts the server");
 }
 
@@ -453,21 +516,24 @@ namespace {
 
 // RunLoad with a source server (SourceServer): the run reads the catalog
 // over gRPC, and the server is stopped after it.
-StatusOr<RunResult> RunThroughSourceServer(const RunSpec& spec, const RunHooks& hooks) {
-  const std::string work =
-      spec.source.server_work_dir.empty() ? spec.target.work_dir + "-source" : spec.source.server_work_dir;
-  std::vector<PathInUse> in_use = {{"--pristine-dir", spec.source.pristine_dir},
-                                   {"--per-entity-csv", spec.per_entity_csv}};
-  if (spec.target.kind == TargetKind::kEmbedded || spec.target.kind == TargetKind::kStartedServer) {
-    in_use.push_back({"--work-dir", spec.target.work_dir});
-  }
-  in_use.insert(in_use.end(), spec.outputs.begin(), spec.outputs.end());
-  auto server = SourceServer::Start(spec.source, work, in_use, hooks.stop);
+StatusOr<RunResult> RunThroughSourceServer(const RunSpec& spec, const ServerFolderSourceSpec& folder,
+                                           const RunHooks& hooks) {
+  const std::string* target_work_dir = WorkDirOf(spec.target);
+  const std::string work = !folder.work_dir.empty()     ? folder.work_dir
+                           : target_work_dir != nullptr ? *target_work_dir + "-source"
+                                                        : std::string("warmup-work-source");
+  std::vector<PathInUse> in_use = PathsInUse(spec);
+  // The catalog folder is checked against the target's work directory here:
+  // the run below reads the server, not the folder.
+  if (auto s = CheckBeforeRun(spec, in_use); !s.ok()) return s;
+  if (target_work_dir != nullptr) in_use.push_back({spec.names.work_dir, *target_work_dir});
+  auto server = SourceServer::Start(folder, spec.names.source_dir, work, in_use, hooks.stop);
   if (!server.ok()) return server.status();
   RunSpec read = spec;
-  read.source.server = {};
-  read.source.grpc_address = (*server)->address();
-  read.source.grpc_catalog = (*server)->catalog();
+  LiveSourceSpec live;
+  live.address = (*server)->address();
+  live.catalog = (*server)->catalog();
+  read.source = live;
   // The reader's figures apart from the writer's: its own sampler, its own field.
   ServerSampler sampler((*server)->process());
   RunHooks read_hooks = hooks;
@@ -489,69 +555,77 @@ StatusOr<RunResult> RunThroughSourceServer(const RunSpec& spec, const RunHooks& 
   return result;
 }
 
+// A run against a target already running or in this process (not one it starts).
+StatusOr<RunResult> RunAgainstTarget(const RunSpec& spec, const RunHooks& hooks, CatalogSource& source,
+                                     const std::vector<PathInUse>& in_use) {
+  const std::string* work_dir = WorkDirOf(spec.target);
+  if (work_dir != nullptr) {
+    if (auto s = PrepareWorkDir(*work_dir, in_use); !s.ok()) return s;
+  }
+  Identified identified;
+  std::unique_ptr<ServerProcess> attached;
+  std::unique_ptr<ServerSampler> sampler;
+  std::vector<RunObserver*> observers;
+  const auto* remote = std::get_if<RemoteTargetSpec>(&spec.target);
+  if (remote != nullptr) {
+    identified = IdentifyServer(remote->address, remote->tls);
+    if (remote->server_pid > 0) {
+      auto server = ServerProcess::Attach(remote->server_pid, remote->address, remote->server_gc_log);
+      if (!server.ok()) return server.status();
+      attached = std::move(server).value();
+      sampler = std::make_unique<ServerSampler>(*attached);
+      observers.push_back(sampler.get());
+    }
+  }
+  auto target = OpenTarget(spec.target);
+  if (!target.ok()) return target.status();
+  auto result = Copy(spec, hooks, source, std::move(target).value(), observers,
+                     work_dir != nullptr ? *work_dir : std::string());
+  if (result.ok() && remote != nullptr) AddIdentity(identified, *result);
+  if (result.ok() && attached != nullptr) {
+    ServerFigures figures = attached->Stop();
+    sampler->AddTo(figures);
+    result->server_process = std::move(figures);
+  }
+  return result;
+}
+
 }  // namespace
 
 StatusOr<RunResult> RunLoad(const RunSpec& spec, const RunHooks& hooks) {
-  if (!spec.source.server.command.empty() && spec.source.open == nullptr &&
-      spec.source.grpc_address.empty()) {
-    return RunThroughSourceServer(spec, hooks);
+  if (const auto* folder = std::get_if<ServerFolderSourceSpec>(&spec.source)) {
+    if (folder->server.command.empty()) {
+      return InvalidArgumentError(
+          "a catalog folder is read through a server: its ServerSpec::command is empty");
+    }
+    return RunThroughSourceServer(spec, *folder, hooks);
   }
-  if (spec.target.kind == TargetKind::kStartedServer && spec.server.binary.empty() &&
-      spec.server.command.empty()) {
+  const auto* started = std::get_if<StartedServerTargetSpec>(&spec.target);
+  if (started != nullptr && started->server.binary.empty() && started->server.command.empty()) {
     return InvalidArgumentError("a started server needs ServerSpec::binary (a warmup binary) or ::command");
   }
-  std::vector<PathInUse> in_use = {{"--pristine-dir", spec.source.pristine_dir},
-                                   {"--per-entity-csv", spec.per_entity_csv}};
-  in_use.insert(in_use.end(), spec.outputs.begin(), spec.outputs.end());
+  const auto* open = std::get_if<OpenSourceSpec>(&spec.source);
+  if (open != nullptr && open->source == nullptr)
+    return InvalidArgumentError("OpenSourceSpec::source is null");
+  const std::vector<PathInUse> in_use = PathsInUse(spec);
   if (auto s = CheckBeforeRun(spec, in_use); !s.ok()) return s;
   std::optional<SourceCache> source_cache;
   std::unique_ptr<CatalogSource> opened;
-  if (spec.source.open == nullptr) {
-    auto source = OpenSource(spec.source, &source_cache);
+  if (open == nullptr) {
+    auto source = OpenSource(spec.source, &source_cache, spec.names);
     if (!source.ok()) return source.status();
     opened = std::move(source).value();
   }
-  CatalogSource& source = spec.source.open != nullptr ? *spec.source.open : *opened;
+  CatalogSource& source = open != nullptr ? *open->source : *opened;
   // The spec's mistakes before any work directory is touched or server started.
   if (auto s = CheckCopyOptions(source, spec.copy); !s.ok()) return s;
-  if (hooks.stop != nullptr && hooks.stop->requested() && spec.target.kind == TargetKind::kStartedServer) {
+  if (hooks.stop != nullptr && hooks.stop->requested() && started != nullptr) {
     return FailedPreconditionError("stopped before the server was started; nothing was run");
   }
   // The target after the source: a source that cannot be read leaves the
   // work directory untouched and starts no server.
-  StatusOr<RunResult> result = InternalError("not run");
-  if (spec.target.kind == TargetKind::kStartedServer) {
-    result = RunAgainstStartedServer(spec, hooks, source, in_use);
-  } else {
-    if (spec.target.kind == TargetKind::kEmbedded) {
-      if (auto s = PrepareWorkDir(spec.target.work_dir, in_use); !s.ok()) return s;
-    }
-    Identified identified;
-    std::unique_ptr<ServerProcess> attached;
-    std::unique_ptr<ServerSampler> sampler;
-    std::vector<RunObserver*> observers;
-    if (spec.target.kind == TargetKind::kRemote) {
-      identified = IdentifyServer(spec.target.address, spec.target.tls);
-      if (spec.target.server_pid > 0) {
-        auto server =
-            ServerProcess::Attach(spec.target.server_pid, spec.target.address, spec.target.server_gc_log);
-        if (!server.ok()) return server.status();
-        attached = std::move(server).value();
-        sampler = std::make_unique<ServerSampler>(*attached);
-        observers.push_back(sampler.get());
-      }
-    }
-    auto target = OpenTarget(spec.target);
-    if (!target.ok()) return target.status();
-    result = Copy(spec, hooks, source, std::move(target).value(), observers,
-                  spec.target.kind == TargetKind::kEmbedded ? spec.target.work_dir : std::string());
-    if (result.ok() && spec.target.kind == TargetKind::kRemote) AddIdentity(identified, *result);
-    if (result.ok() && attached != nullptr) {
-      ServerFigures figures = attached->Stop();
-      sampler->AddTo(figures);
-      result->server_process = std::move(figures);
-    }
-  }
+  auto result = started != nullptr ? RunAgainstStartedServer(spec, *started, hooks, source, in_use)
+                                   : RunAgainstTarget(spec, hooks, source, in_use);
   if (result.ok()) result->source_cache = source_cache;
   return result;
 }

@@ -138,27 +138,28 @@ class StartedSourceServer : public SourceServer {
 
 }  // namespace
 
-StatusOr<std::unique_ptr<SourceServer>> SourceServer::Start(const SourceSpec& spec,
+StatusOr<std::unique_ptr<SourceServer>> SourceServer::Start(const ServerFolderSourceSpec& spec,
+                                                            const std::string& named,
                                                             const std::string& work_dir,
                                                             const std::vector<PathInUse>& in_use,
                                                             const StopRequest* stop) {
   if (spec.server.command.empty()) {
-    return InvalidArgumentError("a source server needs SourceSpec::server.command");
+    return InvalidArgumentError("a source server needs ServerFolderSourceSpec::server.command");
   }
   // A file is a backup zip; anything else is read as a storage directory.
   std::error_code ec;
-  const bool zip = fs::is_regular_file(spec.pristine_dir, ec);
-  Origin origin{spec.pristine_dir, ""};
+  const bool zip = fs::is_regular_file(spec.folder, ec);
+  Origin origin{spec.folder, ""};
   std::string catalog;
   if (zip) {
-    auto backup = ReadServerBackupZip(spec.pristine_dir);
-    if (!backup.ok()) return backup.status().WithContext("--pristine-dir");
-    auto chosen = ChooseServerCatalog(backup->catalogs, spec.catalog, spec.pristine_dir);
-    if (!chosen.ok()) return chosen.status().WithContext("--pristine-dir");
+    auto backup = ReadServerBackupZip(spec.folder);
+    if (!backup.ok()) return backup.status().WithContext(named);
+    auto chosen = ChooseServerCatalog(backup->catalogs, spec.catalog, spec.folder);
+    if (!chosen.ok()) return chosen.status().WithContext(named);
     catalog = *chosen;
   } else {
-    auto folder = FindServerCatalogFolder(spec.pristine_dir, spec.catalog);
-    if (!folder.ok()) return folder.status().WithContext("--pristine-dir");
+    auto folder = FindServerCatalogFolder(spec.folder, spec.catalog);
+    if (!folder.ok()) return folder.status().WithContext(named);
     origin.path = *folder;
     catalog = fs::path(*folder).filename().string();
   }
@@ -172,10 +173,10 @@ StatusOr<std::unique_ptr<SourceServer>> SourceServer::Start(const SourceSpec& sp
   fs::create_directories(data, ec);
   if (ec) return UnavailableError("cannot create " + data.string() + ": " + ec.message());
   if (zip) {
-    auto sha256 = FileSha256(spec.pristine_dir);
+    auto sha256 = FileSha256(spec.folder);
     if (!sha256.ok()) return sha256.status();
     origin.zip_sha256 = *sha256;
-    auto unpacked = UnpackServerBackupZip(spec.pristine_dir, catalog, data.string());
+    auto unpacked = UnpackServerBackupZip(spec.folder, catalog, data.string());
     if (!unpacked.ok()) return unpacked.status().WithContext("unpacking it for the source server");
     catalog = fs::path(*unpacked).filename().string();
   } else {
