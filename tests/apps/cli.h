@@ -210,6 +210,26 @@ class ServeProcess {
   std::string address_;
 };
 
+// A doctest fixture (TEST_CASE_FIXTURE) for a command run against a real
+// `warmup serve`: a temporary `dir`, the tiny snapshot generated into it
+// (`pristine`) and a `server` not yet started. The test starts the server with
+// the data directory and flags it is about, and stops it itself, so that the
+// CHECK on how the server ended stands in the test, where it happens.
+struct TinyAndServer {
+  // The command line of `warmup load` from `pristine` into the started
+  // `server`, with `more` after it.
+  std::vector<std::string> RemoteLoad(const std::vector<std::string>& more = {}) const {
+    std::vector<std::string> args = {"load",   "--pristine-dir", pristine,        "--target",
+                                     "remote", "--address",      server.address()};
+    args.insert(args.end(), more.begin(), more.end());
+    return args;
+  }
+
+  TempDir dir;
+  const std::string pristine = GenerateTiny(dir);
+  ServeProcess server;
+};
+
 }  // namespace warmup::testing
 
 #endif  // WARMUP_TESTS_APPS_CLI_H_

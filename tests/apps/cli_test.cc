@@ -41,6 +41,7 @@ using testing::RunCli;
 using testing::Script;
 using testing::ServeProcess;
 using testing::TempDir;
+using testing::TinyAndServer;
 
 std::map<std::string, std::string> Files(const std::string& dir) {
   std::map<std::string, std::string> out;
@@ -154,14 +155,13 @@ TEST_CASE("regression: warmup serve segfaulted when it could not listen, now exi
   CHECK(first.Stop().exit_code == 0);
 }
 
-TEST_CASE("warmup load on a --work-dir a running warmup uses stops with exit 1 naming it, touching nothing") {
-  TempDir dir;
-  const std::string pristine = GenerateTiny(dir);
+TEST_CASE_FIXTURE(
+    TinyAndServer,
+    "warmup load on a --work-dir a running warmup uses stops with exit 1 naming it, touching nothing") {
   const std::string work = dir / "work";
   REQUIRE(RunCli({"load", "--pristine-dir", pristine, "--work-dir", work, "--target-catalog", "first"})
               .exit_code == 0);
-  ServeProcess server;  // the work directory becomes this server's data directory
-  server.Start(work);
+  server.Start(work);  // the work directory becomes this server's data directory
   const CliResult second = RunCli({"load", "--pristine-dir", pristine, "--work-dir", work});
   CHECK(second.exit_code == 1);
   CHECK_MESSAGE(Contains(second.output, work + " is in use by pid " + std::to_string(server.pid())),
@@ -346,14 +346,11 @@ TEST_CASE("warmup load: exit 1 when the snapshot ends early, naming the file, wi
   CHECK(json["abort_reason"] == "source_failed");
 }
 
-TEST_CASE("warmup load --target remote: exit 2 when the counts cannot be read after goLive") {
-  TempDir dir;
-  const std::string pristine = GenerateTiny(dir);
-  ServeProcess server;
+TEST_CASE_FIXTURE(TinyAndServer,
+                  "warmup load --target remote: exit 2 when the counts cannot be read after goLive") {
   server.Start(dir / "data", {"--inject-fault", "GetEntityCollectionSize"});
   CHECK(Contains(server.output(), "testing aid: GetEntityCollectionSize fails after 0 calls"));
-  const CliResult run = RunCli({"load", "--pristine-dir", pristine, "--target", "remote", "--address",
-                                server.address(), "--target-catalog", "unknown_counts"});
+  const CliResult run = RunCli(RemoteLoad({"--target-catalog", "unknown_counts"}));
   CHECK_MESSAGE(run.exit_code == 2, run.output);
   CHECK(Contains(run.output, "injected fault: GetEntityCollectionSize"));
   CHECK(Contains(run.output, "COMPLETENESS UNPROVEN"));
@@ -370,36 +367,30 @@ TEST_CASE("warmup load --target remote: exit 2 when the counts cannot be read af
   CHECK(server.Stop().exit_code == 0);
 }
 
-TEST_CASE("warmup load --target remote: exit 1 when goLive fails, and the catalog is dropped unless kept") {
-  TempDir dir;
-  const std::string pristine = GenerateTiny(dir);
-  ServeProcess server;
+TEST_CASE_FIXTURE(
+    TinyAndServer,
+    "warmup load --target remote: exit 1 when goLive fails, and the catalog is dropped unless kept") {
   server.Start(dir / "data", {"--inject-fault", "GoLiveAndClose"});
-  const CliResult run = RunCli({"load", "--pristine-dir", pristine, "--target", "remote", "--address",
-                                server.address(), "--target-catalog", "dropped"});
+  const CliResult run = RunCli(RemoteLoad({"--target-catalog", "dropped"}));
   CHECK_MESSAGE(run.exit_code == 1, run.output);
   CHECK(Contains(run.output, "*** CLIENT-SIDE FAILURE ***"));
   CHECK(Contains(run.output, "injected fault: GoLiveAndClose"));
   CHECK(Contains(run.output, "TOTAL                not stated"));
   CHECK(CatalogState(server.address(), "dropped") == "MISSING");
 
-  const CliResult kept = RunCli({"load", "--pristine-dir", pristine, "--target", "remote", "--address",
-                                 server.address(), "--target-catalog", "kept", "--keep-target"});
+  const CliResult kept = RunCli(RemoteLoad({"--target-catalog", "kept", "--keep-target"}));
   CHECK(kept.exit_code == 1);
   CHECK(CatalogState(server.address(), "kept") == "WARMING_UP");
   CHECK(server.Stop().exit_code == 0);
 }
 
-TEST_CASE(
+TEST_CASE_FIXTURE(
+    TinyAndServer,
     "warmup load --target remote: exit 1 when the server fails mid-load, with the figures so far "
     "(regression: "
     "a transport failure was reported as a rejected entity)") {
-  TempDir dir;
-  const std::string pristine = GenerateTiny(dir);
-  ServeProcess server;
   server.Start(dir / "data", {"--inject-fault", "UpsertEntity@50"});
-  const CliResult run = RunCli({"load", "--pristine-dir", pristine, "--target", "remote", "--address",
-                                server.address(), "--report-json", dir / "run.json"});
+  const CliResult run = RunCli(RemoteLoad({"--report-json", dir / "run.json"}));
   CHECK_MESSAGE(run.exit_code == 1, run.output);
   CHECK(Contains(run.output,
                  "ABORTED (the target failed, not the entity): the target failed while taking entity "));
@@ -414,13 +405,11 @@ TEST_CASE(
   CHECK(server.Stop().exit_code == 0);
 }
 
-TEST_CASE("--golive-timeout reaches the remote target: a slow goLive is a client-side failure, exit 1") {
-  TempDir dir;
-  const std::string pristine = GenerateTiny(dir);
-  ServeProcess server;
+TEST_CASE_FIXTURE(
+    TinyAndServer,
+    "--golive-timeout reaches the remote target: a slow goLive is a client-side failure, exit 1") {
   server.Start(dir / "data", {"--golive-delay-ms", "2500"});
-  const CliResult run = RunCli({"load", "--pristine-dir", pristine, "--target", "remote", "--address",
-                                server.address(), "--golive-timeout", "1", "--max-per-collection", "5"});
+  const CliResult run = RunCli(RemoteLoad({"--golive-timeout", "1", "--max-per-collection", "5"}));
   CHECK_MESSAGE(run.exit_code == 1, run.output);
   CHECK(Contains(run.output, "*** CLIENT-SIDE FAILURE ***"));
   CHECK(Contains(run.output, "DEADLINE_EXCEEDED"));
@@ -598,17 +587,14 @@ CliResult InterruptLoad(const std::vector<std::string>& args, const std::string&
   return testing::AwaitCli(load, out);
 }
 
-TEST_CASE(
+TEST_CASE_FIXTURE(
+    TinyAndServer,
     "regression: an interrupted remote load left its WARMING_UP catalog on the server forever, now it drops "
     "it "
     "and reports") {
-  TempDir dir;
-  const std::string pristine = GenerateTiny(dir);
-  ServeProcess server;
   server.Start(dir / "data", {"--upsert-delay-ms", "20"});  // 300 upserts: about 6 s
   const CliResult run =
-      InterruptLoad({"load", "--pristine-dir", pristine, "--target", "remote", "--address", server.address(),
-                     "--target-catalog", "cut", "--report-json", dir / "run.json"},
+      InterruptLoad(RemoteLoad({"--target-catalog", "cut", "--report-json", dir / "run.json"}),
                     server.address(), "cut", SIGINT);
   REQUIRE_MESSAGE(run.exited, run.output);
   CHECK(run.exit_code == 1);
@@ -622,22 +608,16 @@ TEST_CASE(
   CHECK(json["copied"].get<int>() > 0);
   CHECK(json["copied"].get<int>() < 300);
   // The name is free again.
-  CHECK(RunCli({"load", "--pristine-dir", pristine, "--target", "remote", "--address", server.address(),
-                "--target-catalog", "cut", "--max-per-collection", "2"})
-            .exit_code == 0);
+  CHECK(RunCli(RemoteLoad({"--target-catalog", "cut", "--max-per-collection", "2"})).exit_code == 0);
   CHECK(server.Stop().exit_code == 0);
 }
 
-TEST_CASE(
+TEST_CASE_FIXTURE(
+    TinyAndServer,
     "fault: the loader SIGKILLed mid-load: the server closes its session, the catalog can be exported, "
     "deleted and loaded again") {
-  TempDir dir;
-  const std::string pristine = GenerateTiny(dir);
-  ServeProcess server;
   server.Start(dir / "data", {"--upsert-delay-ms", "20", "--orphaned-session-grace-seconds", "1"});
-  const std::vector<std::string> load = {"load",           "--pristine-dir",   pristine,
-                                         "--target",       "remote",           "--address",
-                                         server.address(), "--target-catalog", "victim"};
+  const std::vector<std::string> load = RemoteLoad({"--target-catalog", "victim"});
   const CliResult killed = InterruptLoad(load, server.address(), "victim", SIGKILL);
   CHECK_FALSE(killed.exited);
   CHECK(killed.signal == SIGKILL);
@@ -700,14 +680,11 @@ TEST_CASE(
   }
 }
 
-TEST_CASE("fault: a second load into a warming-up catalog is refused, and the first goes on to verify") {
-  TempDir dir;
-  const std::string pristine = GenerateTiny(dir);
-  ServeProcess server;
+TEST_CASE_FIXTURE(
+    TinyAndServer,
+    "fault: a second load into a warming-up catalog is refused, and the first goes on to verify") {
   server.Start(dir / "data", {"--upsert-delay-ms", "10"});
-  const std::vector<std::string> load = {"load",           "--pristine-dir",   pristine,
-                                         "--target",       "remote",           "--address",
-                                         server.address(), "--target-catalog", "contested"};
+  const std::vector<std::string> load = RemoteLoad({"--target-catalog", "contested"});
   int out = -1;
   const pid_t first = testing::SpawnCli(load, &out);
   AwaitCatalogState(server.address(), "contested", "WARMING_UP", std::chrono::seconds(6));
@@ -735,18 +712,15 @@ int64_t ResidentBytes(pid_t pid) {
 // 10 % of the second, guarding the malloc_trim after a deleted catalog) failed
 // once with 32.8 against 32.4 MB on a busy machine. Memory is measured by the
 // run reports' server figures and `warmup ab`, in one sitting.
-TEST_CASE(
+TEST_CASE_FIXTURE(
+    TinyAndServer,
     "fault: four loads in a row against one server, each catalog deleted before the next, all verify "
     "(regression: a flaky RSS threshold in a test)") {
-  TempDir dir;
-  const std::string pristine = GenerateTiny(dir);
-  ServeProcess server;
   server.Start(dir / "data");
   std::vector<int64_t> rss;
   for (int run = 1; run <= 4; ++run) {
     CAPTURE(run);
-    const CliResult load = RunCli({"load", "--pristine-dir", pristine, "--target", "remote", "--address",
-                                   server.address(), "--target-catalog", "again", "--verify", "content"});
+    const CliResult load = RunCli(RemoteLoad({"--target-catalog", "again", "--verify", "content"}));
     CHECK_MESSAGE(load.exit_code == 0, load.output);
     CHECK(RunCli({"catalogs", "--address", server.address(), "--delete", "again"}).exit_code == 0);
     rss.push_back(ResidentBytes(server.pid()));
@@ -755,13 +729,10 @@ TEST_CASE(
   CHECK(server.Stop().exit_code == 0);
 }
 
-TEST_CASE("warmup catalogs lists a server's catalogs and deletes a kept one, its session with it") {
-  TempDir dir;
-  const std::string pristine = GenerateTiny(dir);
-  ServeProcess server;
+TEST_CASE_FIXTURE(TinyAndServer,
+                  "warmup catalogs lists a server's catalogs and deletes a kept one, its session with it") {
   server.Start(dir / "data", {"--upsert-delay-ms", "20"});
-  const CliResult run = InterruptLoad({"load", "--pristine-dir", pristine, "--target", "remote", "--address",
-                                       server.address(), "--target-catalog", "kept", "--keep-target"},
+  const CliResult run = InterruptLoad(RemoteLoad({"--target-catalog", "kept", "--keep-target"}),
                                       server.address(), "kept", SIGTERM);
   CHECK(run.exit_code == 1);
   CHECK(Contains(run.output, "the partial target catalog was kept"));
@@ -823,14 +794,12 @@ TEST_CASE("warmup reindex --report-json holds the server's usage, its RSS sample
   CHECK(golive_samples >= 1);
 }
 
-TEST_CASE(
+TEST_CASE_FIXTURE(
+    TinyAndServer,
     "warmup reindex --address over TLS and mTLS verifies with exit 0, and a wrong CA, no client certificate "
     "or "
     "plaintext fails clearly") {
-  TempDir dir;
-  const std::string pristine = GenerateTiny(dir);
   const testing::TestCertificates certs;
-  ServeProcess server;
   server.Start(dir / "data", {"--tls-cert", certs.server_cert(), "--tls-key", certs.server_key(),
                               "--client-ca", certs.ca(), "--system-listen", "127.0.0.1:0"});
   CHECK(Contains(server.output(), "gRPC over TLS"));
@@ -881,11 +850,10 @@ TEST_CASE(
   CHECK_MESSAGE(stopped.exit_code == 0, "signal ", stopped.signal, ": ", stopped.output);
 }
 
-TEST_CASE("warmup reindex --address over TLS without client certificates verifies its content with exit 0") {
-  TempDir dir;
-  const std::string pristine = GenerateTiny(dir);
+TEST_CASE_FIXTURE(
+    TinyAndServer,
+    "warmup reindex --address over TLS without client certificates verifies its content with exit 0") {
   const testing::TestCertificates certs;
-  ServeProcess server;
   server.Start(dir / "data", {"--tls-cert", certs.server_cert(), "--tls-key", certs.server_key()});
   const CliResult tls = RunCli({"reindex", "--pristine-dir", pristine, "--address", server.address(), "--tls",
                                 "--ca-cert", certs.ca(), "--verify", "content"});
@@ -897,14 +865,10 @@ TEST_CASE("warmup reindex --address over TLS without client certificates verifie
   CHECK(server.Stop().exit_code == 0);
 }
 
-TEST_CASE("warmup serve --session-idle-seconds closes an idle session: UNAUTHENTICATED") {
-  TempDir dir;
-  const std::string pristine = GenerateTiny(dir);
-  ServeProcess server;
+TEST_CASE_FIXTURE(TinyAndServer,
+                  "warmup serve --session-idle-seconds closes an idle session: UNAUTHENTICATED") {
   server.Start(dir / "data", {"--session-idle-seconds", "1"});
-  REQUIRE(RunCli({"load", "--pristine-dir", pristine, "--target", "remote", "--address", server.address(),
-                  "--target-catalog", "idle", "--max-per-collection", "3"})
-              .exit_code == 0);
+  REQUIRE(RunCli(RemoteLoad({"--target-catalog", "idle", "--max-per-collection", "3"})).exit_code == 0);
   const std::string session = testing::OpenSession(server.address(), "idle", /*read_write=*/false);
   CHECK(testing::CallInSession(server.address(), session) == ::grpc::StatusCode::OK);
   std::this_thread::sleep_for(std::chrono::milliseconds(2200));

@@ -28,8 +28,8 @@ using testing::Contains;
 using testing::GenerateTiny;
 using testing::ReadText;
 using testing::RunCli;
-using testing::ServeProcess;
 using testing::TempDir;
+using testing::TinyAndServer;
 
 json ReadJson(const std::string& path) { return json::parse(ReadText(path)); }
 
@@ -192,15 +192,12 @@ TEST_CASE("--runs refuses what a series cannot honour, naming the flag, exit 64"
   CHECK_FALSE(fs::exists(dir / "w"));  // refused before the out directory (or the work directory) was made
 }
 
-TEST_CASE("--runs: a run that fails ends the series, whose summary is partial, exit 1") {
-  TempDir dir;
-  const std::string pristine = GenerateTiny(dir);  // 300 entities
-  ServeProcess server;
-  // The 400th upsert the server takes is refused: the second run's 100th.
+TEST_CASE_FIXTURE(TinyAndServer,
+                  "--runs: a run that fails ends the series, whose summary is partial, exit 1") {
+  // The 400th upsert the server takes is refused: the second run's 100th (tiny holds 300 entities).
   server.Start(dir / "data", {"--inject-fault", "UpsertEntity@400"});
   const std::string out = dir / "runs";
-  const CliResult run = RunCli({"load", "--pristine-dir", pristine, "--target", "remote", "--address",
-                                server.address(), "--runs", "3", "--out", out, "--quiet"});
+  const CliResult run = RunCli(RemoteLoad({"--runs", "3", "--out", out, "--quiet"}));
   CHECK_MESSAGE(run.exit_code == 1, run.output);
   CHECK(
       Contains(run.output, "PARTIAL: 1 run of 3 planned (run02 failed (exit 1), see " + out + "/run02.txt)"));
@@ -215,16 +212,12 @@ TEST_CASE("--runs: a run that fails ends the series, whose summary is partial, e
   CHECK(server.Stop().exit_code == 0);
 }
 
-TEST_CASE("--runs: SIGTERM during the second run ends the series with a partial summary, exit 1") {
-  TempDir dir;
-  const std::string pristine = GenerateTiny(dir);
-  ServeProcess server;
+TEST_CASE_FIXTURE(TinyAndServer,
+                  "--runs: SIGTERM during the second run ends the series with a partial summary, exit 1") {
   server.Start(dir / "data", {"--upsert-delay-ms", "5"});  // about 1.5 s a run
   const std::string out = dir / "runs";
   int pipe = -1;
-  const pid_t load = testing::SpawnCli({"load", "--pristine-dir", pristine, "--target", "remote", "--address",
-                                        server.address(), "--runs", "4", "--out", out, "--quiet"},
-                                       &pipe);
+  const pid_t load = testing::SpawnCli(RemoteLoad({"--runs", "4", "--out", out, "--quiet"}), &pipe);
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
   while (!fs::exists(out + "/run01.txt") && std::chrono::steady_clock::now() < deadline) {
     std::this_thread::sleep_for(std::chrono::milliseconds(20));

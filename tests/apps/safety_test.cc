@@ -27,8 +27,8 @@ using testing::Contains;
 using testing::GenerateTiny;
 using testing::ReadText;
 using testing::RunCli;
-using testing::ServeProcess;
 using testing::TempDir;
+using testing::TinyAndServer;
 
 // The verdict line of a text report: "verdict: ... (exit N)...".
 std::string VerdictLine(const std::string& output) {
@@ -187,17 +187,14 @@ TEST_CASE("regression: a --report-json that could not be written printed '(exit 
   }
 }
 
-TEST_CASE(
+TEST_CASE_FIXTURE(
+    TinyAndServer,
     "regression: a catalog name taken by a foreign directory in the server's data was reported as an entity "
     "rejected and dropped") {
-  TempDir dir;
-  const std::string pristine = GenerateTiny(dir);
   fs::create_directories(dir / "data/photos");
   std::ofstream(dir / "data/photos/a.jpg") << "jpeg";
-  ServeProcess server;
   server.Start(dir / "data");
-  const CliResult run = RunCli({"load", "--pristine-dir", pristine, "--target", "remote", "--address",
-                                server.address(), "--target-catalog", "photos"});
+  const CliResult run = RunCli(RemoteLoad({"--target-catalog", "photos"}));
   CHECK(run.exit_code == 1);
   CHECK_MESSAGE(Contains(run.output, "name collision"), run.output);
   CHECK_FALSE(Contains(run.output, "rejected"));
@@ -206,13 +203,11 @@ TEST_CASE(
   CHECK(server.Stop().exit_code == 0);
 }
 
-TEST_CASE("regression: export of a WARMING_UP catalog wrote a 'verified' partial snapshot and exited 0") {
-  TempDir dir;
-  const std::string pristine = GenerateTiny(dir);
-  ServeProcess server;
+TEST_CASE_FIXTURE(
+    TinyAndServer,
+    "regression: export of a WARMING_UP catalog wrote a 'verified' partial snapshot and exited 0") {
   server.Start(dir / "data", {"--inject-fault", "UpsertEntity@100"});
-  const CliResult load = RunCli({"load", "--pristine-dir", pristine, "--target", "remote", "--address",
-                                 server.address(), "--target-catalog", "part", "--keep-target"});
+  const CliResult load = RunCli(RemoteLoad({"--target-catalog", "part", "--keep-target"}));
   REQUIRE(load.exit_code == 1);
   const CliResult refused =
       RunCli({"export", "--address", server.address(), "--catalog", "part", "--out", dir / "out"});
@@ -274,14 +269,11 @@ TEST_CASE(
   CHECK(fs::is_directory(work + "/data"));
 }
 
-TEST_CASE(
+TEST_CASE_FIXTURE(
+    TinyAndServer,
     "regression: one upsert's 60 s deadline aborted a whole load, --upsert-timeout sets it and is named") {
-  TempDir dir;
-  const std::string pristine = GenerateTiny(dir);
-  ServeProcess server;
   server.Start(dir / "data", {"--upsert-delay-ms", "2500"});
-  const CliResult run = RunCli({"load", "--pristine-dir", pristine, "--target", "remote", "--address",
-                                server.address(), "--upsert-timeout", "1", "--quiet"});
+  const CliResult run = RunCli(RemoteLoad({"--upsert-timeout", "1", "--quiet"}));
   CHECK(run.exit_code == 1);
   CHECK_MESSAGE(Contains(run.output, "no answer within the upsert deadline of 1 s (--upsert-timeout)"),
                 run.output);
