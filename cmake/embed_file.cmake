@@ -1,6 +1,7 @@
 # Writes OUT, a C++ source defining `extern const char NAME[]` with the bytes
 # of IN and a terminating NUL, in NAMESPACE. Used to inline Debian's Chart.js
-# into the HTML pages at build time (no network, no file at run time).
+# and the pages' own style and scripts into the HTML pages at build time (no
+# network, no file at run time): warmup_embed in libwarmup/CMakeLists.txt.
 file(READ ${IN} hex HEX)
 string(LENGTH "${hex}" hex_length)
 math(EXPR size "${hex_length} / 2")
