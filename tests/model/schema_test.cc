@@ -9,6 +9,17 @@
 namespace warmup {
 namespace {
 
+TEST_CASE("attribute uniqueness per scope: the scope's own setting, and not unique where none is given") {
+  AttributeSchema code;
+  code.name = "code";
+  code.unique_in_scopes = {{Scope::kArchived, AttributeUniqueness::kUniqueWithinCollectionLocale}};
+  code.globally_unique_in_scopes = {{Scope::kLive, GlobalAttributeUniqueness::kUniqueWithinCatalog}};
+  CHECK(code.UniquenessIn(Scope::kArchived) == AttributeUniqueness::kUniqueWithinCollectionLocale);
+  CHECK(code.UniquenessIn(Scope::kLive) == AttributeUniqueness::kNotUnique);
+  CHECK(code.GlobalUniquenessIn(Scope::kLive) == GlobalAttributeUniqueness::kUniqueWithinCatalog);
+  CHECK(code.GlobalUniquenessIn(Scope::kArchived) == GlobalAttributeUniqueness::kNotGloballyUnique);
+}
+
 TEST_CASE("schema look-ups: references, entity types, index types per scope, evolution modes") {
   ReferenceSchema brand;
   brand.name = "brand";

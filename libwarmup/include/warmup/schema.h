@@ -100,6 +100,10 @@ struct AttributeSchema {
   std::vector<Scope> sortable_in_scopes;
   // On a reflected reference: the attribute comes from the original reference.
   bool inherited = false;
+  // Its uniqueness in `scope`: kNotUnique when it is not unique there.
+  AttributeUniqueness UniquenessIn(Scope scope) const;
+  // Its catalog-wide uniqueness in `scope`: kNotGloballyUnique when none.
+  GlobalAttributeUniqueness GlobalUniquenessIn(Scope scope) const;
   friend bool operator==(const AttributeSchema&, const AttributeSchema&) = default;
 };
 

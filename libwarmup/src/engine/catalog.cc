@@ -321,10 +321,7 @@ StatusOr<std::optional<int32_t>> CatalogImpl::UniqueOwner(const std::string& ent
   if (target->schema == nullptr) return InvalidArgumentError("'" + attribute + "' is a compound");
   // A folded unique value is its filter posting (IndexEntries::unique): the
   // index answers for any filterable attribute, so the schema decides here.
-  const bool unique = std::any_of(
-      target->schema->unique_in_scopes.begin(), target->schema->unique_in_scopes.end(),
-      [&](const auto& s) { return s.scope == scope.scope && s.value != AttributeUniqueness::kNotUnique; });
-  if (!unique) {
+  if (target->schema->UniquenessIn(scope.scope) == AttributeUniqueness::kNotUnique) {
     return InvalidArgumentError("attribute '" + attribute + "' is not unique in scope " +
                                 (scope.scope == Scope::kLive ? "LIVE" : "ARCHIVED"));
   }

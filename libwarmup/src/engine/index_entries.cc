@@ -9,16 +9,6 @@ namespace {
 constexpr int64_t kMinMicros = std::numeric_limits<int64_t>::min();
 constexpr int64_t kMaxMicros = std::numeric_limits<int64_t>::max();
 
-bool UniqueIn(const AttributeSchema& schema, Scope scope, bool* per_locale) {
-  for (const auto& s : schema.unique_in_scopes) {
-    if (s.scope == scope && s.value != AttributeUniqueness::kNotUnique) {
-      *per_locale = s.value == AttributeUniqueness::kUniqueWithinCollectionLocale;
-      return true;
-    }
-  }
-  return false;
-}
-
 bool IsPredecessor(ValueType type) {
   return type == ValueType::kPredecessor || type == ValueType::kReferencedEntityPredecessor;
 }
@@ -37,8 +27,9 @@ void AddAttributeEntries(const KeyOf& key_of, const std::string& tag, const Valu
                          KeyDictionary& keys, IndexEntries* out) {
   const ValueType element = ElementType(value.type());
   const int places = schema.indexed_decimal_places;
-  bool per_locale = false;
-  const bool unique = UniqueIn(schema, scope, &per_locale);
+  const AttributeUniqueness uniqueness = schema.UniquenessIn(scope);
+  const bool unique = uniqueness != AttributeUniqueness::kNotUnique;
+  const bool per_locale = uniqueness == AttributeUniqueness::kUniqueWithinCollectionLocale;
   const bool filterable = InScope(schema.filterable_in_scopes, scope);
   if (filterable || unique) {
     const uint32_t key = keys.Id(key_of(tag));

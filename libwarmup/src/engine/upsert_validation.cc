@@ -58,24 +58,13 @@ std::vector<std::pair<std::string, std::string>> UniqueKeys(const Entity& entity
     auto it = schema.attributes.find(name);
     if (it == schema.attributes.end()) return;
     const AttributeSchema& a = it->second;
-    bool per_locale = false;
-    bool unique = false;
-    if (global) {
-      for (const auto& s : a.globally_unique_in_scopes) {
-        if (s.scope == entity.scope && s.value != GlobalAttributeUniqueness::kNotGloballyUnique) {
-          unique = true;
-          per_locale = s.value == GlobalAttributeUniqueness::kUniqueWithinCatalogLocale;
-        }
-      }
-    } else {
-      for (const auto& s : a.unique_in_scopes) {
-        if (s.scope == entity.scope && s.value != AttributeUniqueness::kNotUnique) {
-          unique = true;
-          per_locale = s.value == AttributeUniqueness::kUniqueWithinCollectionLocale;
-        }
-      }
-    }
+    const GlobalAttributeUniqueness in_catalog = a.GlobalUniquenessIn(entity.scope);
+    const AttributeUniqueness in_collection = a.UniquenessIn(entity.scope);
+    const bool unique = global ? in_catalog != GlobalAttributeUniqueness::kNotGloballyUnique
+                               : in_collection != AttributeUniqueness::kNotUnique;
     if (!unique) return;
+    const bool per_locale = global ? in_catalog == GlobalAttributeUniqueness::kUniqueWithinCatalogLocale
+                                   : in_collection == AttributeUniqueness::kUniqueWithinCollectionLocale;
     for (const Scalar& item : value.items()) {
       keys.emplace_back(AttributeKey(name, per_locale ? tag : ""),
                         ScalarKey(item, ElementType(value.type()), a.indexed_decimal_places));

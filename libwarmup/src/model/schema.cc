@@ -4,6 +4,20 @@
 
 namespace warmup {
 
+AttributeUniqueness AttributeSchema::UniquenessIn(Scope scope) const {
+  for (const auto& scoped : unique_in_scopes) {
+    if (scoped.scope == scope) return scoped.value;
+  }
+  return AttributeUniqueness::kNotUnique;
+}
+
+GlobalAttributeUniqueness AttributeSchema::GlobalUniquenessIn(Scope scope) const {
+  for (const auto& scoped : globally_unique_in_scopes) {
+    if (scoped.scope == scope) return scoped.value;
+  }
+  return GlobalAttributeUniqueness::kNotGloballyUnique;
+}
+
 ReferenceIndexType ReferenceSchema::IndexTypeIn(Scope scope) const {
   for (const auto& scoped : index_types) {
     if (scoped.scope == scope) return scoped.value;
