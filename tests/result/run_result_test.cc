@@ -6,6 +6,8 @@
 #include <deque>
 #include <mutex>
 #include <optional>
+#include <set>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -42,6 +44,28 @@ TEST_CASE("the exit code is decided by verification, goLive and aborts") {
     r.collections[0].failed = 1;
     CHECK(r.ExitCode() == 1);
   }
+}
+
+TEST_CASE(
+    "verification outcomes: each has the report's name docs/measurement.md lists and a verdict a person "
+    "reads, both distinct") {
+  // docs/measurement.md's `verification.outcome`, in the enum's order.
+  const std::vector<std::pair<Verification, std::string>> documented = {
+      {Verification::kVerified, "verified"},
+      {Verification::kSkipped, "skipped"},
+      {Verification::kUnknown, "unknown"},
+      {Verification::kMismatch, "mismatch"},
+      {Verification::kContentDiffers, "content_differs"},
+      {Verification::kNotReached, "not_reached"},
+      {Verification::kNotApplicable, "not_applicable"}};
+  std::set<std::string> verdicts;
+  for (const auto& [verification, name] : documented) {
+    CHECK(VerificationName(verification) == name);
+    verdicts.insert(VerificationVerdict(verification));
+  }
+  CHECK(verdicts.size() == documented.size());
+  CHECK(std::string(VerificationVerdict(Verification::kContentDiffers)) == "CONTENT DIFFERS");
+  CHECK(std::string(VerificationVerdict(Verification::kSkipped)) == "DECLINED (skip verify)");
 }
 
 TEST_CASE("copied, expected and total add up over collections and goLive") {

@@ -49,6 +49,15 @@ enum class Verification {
   kNotReached,      // the run failed before the check
   kNotApplicable,   // the target stores nothing (the null target): there is nothing to check
 };
+// The report's name of `v` (its JSON "verification" outcome): "verified",
+// "skipped", "unknown", "mismatch", "content_differs", "not_reached",
+// "not_applicable".
+const char* VerificationName(Verification v);
+// What a person reads of `v` (the text report, the HTML page): "VERIFIED",
+// "DECLINED (skip verify)", "UNKNOWN", "MISMATCH", "CONTENT DIFFERS",
+// "NOT REACHED", "NOT APPLICABLE (the target stores nothing; there is
+// nothing to verify)".
+const char* VerificationVerdict(Verification v);
 
 // Why a load stopped before its end. A rejected entity is the data's fault
 // (the target said no to it); a failed target is the target's (the server

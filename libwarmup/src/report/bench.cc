@@ -8,7 +8,8 @@
 
 #include "report/format.h"
 #include "report/json_file.h"
-#include "warmup/engine.h"
+#include "warmup/record_storage.h"
+#include "warmup/run_result.h"
 
 namespace warmup {
 
@@ -386,7 +387,7 @@ std::string RenderBenchText(const BenchFigures& figures, const std::vector<Bench
             "records " + r->compression + (r->record_writes.empty() ? "" : ", written " + r->record_writes) +
             (RecordsWrittenAsEvitaDb(r->compression, r->record_writes) ? " (as evitaDB writes them)" : "");
       }
-      if (!r->verify_check.empty() && r->verification != "not_applicable") {
+      if (!r->verify_check.empty() && r->verification != VerificationName(Verification::kNotApplicable)) {
         setup += (setup.empty() ? "" : "; ") + ("verify " + r->verify_check) +
                  (r->verification.empty() ? "" : ": " + r->verification);
       }

@@ -130,26 +130,6 @@ std::string Paragraph(const std::string& cls, const std::string& text) {
   return "<p class=\"" + cls + "\">" + Escaped(text) + "</p>\n";
 }
 
-const char* VerificationWords(Verification v) {
-  switch (v) {
-    case Verification::kVerified:
-      return "verified";
-    case Verification::kSkipped:
-      return "declined (skip verify)";
-    case Verification::kUnknown:
-      return "UNKNOWN";
-    case Verification::kMismatch:
-      return "MISMATCH";
-    case Verification::kContentDiffers:
-      return "CONTENT DIFFERS";
-    case Verification::kNotReached:
-      return "not reached";
-    case Verification::kNotApplicable:
-      return "not applicable (the target stores nothing)";
-  }
-  return "?";
-}
-
 // The run's verdict, first on the page and in its HTML rather than drawn by
 // the script, so that even a page whose script fails says whether its
 // figures may be quoted: red for a failed run (exit 1), amber for figures
@@ -195,7 +175,7 @@ std::string RunBanner(const RunResult& r) {
   }
   const std::string drop = TargetDropNote(r);
   out += Paragraph("outcome", Grouped(r.copied()) + " of " + Grouped(r.expected()) + " entities copied; " +
-                                  golive + "; verification " + VerificationWords(r.verification) + drop);
+                                  golive + "; verification " + VerificationVerdict(r.verification) + drop);
   if (!r.output_error.empty()) out += Paragraph("output-error", "OUTPUT FAILED: " + r.output_error);
   for (const std::string& note : r.notes) out += Paragraph("run-note", "note: " + note);
   return out + "</div>\n";

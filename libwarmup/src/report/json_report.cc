@@ -127,26 +127,6 @@ json Server(const std::optional<ServerFigures>& server, bool golive_ran) {
           {"samples", std::move(samples)}};
 }
 
-const char* Name(Verification v) {
-  switch (v) {
-    case Verification::kVerified:
-      return "verified";
-    case Verification::kSkipped:
-      return "skipped";
-    case Verification::kUnknown:
-      return "unknown";
-    case Verification::kContentDiffers:
-      return "content_differs";
-    case Verification::kMismatch:
-      return "mismatch";
-    case Verification::kNotReached:
-      return "not_reached";
-    case Verification::kNotApplicable:
-      return "not_applicable";
-  }
-  return "?";
-}
-
 const char* Name(GoLiveOutcome g) {
   switch (g) {
     case GoLiveOutcome::kCompleted:
@@ -228,7 +208,7 @@ std::string RenderJsonReport(const RunResult& r) {
       {"golive", {{"outcome", Name(r.golive)}, {"seconds", r.golive_seconds}, {"error", r.golive_error}}},
       {"total_seconds", r.total_seconds() ? json(*r.total_seconds()) : json(nullptr)},
       {"verification",
-       {{"outcome", Name(r.verification)},
+       {{"outcome", VerificationName(r.verification)},
         {"check", VerifyModeName(r.verify_mode)},
         {"seconds", r.verification_seconds},
         {"content_compared", r.content_compared},

@@ -7,7 +7,7 @@
 
 #include "report/format.h"
 #include "warmup/catalog_source.h"
-#include "warmup/engine.h"
+#include "warmup/record_storage.h"
 #include "warmup/report.h"
 #include "warmup/run_result.h"
 
@@ -28,26 +28,6 @@ std::string Distribution(const LatencyStats& s) {
                            s.p90_us, s.p95_us, s.p99_us);
   if (s.p999_us) out += Format("  p99.9 %.1f", *s.p999_us);
   return out + Format("  max %.1f us", s.max_us);
-}
-
-const char* VerificationName(Verification v) {
-  switch (v) {
-    case Verification::kVerified:
-      return "VERIFIED";
-    case Verification::kSkipped:
-      return "DECLINED (skip verify)";
-    case Verification::kUnknown:
-      return "UNKNOWN";
-    case Verification::kMismatch:
-      return "MISMATCH";
-    case Verification::kContentDiffers:
-      return "CONTENT DIFFERS";
-    case Verification::kNotReached:
-      return "NOT REACHED";
-    case Verification::kNotApplicable:
-      return "NOT APPLICABLE (the target stores nothing; there is nothing to verify)";
-  }
-  return "?";
 }
 
 // `text` broken into lines of at most `width` columns, the later ones
@@ -485,7 +465,7 @@ std::string CaveatSection(const RunResult& r) {
 // Whether the target holds what the source did, per collection.
 std::string VerificationSection(const RunResult& r) {
   std::string out;
-  out += "\nverification: " + std::string(VerificationName(r.verification));
+  out += "\nverification: " + std::string(VerificationVerdict(r.verification));
   const bool checked = r.verification != Verification::kSkipped &&
                        r.verification != Verification::kNotReached &&
                        r.verification != Verification::kNotApplicable;

@@ -69,6 +69,39 @@ int RunResult::ExitCode() const {
   return 1;
 }
 
+namespace {
+
+constexpr struct {
+  Verification verification;
+  const char* name;
+  const char* verdict;
+} kVerifications[] = {
+    {Verification::kVerified, "verified", "VERIFIED"},
+    {Verification::kSkipped, "skipped", "DECLINED (skip verify)"},
+    {Verification::kUnknown, "unknown", "UNKNOWN"},
+    {Verification::kMismatch, "mismatch", "MISMATCH"},
+    {Verification::kContentDiffers, "content_differs", "CONTENT DIFFERS"},
+    {Verification::kNotReached, "not_reached", "NOT REACHED"},
+    {Verification::kNotApplicable, "not_applicable",
+     "NOT APPLICABLE (the target stores nothing; there is nothing to verify)"},
+};
+
+}  // namespace
+
+const char* VerificationName(Verification v) {
+  for (const auto& known : kVerifications) {
+    if (known.verification == v) return known.name;
+  }
+  return "?";
+}
+
+const char* VerificationVerdict(Verification v) {
+  for (const auto& known : kVerifications) {
+    if (known.verification == v) return known.verdict;
+  }
+  return "?";
+}
+
 const char* VerifyModeName(VerifyMode mode) {
   switch (mode) {
     case VerifyMode::kNone:
