@@ -132,24 +132,16 @@ struct ExportCommand {
 
 struct ServeCommand {
   std::string help;  // set by --help: print it and exit 0, run nothing
-  std::string data_dir;
-  std::string listen = "127.0.0.1:5555";
+  // What the server is started with, as the flags set it: --data-dir,
+  // --listen, --compress and --records-inline (engine), the session limits,
+  // the testing aids, the TLS files and --system-listen. The observer is
+  // left for the command to set.
+  ServerOptions server;
   // --listen beyond loopback (e.g. 0.0.0.0:5555) needs this: the server has
   // no authentication, and anyone who reaches it can drop catalogs.
   bool allow_remote_clients = false;
-  RecordCompression compression = RecordCompression::kNone;  // --compress
-  bool records_inline = false;  // --records-inline: EngineOptions::background_records off
-  bool reset_data = false;      // wipe the data directory first (only if warmup's marker is there)
-  int session_idle_seconds = 60;
-  int orphaned_session_grace_seconds = 10;  // see ServerOptions
-  // Testing aids for clients' failure paths (see ServerOptions).
-  int golive_delay_ms = 0;
-  int upsert_delay_ms = 0;
-  int inject_upsert_delay_us = 0;                    // a slower build, simulated (see ServerOptions)
-  std::vector<ServerOptions::InjectedFault> faults;  // --inject-fault METHOD[@N]
-  ServerTlsOptions tls;                              // --tls-cert, --tls-key, --client-ca
-  std::string system_listen;                         // --system-listen: serve /system/server.crt here
-  ProfilerOptions profiler;                          // a window from a catalog's first upsert to its goLive
+  bool reset_data = false;   // wipe the data directory first (only if warmup's marker is there)
+  ProfilerOptions profiler;  // a window from a catalog's first upsert to its goLive
   // Write the readiness line (warmup/readiness_line.h) to this descriptor once
   // listening, then close it: how a supervisor learns the server is ready.
   int ready_fd = -1;

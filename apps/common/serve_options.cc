@@ -10,36 +10,39 @@ StatusOr<ServeCommand> ParseServe(const std::vector<std::string>& args) {
   ServeCommand cmd;
   std::vector<std::string> faults;
   std::string compression;
+  bool records_inline = false;
+  ServerOptions& server = cmd.server;
   po::options_description o("options");
-  o.add_options()("help", "show this help")("data-dir", po::value(&cmd.data_dir)->required(),
+  o.add_options()("help", "show this help")("data-dir", po::value(&server.data_dir)->required(),
                                             "the engine's data directory")(
-      "listen", po::value(&cmd.listen)->default_value("127.0.0.1:5555"),
+      "listen", po::value(&server.listen)->default_value("127.0.0.1:5555"),
       "host:port; port 0 picks a free one")(
       "allow-remote-clients", po::bool_switch(&cmd.allow_remote_clients),
       "let --listen be an address other machines reach (no authentication: anyone can drop catalogs)")(
       "compress", po::value(&compression)->default_value("none"),
       (std::string("records (storage.compress): ") + kRecordCompressHelp).c_str())(
-      "records-inline", po::bool_switch(&cmd.records_inline), kRecordsInlineHelp)(
+      "records-inline", po::bool_switch(&records_inline), kRecordsInlineHelp)(
       "reset-data", po::bool_switch(&cmd.reset_data),
       "clear the data directory first of the catalogs warmup made there (only a marker-owned one)")(
-      "session-idle-seconds", po::value(&cmd.session_idle_seconds)->default_value(cmd.session_idle_seconds),
+      "session-idle-seconds",
+      po::value(&server.session_idle_seconds)->default_value(server.session_idle_seconds),
       "close sessions idle this long, seconds (evitaDB's closeSessionsAfterSecondsOfInactivity, 60 as it "
       "ships; 0 = never)")(
       "orphaned-session-grace-seconds",
-      po::value(&cmd.orphaned_session_grace_seconds)->default_value(cmd.orphaned_session_grace_seconds),
+      po::value(&server.orphaned_session_grace_seconds)->default_value(server.orphaned_session_grace_seconds),
       "close a session this long after its client's connection is gone (a killed loader); 0 = never")(
-      "upsert-delay-ms", po::value(&cmd.upsert_delay_ms)->default_value(0),
+      "upsert-delay-ms", po::value(&server.upsert_delay_ms)->default_value(0),
       "testing aid: wait this long before each upsert")(
-      "golive-delay-ms", po::value(&cmd.golive_delay_ms)->default_value(0),
+      "golive-delay-ms", po::value(&server.golive_delay_ms)->default_value(0),
       "testing aid: wait this long before each goLive starts")(
-      "inject-upsert-delay-us", po::value(&cmd.inject_upsert_delay_us)->default_value(0),
+      "inject-upsert-delay-us", po::value(&server.inject_upsert_delay_us)->default_value(0),
       "simulate a slower build: every upsert spends this many more microseconds (busy) inside the "
       "measured server time, to check that a comparison finds a known change")(
-      "tls-cert", po::value(&cmd.tls.cert_file), "serve gRPC over TLS with this certificate chain (PEM)")(
-      "tls-key", po::value(&cmd.tls.key_file), "... and its private key (PEM)")(
-      "client-ca", po::value(&cmd.tls.client_ca_file),
+      "tls-cert", po::value(&server.tls.cert_file), "serve gRPC over TLS with this certificate chain (PEM)")(
+      "tls-key", po::value(&server.tls.key_file), "... and its private key (PEM)")(
+      "client-ca", po::value(&server.tls.client_ca_file),
       "mTLS: clients must present a certificate this CA (PEM) signed")(
-      "system-listen", po::value(&cmd.system_listen),
+      "system-listen", po::value(&server.system_listen),
       "host:port of a plain-HTTP endpoint serving /system/server.crt, as evitaDB's system API does")(
       "ready-fd", po::value(&cmd.ready_fd)->default_value(-1),
       "once listening, write {\"pid\": P, \"port\": N, \"system_port\": S (0 = none), \"build\": B} to this "
@@ -58,11 +61,12 @@ StatusOr<ServeCommand> ParseServe(const std::vector<std::string>& args) {
   if (!cmd.help.empty()) return cmd;
   auto records = ParseRecordCompression(compression);
   if (!records.ok()) return records.status();
-  cmd.compression = *records;
+  server.engine.compression = *records;
+  server.engine.background_records = !records_inline;
   if (auto s = FinishProfiler(profiler_kind, &cmd.profiler); !s.ok()) return s;
-  if (auto s = CheckHostPort(cmd.listen, AddressUse::kListen); !s.ok()) return s.WithContext("--listen");
-  if (!IsLoopback(cmd.listen) && !cmd.allow_remote_clients) {
-    return InvalidArgumentError("--listen " + cmd.listen +
+  if (auto s = CheckHostPort(server.listen, AddressUse::kListen); !s.ok()) return s.WithContext("--listen");
+  if (!IsLoopback(server.listen) && !cmd.allow_remote_clients) {
+    return InvalidArgumentError("--listen " + server.listen +
                                 " is reachable from other machines, and the server has no authentication; "
                                 "add --allow-remote-clients if that is meant");
   }
@@ -87,31 +91,31 @@ StatusOr<ServeCommand> ParseServe(const std::vector<std::string>& args) {
       return InvalidArgumentError("--inject-fault: no RPC '" + parsed.method + "' to fail (known: " + list +
                                   ")");
     }
-    cmd.faults.push_back(parsed);
+    server.faults.push_back(parsed);
   }
-  if (auto s = CheckServerTls(cmd.tls); !s.ok()) return s;
-  if (!cmd.system_listen.empty()) {
-    if (cmd.tls.cert_file.empty()) {
+  if (auto s = CheckServerTls(server.tls); !s.ok()) return s;
+  if (!server.system_listen.empty()) {
+    if (server.tls.cert_file.empty()) {
       return InvalidArgumentError("--system-listen serves the server's certificate: it needs --tls-cert");
     }
-    if (auto s = CheckHostPort(cmd.system_listen, AddressUse::kListen); !s.ok()) {
+    if (auto s = CheckHostPort(server.system_listen, AddressUse::kListen); !s.ok()) {
       return s.WithContext("--system-listen");
     }
-    if (!IsLoopback(cmd.system_listen) && !cmd.allow_remote_clients) {
+    if (!IsLoopback(server.system_listen) && !cmd.allow_remote_clients) {
       return InvalidArgumentError(
-          "--system-listen " + cmd.system_listen +
+          "--system-listen " + server.system_listen +
           " is reachable from other machines; add --allow-remote-clients if that is meant");
     }
   }
-  if (auto s = CheckRange("golive-delay-ms", cmd.golive_delay_ms, 0, 600000); !s.ok()) return s;
-  if (auto s = CheckRange("upsert-delay-ms", cmd.upsert_delay_ms, 0, 60000); !s.ok()) return s;
-  if (auto s = CheckRange("inject-upsert-delay-us", cmd.inject_upsert_delay_us, 0, 1'000'000); !s.ok())
+  if (auto s = CheckRange("golive-delay-ms", server.golive_delay_ms, 0, 600000); !s.ok()) return s;
+  if (auto s = CheckRange("upsert-delay-ms", server.upsert_delay_ms, 0, 60000); !s.ok()) return s;
+  if (auto s = CheckRange("inject-upsert-delay-us", server.inject_upsert_delay_us, 0, 1'000'000); !s.ok())
     return s;
-  if (auto s = CheckRange("session-idle-seconds", cmd.session_idle_seconds, 0, kWeekSeconds); !s.ok()) {
+  if (auto s = CheckRange("session-idle-seconds", server.session_idle_seconds, 0, kWeekSeconds); !s.ok()) {
     return s;
   }
   if (auto s =
-          CheckRange("orphaned-session-grace-seconds", cmd.orphaned_session_grace_seconds, 0, kDaySeconds);
+          CheckRange("orphaned-session-grace-seconds", server.orphaned_session_grace_seconds, 0, kDaySeconds);
       !s.ok()) {
     return s;
   }

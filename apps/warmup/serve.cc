@@ -112,133 +112,103 @@ class ServeLog : public warmup::ServerObserver {
   warmup::ServerObserver* next_;
 };
 
-}  // namespace
-
-int Serve(const std::vector<std::string>& args) {
-  auto cmd = warmup::cli::ParseServe(args);
-  if (auto stop = StopAfterParse(cmd)) return *stop;
-  // A data directory serve makes is a work directory (marked, so that
-  // --reset-data may clear it later), and is removed again when the server
-  // does not start; --reset-data clears only what warmup made in one.
-  std::error_code fs_ec;
-  const bool makes_data_dir = !std::filesystem::exists(cmd->data_dir, fs_ec);
-  auto fail_before_start = [&](const warmup::Status& status) {
-    if (makes_data_dir) std::filesystem::remove_all(cmd->data_dir, fs_ec);  // only the marker and lock in it
-    return FailWith(status);
-  };
-  if (cmd->reset_data || makes_data_dir) {
-    const std::vector<warmup::PathInUse> in_use = {{"--profile-out", cmd->profiler.out},
-                                                   {"--tls-cert", cmd->tls.cert_file},
-                                                   {"--tls-key", cmd->tls.key_file},
-                                                   {"--client-ca", cmd->tls.client_ca_file}};
-    if (auto s = warmup::PrepareWorkDir(cmd->data_dir, in_use); !s.ok()) return fail_before_start(s);
+// The profiler observer for --profiler, null without it. Made before the
+// server starts, so that a missing profiler is an error and not a run
+// without its profile.
+warmup::StatusOr<std::unique_ptr<ProfilerObserver>> MakeProfiler(
+    const warmup::cli::ProfilerOptions& options) {
+  if (options.kind == warmup::cli::ProfilerKind::kNone) return std::unique_ptr<ProfilerObserver>();
+  auto load = warmup::cli::ProfilerWindow::Make(options.kind, options.out);
+  if (!load.ok()) return load.status();
+  std::unique_ptr<warmup::cli::ProfilerWindow> golive;
+  if (options.golive) {
+    auto window = warmup::cli::ProfilerWindow::Make(options.kind, options.out + ".golive");
+    if (!window.ok()) return window.status();
+    golive = std::move(window).value();
   }
-  // SIGTERM and SIGINT shut the server down, also one that comes while it starts.
-  std::optional<warmup::cli::SignalWatcher> signals;
-  signals.emplace("serve", /*started_server=*/false, "shutting down");
+  return std::make_unique<ProfilerObserver>(std::move(load).value(), std::move(golive));
+}
 
-  // The profiler is checked before the server starts, so that a missing one
-  // is an error and not a run without its profile.
-  std::unique_ptr<ProfilerObserver> profiler;
-  if (cmd->profiler.kind != warmup::cli::ProfilerKind::kNone) {
-    auto load = warmup::cli::ProfilerWindow::Make(cmd->profiler.kind, cmd->profiler.out);
-    if (!load.ok()) return fail_before_start(load.status());
-    std::unique_ptr<warmup::cli::ProfilerWindow> golive;
-    if (cmd->profiler.golive) {
-      auto window = warmup::cli::ProfilerWindow::Make(cmd->profiler.kind, cmd->profiler.out + ".golive");
-      if (!window.ok()) return fail_before_start(window.status());
-      golive = std::move(window).value();
-    }
-    profiler = std::make_unique<ProfilerObserver>(std::move(load).value(), std::move(golive));
-  }
-
-  ServeLog log(profiler.get());
-  warmup::ServerOptions options;
-  options.observer = &log;
-  options.data_dir = cmd->data_dir;
-  options.listen = cmd->listen;
-  options.engine.compression = cmd->compression;
-  options.engine.background_records = !cmd->records_inline;
-  options.session_idle_seconds = cmd->session_idle_seconds;
-  options.orphaned_session_grace_seconds = cmd->orphaned_session_grace_seconds;
-  options.golive_delay_ms = cmd->golive_delay_ms;
-  options.upsert_delay_ms = cmd->upsert_delay_ms;
-  options.inject_upsert_delay_us = cmd->inject_upsert_delay_us;
-  options.faults = cmd->faults;
-  options.tls = cmd->tls;
-  options.system_listen = cmd->system_listen;
-  auto server = warmup::Server::Start(options);
-  if (!server.ok()) return fail_before_start(server.status());
+// The start-up header: what serves where, on which host, and every testing
+// aid in force.
+void PrintHeader(const warmup::cli::ServeCommand& cmd, const warmup::Server& server) {
+  const warmup::ServerOptions& options = cmd.server;
   const warmup::Environment env = warmup::DescribeEnvironment();
   std::printf("warmup serve %s: pid %d, listening on port %d (%s), data %s%s%s\n", env.build.c_str(),
-              static_cast<int>(getpid()), (*server)->port(), cmd->listen.c_str(), cmd->data_dir.c_str(),
-              CompressionLabel(cmd->compression), cmd->records_inline ? ", records inline" : "");
+              static_cast<int>(getpid()), server.port(), options.listen.c_str(), options.data_dir.c_str(),
+              CompressionLabel(options.engine.compression),
+              options.engine.background_records ? "" : ", records inline");
   std::printf("  host %s: %s, %d cores, memory limit %.1f GiB\n", env.hostname.c_str(), env.cpu_model.c_str(),
               env.cores, static_cast<double>(env.memory_limit_bytes) / (1 << 30));
-  if (!cmd->tls.cert_file.empty()) {
-    std::printf("  gRPC over TLS, certificate %s%s%s\n", cmd->tls.cert_file.c_str(),
-                cmd->tls.client_ca_file.empty() ? "" : "; clients need a certificate signed by ",
-                cmd->tls.client_ca_file.c_str());
+  if (!options.tls.cert_file.empty()) {
+    std::printf("  gRPC over TLS, certificate %s%s%s\n", options.tls.cert_file.c_str(),
+                options.tls.client_ca_file.empty() ? "" : "; clients need a certificate signed by ",
+                options.tls.client_ca_file.c_str());
   }
-  if ((*server)->system_port() != 0) {
+  if (server.system_port() != 0) {
     const auto system =
-        warmup::SplitHostPort(cmd->system_listen, warmup::AddressUse::kListen);  // parsed already
+        warmup::SplitHostPort(options.system_listen, warmup::AddressUse::kListen);  // parsed already
     std::printf("  system endpoint: http://%s:%d/system/server.crt\n", system->host.c_str(),
-                (*server)->system_port());
+                server.system_port());
   }
-  if (!warmup::IsLoopback(cmd->listen)) {
+  if (!warmup::IsLoopback(options.listen)) {
     std::printf("  WARNING: listening on %s, which other machines can reach; nothing authenticates them\n",
-                cmd->listen.c_str());
+                options.listen.c_str());
   }
-  for (const auto& leftover : (*server)->leftovers()) {
+  for (const auto& leftover : server.leftovers()) {
     std::printf("  leftover, not loaded: %s\n", leftover.c_str());
   }
   // Said up front, so that nobody takes figures from a server made to fail.
-  for (const auto& fault : cmd->faults) {
+  for (const auto& fault : options.faults) {
     std::printf("  testing aid: %s fails after %lld calls\n", fault.method.c_str(),
                 static_cast<long long>(fault.after_calls));
   }
-  if (cmd->upsert_delay_ms > 0) {
-    std::printf("  testing aid: every upsert waits %d ms first\n", cmd->upsert_delay_ms);
+  if (options.upsert_delay_ms > 0) {
+    std::printf("  testing aid: every upsert waits %d ms first\n", options.upsert_delay_ms);
   }
-  if (cmd->golive_delay_ms > 0) {
-    std::printf("  testing aid: goLive waits %d ms first\n", cmd->golive_delay_ms);
+  if (options.golive_delay_ms > 0) {
+    std::printf("  testing aid: goLive waits %d ms first\n", options.golive_delay_ms);
   }
-  if (cmd->inject_upsert_delay_us > 0) {
+  if (options.inject_upsert_delay_us > 0) {
     std::printf("  simulated slower build: every upsert spends %d us more in the measured server time\n",
-                cmd->inject_upsert_delay_us);
+                options.inject_upsert_delay_us);
   }
-  if (profiler != nullptr) {
+  if (cmd.profiler.kind != warmup::cli::ProfilerKind::kNone) {
     std::printf("  profiler %s into %s: from the first upsert of a warming-up catalog to its goLive%s\n",
-                warmup::cli::ProfilerKindName(cmd->profiler.kind), cmd->profiler.out.c_str(),
-                cmd->profiler.golive ? ", and over the goLive" : "");
+                warmup::cli::ProfilerKindName(cmd.profiler.kind), cmd.profiler.out.c_str(),
+                cmd.profiler.golive ? ", and over the goLive" : "");
   }
   std::fflush(stdout);
-  if (cmd->ready_fd >= 0) {  // the supervisor's readiness channel: one JSON line, then closed
-    const std::string ready = warmup::FormatReadinessLine({.pid = static_cast<int>(getpid()),
-                                                           .port = (*server)->port(),
-                                                           .system_port = (*server)->system_port(),
-                                                           .build = warmup::DescribeBuild().Summary()});
-    (void)!write(cmd->ready_fd, ready.data(), ready.size());
-    close(cmd->ready_fd);
-  }
+}
 
-  signals->OnStop([&] { (*server)->Shutdown(); });
-  (*server)->Wait();
-  signals.reset();  // joins the watcher's thread: no shutdown call outlives the server
-  // The engine is not freed: at scale 1.0 that took longer than a
-  // supervisor's 10 s grace, and the process's end frees it at once. What
-  // it holds buffered reaches the OS first, as its destruction would have
-  // made it; it stays reachable, so that no leak checker calls it lost. The
-  // rest of the server is destroyed, so that no gRPC or system-endpoint
-  // thread runs on while the process ends (one that did ended it by a
-  // signal now and then, after a clean stop).
-  const warmup::Status flushed = (*server)->Flush();
-  static warmup::Engine* const kept_until_exit = (*server)->ReleaseEngine().release();
+// --ready-fd: the supervisor's readiness channel gets one JSON line, then is closed.
+void SayReady(int fd, const warmup::Server& server) {
+  const std::string ready = warmup::FormatReadinessLine({.pid = static_cast<int>(getpid()),
+                                                         .port = server.port(),
+                                                         .system_port = server.system_port(),
+                                                         .build = warmup::DescribeBuild().Summary()});
+  (void)!write(fd, ready.data(), ready.size());
+  close(fd);
+}
+
+// Destroys a server that has stopped, all but its engine. The engine is not
+// freed: at scale 1.0 that took longer than a supervisor's 10 s grace, and
+// the process's end frees it at once. What it holds buffered reaches the OS
+// first, as its destruction would have made it; it stays reachable, so that
+// no leak checker calls it lost. The rest of the server is destroyed, so
+// that no gRPC or system-endpoint thread runs on while the process ends (one
+// that did ended it by a signal now and then, after a clean stop).
+// Errors: Server::Flush's.
+warmup::Status EndKeepingEngine(std::unique_ptr<warmup::Server> server) {
+  const warmup::Status flushed = server->Flush();
+  static warmup::Engine* const kept_until_exit = server->ReleaseEngine().release();
   (void)kept_until_exit;
-  server->reset();
-  if (!flushed.ok()) return FailWith(flushed.WithContext("warmup serve stopping"));
+  server.reset();
+  return flushed;
+}
 
+// The closing line: what serving cost this process.
+void PrintUsage() {
   const warmup::ProcessUsage usage = warmup::UsageOfThisProcess();
   std::printf(
       "warmup serve stopped: user %.2f s, sys %.2f s, peak RSS %.1f MB, page faults %lld minor / %lld major, "
@@ -247,5 +217,49 @@ int Serve(const std::vector<std::string>& args) {
       static_cast<long long>(usage.minor_faults), static_cast<long long>(usage.major_faults),
       static_cast<long long>(usage.voluntary_context_switches),
       static_cast<long long>(usage.involuntary_context_switches), warmup::ThreadsOfThisProcess());
+}
+
+}  // namespace
+
+int Serve(const std::vector<std::string>& args) {
+  auto cmd = warmup::cli::ParseServe(args);
+  if (auto stop = StopAfterParse(cmd)) return *stop;
+  const std::string& data_dir = cmd->server.data_dir;
+  // A data directory serve makes is a work directory (marked, so that
+  // --reset-data may clear it later), and is removed again when the server
+  // does not start; --reset-data clears only what warmup made in one.
+  std::error_code fs_ec;
+  const bool makes_data_dir = !std::filesystem::exists(data_dir, fs_ec);
+  auto fail_before_start = [&](const warmup::Status& status) {
+    if (makes_data_dir) std::filesystem::remove_all(data_dir, fs_ec);  // only the marker and lock in it
+    return FailWith(status);
+  };
+  if (cmd->reset_data || makes_data_dir) {
+    const std::vector<warmup::PathInUse> in_use = {{"--profile-out", cmd->profiler.out},
+                                                   {"--tls-cert", cmd->server.tls.cert_file},
+                                                   {"--tls-key", cmd->server.tls.key_file},
+                                                   {"--client-ca", cmd->server.tls.client_ca_file}};
+    if (auto s = warmup::PrepareWorkDir(data_dir, in_use); !s.ok()) return fail_before_start(s);
+  }
+  // SIGTERM and SIGINT shut the server down, also one that comes while it starts.
+  std::optional<warmup::cli::SignalWatcher> signals;
+  signals.emplace("serve", /*started_server=*/false, "shutting down");
+  auto profiler = MakeProfiler(cmd->profiler);
+  if (!profiler.ok()) return fail_before_start(profiler.status());
+
+  ServeLog log(profiler->get());
+  cmd->server.observer = &log;
+  auto server = warmup::Server::Start(cmd->server);
+  if (!server.ok()) return fail_before_start(server.status());
+  PrintHeader(*cmd, **server);
+  if (cmd->ready_fd >= 0) SayReady(cmd->ready_fd, **server);
+
+  signals->OnStop([&] { (*server)->Shutdown(); });
+  (*server)->Wait();
+  signals.reset();  // joins the watcher's thread: no shutdown call outlives the server
+  if (auto s = EndKeepingEngine(std::move(*server)); !s.ok()) {
+    return FailWith(s.WithContext("warmup serve stopping"));
+  }
+  PrintUsage();
   return 0;
 }

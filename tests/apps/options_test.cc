@@ -497,46 +497,48 @@ TEST_CASE("generate, inspect, unpack, export and serve: every documented flag is
   };
   CheckEveryFlag<ServeCommand>(
       ParseServe,
-      {{"data-dir", {data, [](const ServeCommand& c) { return c.data_dir == "/d"; }}},
+      {{"data-dir", {data, [](const ServeCommand& c) { return c.server.data_dir == "/d"; }}},
        {"listen",
         {serve({"--listen", "127.0.0.1:0"}),
-         [](const ServeCommand& c) { return c.listen == "127.0.0.1:0"; }}},
+         [](const ServeCommand& c) { return c.server.listen == "127.0.0.1:0"; }}},
        {"compress",
         {serve({"--compress", "deflate"}),
-         [](const ServeCommand& c) { return c.compression == RecordCompression::kDeflate; }}},
+         [](const ServeCommand& c) { return c.server.engine.compression == RecordCompression::kDeflate; }}},
        {"reset-data", {serve({"--reset-data"}), [](const ServeCommand& c) { return c.reset_data; }}},
        {"records-inline",
-        {serve({"--records-inline"}), [](const ServeCommand& c) { return c.records_inline; }}},
+        {serve({"--records-inline"}),
+         [](const ServeCommand& c) { return !c.server.engine.background_records; }}},
        {"allow-remote-clients",
         {serve({"--listen", "0.0.0.0:5555", "--allow-remote-clients"}),
-         [](const ServeCommand& c) { return c.allow_remote_clients && c.listen == "0.0.0.0:5555"; }}},
+         [](const ServeCommand& c) { return c.allow_remote_clients && c.server.listen == "0.0.0.0:5555"; }}},
        {"session-idle-seconds",
         {serve({"--session-idle-seconds", "30"}),
-         [](const ServeCommand& c) { return c.session_idle_seconds == 30; }}},
+         [](const ServeCommand& c) { return c.server.session_idle_seconds == 30; }}},
        {"ready-fd", {serve({"--ready-fd", "5"}), [](const ServeCommand& c) { return c.ready_fd == 5; }}},
        {"orphaned-session-grace-seconds",
         {serve({"--orphaned-session-grace-seconds", "0"}),
-         [](const ServeCommand& c) { return c.orphaned_session_grace_seconds == 0; }}},
+         [](const ServeCommand& c) { return c.server.orphaned_session_grace_seconds == 0; }}},
        {"tls-cert",
         {serve({"--tls-cert", "s.pem", "--tls-key", "s.key"}),
-         [](const ServeCommand& c) { return c.tls.cert_file == "s.pem"; }}},
+         [](const ServeCommand& c) { return c.server.tls.cert_file == "s.pem"; }}},
        {"tls-key",
         {serve({"--tls-cert", "s.pem", "--tls-key", "s.key"}),
-         [](const ServeCommand& c) { return c.tls.key_file == "s.key"; }}},
+         [](const ServeCommand& c) { return c.server.tls.key_file == "s.key"; }}},
        {"client-ca",
         {serve({"--tls-cert", "s.pem", "--tls-key", "s.key", "--client-ca", "ca.pem"}),
-         [](const ServeCommand& c) { return c.tls.client_ca_file == "ca.pem"; }}},
+         [](const ServeCommand& c) { return c.server.tls.client_ca_file == "ca.pem"; }}},
        {"system-listen",
         {serve({"--tls-cert", "s.pem", "--tls-key", "s.key", "--system-listen", "127.0.0.1:0"}),
-         [](const ServeCommand& c) { return c.system_listen == "127.0.0.1:0"; }}},
+         [](const ServeCommand& c) { return c.server.system_listen == "127.0.0.1:0"; }}},
        {"upsert-delay-ms",
-        {serve({"--upsert-delay-ms", "20"}), [](const ServeCommand& c) { return c.upsert_delay_ms == 20; }}},
+        {serve({"--upsert-delay-ms", "20"}),
+         [](const ServeCommand& c) { return c.server.upsert_delay_ms == 20; }}},
        {"golive-delay-ms",
         {serve({"--golive-delay-ms", "250"}),
-         [](const ServeCommand& c) { return c.golive_delay_ms == 250; }}},
+         [](const ServeCommand& c) { return c.server.golive_delay_ms == 250; }}},
        {"inject-upsert-delay-us",
         {serve({"--inject-upsert-delay-us", "50"}),
-         [](const ServeCommand& c) { return c.inject_upsert_delay_us == 50; }}},
+         [](const ServeCommand& c) { return c.server.inject_upsert_delay_us == 50; }}},
        {"profiler",
         {serve({"--profiler", "cpu", "--profile-out", "p.prof"}),
          [](const ServeCommand& c) { return c.profiler.kind == ProfilerKind::kCpu; }}},
@@ -550,10 +552,11 @@ TEST_CASE("generate, inspect, unpack, export and serve: every documented flag is
         {serve({"--inject-fault", "UpsertEntity@5", "--inject-fault", "GoLiveAndClose", "--inject-fault",
                 "Query@2:crash"}),
          [](const ServeCommand& c) {
-           return c.faults.size() == 3 && c.faults[0].method == "UpsertEntity" &&
-                  c.faults[0].after_calls == 5 && !c.faults[0].crash &&
-                  c.faults[1].method == "GoLiveAndClose" && c.faults[1].after_calls == 0 &&
-                  c.faults[2].method == "Query" && c.faults[2].after_calls == 2 && c.faults[2].crash;
+           return c.server.faults.size() == 3 && c.server.faults[0].method == "UpsertEntity" &&
+                  c.server.faults[0].after_calls == 5 && !c.server.faults[0].crash &&
+                  c.server.faults[1].method == "GoLiveAndClose" && c.server.faults[1].after_calls == 0 &&
+                  c.server.faults[2].method == "Query" && c.server.faults[2].after_calls == 2 &&
+                  c.server.faults[2].crash;
          }}}});
   FlagTable<CatalogsCommand> catalogs = {
       {"address", {{"--address", "h:9"}, [](const CatalogsCommand& c) { return c.address == "h:9"; }}},
@@ -767,7 +770,7 @@ TEST_CASE(
   };
   auto serve_is = [](RecordCompression wanted) {
     return CompressionOf(ParseServe, {"--data-dir", "/d"},
-                         [wanted](const ServeCommand& c) { return c.compression == wanted; });
+                         [wanted](const ServeCommand& c) { return c.server.engine.compression == wanted; });
   };
   const std::vector<Command> commands = {
       {"load", CompressionOf(ParseLoad, {"--pristine-dir", "/d"}, records(RecordCompression::kZstd)),
