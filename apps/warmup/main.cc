@@ -24,7 +24,7 @@
 #include "warmup/version.h"
 
 int Serve(const std::vector<std::string>& args);    // serve.cc
-int Load(const std::vector<std::string>& args);     // load.cc
+int Load(const std::vector<std::string>& args);     // common/run_command.cc
 int Reindex(const std::vector<std::string>& args);  // reindex.cc
 int Ab(const std::vector<std::string>& args);       // ab.cc
 int Bench(const std::vector<std::string>& args);    // bench.cc

@@ -16,6 +16,8 @@
 #include "copy/read_ahead_stream.h"
 #include "copy/verify_content.h"
 #include "result/environment.h"
+#include "warmup/environment.h"
+#include "warmup/process_usage.h"
 #include "warmup/run_result.h"
 
 namespace warmup {
@@ -359,9 +361,9 @@ StatusOr<RunResult> RunCopy(CatalogSource& source, CatalogTarget& target, const 
   r.source_catalog = source.schema().name;
   r.target_catalog =
       options.target_catalog.empty() ? r.source_catalog + "_" + RandomSuffix() : options.target_catalog;
-  r.started_at = report::UtcNow();
+  r.started_at = UtcNow();
   r.loader_pid = static_cast<int>(::getpid());
-  r.environment = report::CollectEnvironment();
+  r.environment = DescribeEnvironment();
   r.config = options.config;
   if (r.config.target_kind.empty()) r.config.target_kind = target.Kind();
   r.config.max_per_collection = options.max_per_collection;
@@ -419,7 +421,7 @@ StatusOr<RunResult> RunCopy(CatalogSource& source, CatalogTarget& target, const 
       r.target_drop_error = dropped.ToString();
     }
   }
-  r.loader = report::CollectResourceUsage();
+  r.loader = UsageOfThisProcess();
   r.environment.at_end = SampleHostLoad();
   for (RunObserver* o : options.observers) o->OnRunEnd(r);
   return r;

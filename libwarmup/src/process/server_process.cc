@@ -220,7 +220,7 @@ class ServerProcessImpl : public ServerProcess {
     figures_.header = header();
     figures_.build = build_;
     figures_.pid = pid_;
-    figures_.usage = report::UsageFromRusage(usage);
+    figures_.usage = UsageFromRusage(usage);
     if (launch_.group) {
       // The shell's own usage is not the server's (a wrapper's JVM is its grandchild, never
       // waited for when the group is signalled): CPU and peak RSS from /proc samples of the group.

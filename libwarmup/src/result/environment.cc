@@ -15,9 +15,11 @@
 #include <string>
 #include <vector>
 
+#include "warmup/environment.h"
+#include "warmup/storage_info.h"
 #include "warmup/version.h"
 
-namespace warmup::report {
+namespace warmup {
 namespace {
 
 // The allocator this process runs on: tcmalloc when linked or preloaded
@@ -37,7 +39,7 @@ std::string FirstLine(const std::string& path) {
 
 }  // namespace
 
-Environment CollectEnvironment() {
+Environment DescribeEnvironment() {
   Environment env;
   char host[256] = {};
   if (::gethostname(host, sizeof(host) - 1) == 0) env.hostname = host;
@@ -78,7 +80,7 @@ ProcessUsage UsageFromRusage(const struct rusage& usage) {
   return r;
 }
 
-ProcessUsage CollectResourceUsage() {
+ProcessUsage UsageOfThisProcess() {
   struct rusage usage {};
   ::getrusage(RUSAGE_SELF, &usage);
   return UsageFromRusage(usage);
@@ -92,10 +94,6 @@ std::string UtcNow() {
   std::strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
   return buf;
 }
-
-}  // namespace warmup::report
-
-namespace warmup {
 
 HostLoad SampleHostLoad() {
   HostLoad load;
@@ -122,8 +120,6 @@ std::optional<double> Environment::steal_share() const {
   return static_cast<double>(at_end.steal_ticks - at_start.steal_ticks) / static_cast<double>(ticks);
 }
 
-Environment DescribeEnvironment() { return report::CollectEnvironment(); }
-ProcessUsage UsageOfThisProcess() { return report::CollectResourceUsage(); }
 int ThreadsOfThisProcess() {
   std::error_code ec;
   int threads = 0;
@@ -133,9 +129,6 @@ int ThreadsOfThisProcess() {
   }
   return ec ? 0 : threads;
 }
-}  // namespace warmup
-
-namespace warmup {
 
 StorageInfo DescribeStorage(const std::string& path) {
   namespace fs = std::filesystem;
