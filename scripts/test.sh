@@ -9,7 +9,8 @@
 #      from its seed corpus (--fuzz-seconds, 10 by default);
 #   3. the test cases whose code runs on several threads (server, sources,
 #      targets, progress, read ahead, goLive's snapshots: warmup_threaded_tests)
-#      built with ThreadSanitizer (build-tsan/, clang).
+#      built with ThreadSanitizer (build-tsan/, clang), the library with
+#      clang's thread-safety analysis as errors (WARMUP_THREAD_SAFETY_ANALYSIS).
 # In the TSan leg the generated protobuf/gRPC sources build at -O0 without
 # debug information (WARMUP_GENERATED_CXX_FLAGS): still instrumented, at a
 # third of the compile time. Not in the ASan leg, nor test sources at -O0 in
@@ -107,7 +108,10 @@ if [ "$mode" = all ] || [ "$mode" = --tsan ]; then
   # endpoint), the gRPC source (its prefetch), the remote target, the
   # progress reporter, the source read ahead and goLive's snapshot writer:
   # their tests (tests/CMakeLists.txt names them), under TSan, in process.
+  # The build also runs clang's thread-safety analysis: a GUARDED_BY member
+  # touched without its lock does not compile (src/base/mutex.h).
   cmake -S . -B build-tsan -G Ninja "${clang[@]}" "-DWARMUP_GENERATED_CXX_FLAGS=-O0 -g0" -DWARMUP_BUILD_BENCHMARKS=OFF -DWARMUP_BUILD_EXAMPLES=OFF -DWARMUP_BUILD_PYTHON=OFF \
+    -DWARMUP_THREAD_SAFETY_ANALYSIS=ON \
     -DCMAKE_CXX_FLAGS="-O1 -g -fsanitize=thread" -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=thread"
   cmake --build build-tsan -j"$jobs" --target warmup_threaded_tests warmup_cli
   built=$((SECONDS - leg_started))

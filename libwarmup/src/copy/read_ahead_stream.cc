@@ -1,13 +1,12 @@
 #include "copy/read_ahead_stream.h"
 
-#include <condition_variable>
 #include <exception>
-#include <mutex>
 #include <optional>
 #include <thread>
 #include <utility>
 #include <vector>
 
+#include "base/mutex.h"
 namespace warmup::copy {
 namespace {
 
@@ -19,21 +18,21 @@ class ReadAheadStream : public EntityStream {
   }
   ~ReadAheadStream() override {
     {
-      std::lock_guard lock(mutex_);
+      MutexLock lock(mutex_);
       closing_ = true;
     }
-    space_.notify_one();
+    space_.NotifyOne();
     reader_.join();
   }
 
   StatusOr<bool> Next(Entity* entity) override {
-    std::unique_lock lock(mutex_);
+    MutexLock lock(mutex_);
     if (count_ == 0 && !ending_) {
       // Woken once per batch, not per entity: a wake-up per entity cost a
       // null-target load at senesi 0.3 a third of its wall-clock in futex
       // calls when the load was faster than the reader.
       load_waits_ = true;
-      filled_.wait(lock, [&] { return count_ >= batch_ || ending_.has_value(); });
+      while (count_ < batch_ && !ending_.has_value()) filled_.Wait(mutex_);
       load_waits_ = false;
     }
     if (count_ == 0) return *ending_;  // every entity before the end or the error was taken
@@ -43,8 +42,8 @@ class ReadAheadStream : public EntityStream {
     head_ = (head_ + 1) % ring_.size();
     --count_;
     const bool wake_reader = reader_waits_ && ring_.size() - count_ >= batch_;
-    lock.unlock();
-    if (wake_reader) space_.notify_one();
+    lock.Unlock();
+    if (wake_reader) space_.NotifyOne();
     return true;
   }
 
@@ -55,10 +54,10 @@ class ReadAheadStream : public EntityStream {
     while (true) {
       size_t slot = 0;
       {
-        std::unique_lock lock(mutex_);
+        MutexLock lock(mutex_);
         if (!closing_ && count_ == ring_.size()) {
           reader_waits_ = true;
-          space_.wait(lock, [&] { return closing_ || ring_.size() - count_ >= batch_; });
+          while (!closing_ && ring_.size() - count_ < batch_) space_.Wait(mutex_);
           reader_waits_ = false;
         }
         if (closing_) return;
@@ -77,7 +76,7 @@ class ReadAheadStream : public EntityStream {
       const bool ended = !more.ok() || !*more;
       bool wake_load = false;
       {
-        std::lock_guard lock(mutex_);
+        MutexLock lock(mutex_);
         if (ended) {
           ending_ = std::move(more);
         } else {
@@ -85,7 +84,7 @@ class ReadAheadStream : public EntityStream {
         }
         wake_load = load_waits_ && (ended || count_ >= batch_);
       }
-      if (wake_load) filled_.notify_one();
+      if (wake_load) filled_.NotifyOne();
       if (ended) return;
     }
   }
@@ -96,17 +95,17 @@ class ReadAheadStream : public EntityStream {
   // there to take, or slots free to fill, or at the end.
   const size_t batch_;
   std::thread reader_;
-  std::mutex mutex_;
-  std::condition_variable filled_;  // a batch or the ending is there to take
-  std::condition_variable space_;   // a batch of slots is free, or the stream closes
-  // Guarded by mutex_: the slots [head_, head_ + count_) hold decoded
-  // entities; the reader alone writes the slot after them, unlocked.
-  size_t head_ = 0;
-  size_t count_ = 0;
-  std::optional<StatusOr<bool>> ending_;  // the inner stream's end (false) or error
-  bool closing_ = false;
-  bool load_waits_ = false;    // Next is waiting on filled_
-  bool reader_waits_ = false;  // the reader is waiting on space_
+  Mutex mutex_;
+  CondVar filled_;  // a batch or the ending is there to take
+  CondVar space_;   // a batch of slots is free, or the stream closes
+  // The slots [head_, head_ + count_) hold decoded entities; the reader
+  // alone writes the slot after them, unlocked.
+  size_t head_ GUARDED_BY(mutex_) = 0;
+  size_t count_ GUARDED_BY(mutex_) = 0;
+  std::optional<StatusOr<bool>> ending_ GUARDED_BY(mutex_);  // the inner stream's end (false) or error
+  bool closing_ GUARDED_BY(mutex_) = false;
+  bool load_waits_ GUARDED_BY(mutex_) = false;    // Next is waiting on filled_
+  bool reader_waits_ GUARDED_BY(mutex_) = false;  // the reader is waiting on space_
 };
 
 }  // namespace

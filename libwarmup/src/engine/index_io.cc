@@ -1,10 +1,8 @@
 #include "engine/index_io.h"
 
-#include <condition_variable>
 #include <cstring>
 #include <exception>
 #include <limits>
-#include <mutex>
 #include <string>
 #include <thread>
 #include <utility>
@@ -35,40 +33,40 @@ class IndexWriter::Appender {
   Appender(Sink* sink, char* free) : sink_(sink), free_(free), thread_([this] { Run(); }) {}
   ~Appender() {
     {
-      std::lock_guard<std::mutex> lock(mu_);
+      MutexLock lock(mu_);
       stop_ = true;
     }
-    wake_.notify_one();
+    wake_.NotifyOne();
     thread_.join();  // after the pending buffer is appended
   }
   // Queues `full` (`size` bytes) once the previous buffer is appended and
   // returns that previous buffer, free to fill.
   char* Swap(char* full, size_t size) {
-    std::unique_lock<std::mutex> lock(mu_);
-    done_.wait(lock, [&] { return pending_ == nullptr; });
+    MutexLock lock(mu_);
+    while (pending_ != nullptr) done_.Wait(mu_);
     pending_ = full;
     pending_size_ = size;
     char* free = free_;
     free_ = nullptr;
-    lock.unlock();
-    wake_.notify_one();
+    lock.Unlock();
+    wake_.NotifyOne();
     return free;
   }
   // Returns once nothing is queued: the sink is the caller's again.
   void Wait() {
-    std::unique_lock<std::mutex> lock(mu_);
-    done_.wait(lock, [&] { return pending_ == nullptr; });
+    MutexLock lock(mu_);
+    while (pending_ != nullptr) done_.Wait(mu_);
   }
 
  private:
   void Run() {
-    std::unique_lock<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     for (;;) {
-      wake_.wait(lock, [&] { return pending_ != nullptr || stop_; });
+      while (pending_ == nullptr && !stop_) wake_.Wait(mu_);
       if (pending_ == nullptr) return;
       char* data = pending_;
       const size_t size = pending_size_;
-      lock.unlock();
+      lock.Unlock();
       try {
         sink_->Write(std::string_view(data, size));
       } catch (const std::exception& e) {
@@ -76,21 +74,21 @@ class IndexWriter::Appender {
       } catch (...) {
         if (sink_->status.ok()) sink_->status = InternalError("index write: a non-standard exception");
       }
-      lock.lock();
+      lock.Lock();
       pending_ = nullptr;
       free_ = data;
-      done_.notify_one();
+      done_.NotifyOne();
     }
   }
 
   Sink* sink_;
-  std::mutex mu_;
-  std::condition_variable wake_;  // a buffer queued, or stop
-  std::condition_variable done_;  // the queued buffer appended
-  char* pending_ = nullptr;
-  size_t pending_size_ = 0;
-  char* free_;
-  bool stop_ = false;
+  Mutex mu_;
+  CondVar wake_;  // a buffer queued, or stop
+  CondVar done_;  // the queued buffer appended
+  char* pending_ GUARDED_BY(mu_) = nullptr;
+  size_t pending_size_ GUARDED_BY(mu_) = 0;
+  char* free_ GUARDED_BY(mu_);
+  bool stop_ GUARDED_BY(mu_) = false;
   std::thread thread_;  // last: starts once the rest is set
 };
 
@@ -176,61 +174,61 @@ OrderedEncoder::OrderedEncoder(size_t parts, std::function<void(size_t, IndexWri
 
 OrderedEncoder::~OrderedEncoder() {
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     stop_ = true;
   }
-  changed_.notify_all();
+  changed_.NotifyAll();
   helper_.join();
 }
 
 void OrderedEncoder::EncodeOne(size_t part, IndexWriter& mem) {
   encode_(part, mem);
   std::string bytes = mem.TakeEncoded();
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   encoded_[part] = std::move(bytes);
   ready_[part] = 1;
-  changed_.notify_all();
+  changed_.NotifyAll();
 }
 
 void OrderedEncoder::RunHelper() {
   IndexWriter mem;
-  std::unique_lock<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   for (;;) {
-    changed_.wait(lock, [&] { return stop_ || next_ >= parts_ || CanTake(); });
+    while (!stop_ && next_ < parts_ && !CanTake()) changed_.Wait(mu_);
     if (stop_ || next_ >= parts_) return;
     const size_t part = next_++;
-    lock.unlock();
+    lock.Unlock();
     try {
       EncodeOne(part, mem);
     } catch (...) {
-      lock.lock();
+      lock.Lock();
       error_ = std::current_exception();
       stop_ = true;
-      changed_.notify_all();
+      changed_.NotifyAll();
       return;
     }
-    lock.lock();
+    lock.Lock();
   }
 }
 
 void OrderedEncoder::SpliceInto(IndexWriter& out) {
   IndexWriter mem;
-  std::unique_lock<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   while (spliced_ < parts_ && error_ == nullptr) {
     if (ready_[spliced_]) {
       std::string bytes = std::move(encoded_[spliced_]);
       ++spliced_;
-      changed_.notify_all();
-      lock.unlock();
+      changed_.NotifyAll();
+      lock.Unlock();
       out.Splice(bytes);
-      lock.lock();
+      lock.Lock();
     } else if (CanTake()) {
       const size_t part = next_++;
-      lock.unlock();
+      lock.Unlock();
       EncodeOne(part, mem);
-      lock.lock();
+      lock.Lock();
     } else {
-      changed_.wait(lock);
+      changed_.Wait(mu_);
     }
   }
   if (error_ != nullptr) std::rethrow_exception(error_);

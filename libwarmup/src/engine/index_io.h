@@ -7,17 +7,16 @@
 
 #include <roaring/roaring.hh>
 
-#include <condition_variable>
 #include <cstdint>
 #include <exception>
 #include <functional>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <string_view>
 #include <thread>
 #include <vector>
 
+#include "base/mutex.h"
 #include "engine/env.h"
 #include "engine/pk_set.h"
 #include "warmup/status.h"
@@ -108,20 +107,20 @@ class OrderedEncoder {
  private:
   static constexpr size_t kWindow = 8;
   // Takes the next part when one is left within the window (under `mu_`).
-  bool CanTake() const { return next_ < parts_ && next_ - spliced_ < kWindow; }
+  bool CanTake() const REQUIRES(mu_) { return next_ < parts_ && next_ - spliced_ < kWindow; }
   // Encodes part `part` with `mem` and files it as ready.
   void EncodeOne(size_t part, IndexWriter& mem);
   void RunHelper();
   const size_t parts_;
   const std::function<void(size_t, IndexWriter&)> encode_;
-  std::mutex mu_;
-  std::condition_variable changed_;  // a part taken, encoded or spliced; stop
-  size_t next_ = 0;                  // the next part to take
-  size_t spliced_ = 0;               // the next part to splice
-  std::vector<std::string> encoded_;
-  std::vector<char> ready_;
-  bool stop_ = false;
-  std::exception_ptr error_;
+  Mutex mu_;
+  CondVar changed_;                     // a part taken, encoded or spliced; stop
+  size_t next_ GUARDED_BY(mu_) = 0;     // the next part to take
+  size_t spliced_ GUARDED_BY(mu_) = 0;  // the next part to splice
+  std::vector<std::string> encoded_ GUARDED_BY(mu_);
+  std::vector<char> ready_ GUARDED_BY(mu_);
+  bool stop_ GUARDED_BY(mu_) = false;
+  std::exception_ptr error_ GUARDED_BY(mu_);
   std::thread helper_;  // last: starts once the rest is set
 };
 

@@ -10,40 +10,40 @@ RecordPipeline::RecordPipeline(size_t depth)
 
 RecordPipeline::~RecordPipeline() {
   {
-    std::lock_guard lock(mu_);
+    MutexLock lock(mu_);
     stop_ = true;
   }
-  work_.notify_one();
+  work_.NotifyOne();
   thread_.join();
 }
 
 Status RecordPipeline::Write(EntityRecordSink* sink, Entity entity) {
-  std::unique_lock lock(mu_);
+  MutexLock lock(mu_);
   if (queue_.size() >= depth_ && error_.ok()) {
     // Woken when a batch of room is free, not at each entity written.
     writer_waits_ = true;
-    progress_.wait(lock, [&] { return queue_.size() + batch_ <= depth_ || !error_.ok(); });
+    while (queue_.size() + batch_ > depth_ && error_.ok()) progress_.Wait(mu_);
     writer_waits_ = false;
   }
   if (!error_.ok()) return error_;
   queue_.push_back({sink, std::move(entity)});
   ++sinks_[sink].queued;
   const bool wake = thread_waits_ && queue_.size() >= batch_;
-  lock.unlock();
-  if (wake) work_.notify_one();
+  lock.Unlock();
+  if (wake) work_.NotifyOne();
   return OkStatus();
 }
 
 Status RecordPipeline::Settle(EntityRecordSink* sink, Written* written) {
-  std::unique_lock lock(mu_);
+  MutexLock lock(mu_);
   auto it = sinks_.find(sink);
   if (it == sinks_.end()) return error_;
   if (it->second.queued > 0) {
     settling_ = true;
     writer_waits_ = true;
-    if (thread_waits_) work_.notify_one();
+    if (thread_waits_) work_.NotifyOne();
     // No sink is added while this waits (Write is this thread's), so `it` stays valid.
-    progress_.wait(lock, [&] { return it->second.queued == 0; });
+    while (it->second.queued != 0) progress_.Wait(mu_);
     writer_waits_ = false;
     settling_ = false;
   }
@@ -54,19 +54,21 @@ Status RecordPipeline::Settle(EntityRecordSink* sink, Written* written) {
 }
 
 void RecordPipeline::Run() {
-  std::unique_lock lock(mu_);
+  MutexLock lock(mu_);
   while (true) {
-    auto ready = [&] { return queue_.size() >= batch_ || (settling_ && !queue_.empty()) || stop_; };
+    auto ready = [&]() REQUIRES(mu_) {
+      return queue_.size() >= batch_ || (settling_ && !queue_.empty()) || stop_;
+    };
     if (!ready()) {
       thread_waits_ = true;
-      work_.wait(lock, ready);
+      while (!ready()) work_.Wait(mu_);
       thread_waits_ = false;
     }
     if (queue_.empty()) return;  // stopped, and everything queued is written
     Job job = std::move(queue_.front());
     queue_.pop_front();
     const bool skip = !error_.ok();  // after an error nothing more is written
-    lock.unlock();
+    lock.Unlock();
     const int32_t pk = job.entity.primary_key;
     StatusOr<uint64_t> offset = uint64_t{0};
     if (!skip) {
@@ -81,7 +83,7 @@ void RecordPipeline::Run() {
       }
     }
     job.entity = Entity();  // freed here, outside the lock
-    lock.lock();
+    lock.Lock();
     SinkState& state = sinks_[job.sink];
     --state.queued;
     if (!skip) {
@@ -92,7 +94,7 @@ void RecordPipeline::Run() {
       }
     }
     if (writer_waits_ && (state.queued == 0 || queue_.size() + batch_ <= depth_ || !error_.ok())) {
-      progress_.notify_one();
+      progress_.NotifyOne();
     }
   }
 }

@@ -8,14 +8,13 @@
 
 #include <absl/container/flat_hash_map.h>
 
-#include <condition_variable>
 #include <cstdint>
 #include <deque>
-#include <mutex>
 #include <thread>
 #include <utility>
 #include <vector>
 
+#include "base/mutex.h"
 #include "warmup/entity.h"
 #include "warmup/status.h"
 
@@ -73,16 +72,16 @@ class RecordPipeline {
   // end), not for each: one wake-up per small entity (a Media upsert takes
   // a few microseconds) would cost as much as the write.
   const size_t batch_;
-  mutable std::mutex mu_;
-  std::condition_variable work_;      // a batch queued, a settle asked, or stop
-  std::condition_variable progress_;  // an entity written, or room in the queue
-  std::deque<Job> queue_;
-  absl::flat_hash_map<const EntityRecordSink*, SinkState> sinks_;
-  bool settling_ = false;      // a Settle waits: the thread takes what is queued now
-  bool writer_waits_ = false;  // Write or Settle waits on progress_
-  bool thread_waits_ = false;  // the thread waits on work_
-  bool stop_ = false;
-  Status error_;
+  mutable Mutex mu_;
+  CondVar work_;      // a batch queued, a settle asked, or stop
+  CondVar progress_;  // an entity written, or room in the queue
+  std::deque<Job> queue_ GUARDED_BY(mu_);
+  absl::flat_hash_map<const EntityRecordSink*, SinkState> sinks_ GUARDED_BY(mu_);
+  bool settling_ GUARDED_BY(mu_) = false;      // a Settle waits: the thread takes what is queued now
+  bool writer_waits_ GUARDED_BY(mu_) = false;  // Write or Settle waits on progress_
+  bool thread_waits_ GUARDED_BY(mu_) = false;  // the thread waits on work_
+  bool stop_ GUARDED_BY(mu_) = false;
+  Status error_ GUARDED_BY(mu_);
   std::thread thread_;  // last: starts once the rest is set
 };
 

@@ -23,15 +23,14 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
-#include <condition_variable>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <mutex>
 #include <sstream>
 #include <thread>
 
+#include "base/mutex.h"
 #include "result/environment.h"
 #include "warmup/catalog_admin.h"
 #include "warmup/gc_log.h"
@@ -131,7 +130,7 @@ class ServerProcessImpl : public ServerProcess {
   std::string address() const override { return "127.0.0.1:" + std::to_string(port_); }
   std::string header() const override {
     if (!launch_.header.empty()) return launch_.header;
-    std::lock_guard lock(output_mu_);
+    MutexLock lock(output_mu_);
     return first_line_;
   }
   std::string output() const override {
@@ -140,7 +139,7 @@ class ServerProcessImpl : public ServerProcess {
       std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
       return text.size() > kOutputKept ? text.substr(text.size() - kOutputKept) : text;
     }
-    std::lock_guard lock(output_mu_);
+    MutexLock lock(output_mu_);
     return output_;
   }
 
@@ -176,7 +175,7 @@ class ServerProcessImpl : public ServerProcess {
     const auto tick = static_cast<double>(::sysconf(_SC_CLK_TCK));
     sample.cpu_seconds = static_cast<double>(ticks) / tick;
     if (launch_.group) {  // what wait4 cannot say of a group: the figures of the samples
-      std::lock_guard lock(group_mu_);
+      MutexLock lock(group_mu_);
       group_usage_.peak_rss_bytes = std::max(group_usage_.peak_rss_bytes, sample.rss_bytes);
       group_usage_.user_seconds = static_cast<double>(ticks - system_ticks) / tick;
       group_usage_.system_seconds = static_cast<double>(system_ticks) / tick;
@@ -185,7 +184,7 @@ class ServerProcessImpl : public ServerProcess {
   }
 
   ServerFigures Stop() override {
-    std::lock_guard lock(stop_mu_);
+    MutexLock lock(stop_mu_);
     if (stopped_) return figures_;
     stopped_ = true;
     int status = 0;
@@ -224,7 +223,7 @@ class ServerProcessImpl : public ServerProcess {
     if (launch_.group) {
       // The shell's own usage is not the server's (a wrapper's JVM is its grandchild, never
       // waited for when the group is signalled): CPU and peak RSS from /proc samples of the group.
-      std::lock_guard group_lock(group_mu_);
+      MutexLock group_lock(group_mu_);
       figures_.usage = group_usage_;
       figures_.usage_sampled = true;
     }
@@ -255,7 +254,7 @@ class ServerProcessImpl : public ServerProcess {
       const ssize_t n = ::read(output_fd_, buffer, sizeof(buffer));
       if (n < 0 && errno == EINTR) continue;
       if (n <= 0) break;
-      std::lock_guard lock(output_mu_);
+      MutexLock lock(output_mu_);
       output_.append(buffer, static_cast<size_t>(n));
       if (first_line_.empty() && output_.find('\n') != std::string::npos) {
         first_line_ = output_.substr(0, output_.find('\n'));
@@ -273,14 +272,14 @@ class ServerProcessImpl : public ServerProcess {
   std::string build_;                       // what the server said of its build when ready
   std::optional<ServerIdentity> identity_;  // what its ServerStatus said when ready (a command's)
   std::thread reader_;
-  mutable std::mutex output_mu_;
-  std::string output_;
-  std::string first_line_;
-  std::mutex stop_mu_;
-  bool stopped_ = false;
-  mutable std::mutex group_mu_;
-  mutable ProcessUsage group_usage_;  // a command's: from the samples of its group
-  ServerFigures figures_;
+  mutable Mutex output_mu_;
+  std::string output_ GUARDED_BY(output_mu_);
+  std::string first_line_ GUARDED_BY(output_mu_);
+  Mutex stop_mu_;
+  bool stopped_ GUARDED_BY(stop_mu_) = false;
+  mutable Mutex group_mu_;
+  mutable ProcessUsage group_usage_ GUARDED_BY(group_mu_);  // a command's: from the samples of its group
+  ServerFigures figures_ GUARDED_BY(stop_mu_);
 };
 
 // Reads the one readiness line, or gives up at the deadline or when the pipe
@@ -490,7 +489,7 @@ class AttachedServerProcess : public ServerProcess {
     }
     const auto tick = static_cast<double>(::sysconf(_SC_CLK_TCK));
     sample.cpu_seconds = static_cast<double>(stat->ticks - base_ticks_) / tick;
-    std::lock_guard lock(mu_);
+    MutexLock lock(mu_);
     usage_.peak_rss_bytes = std::max(usage_.peak_rss_bytes, sample.rss_bytes);
     usage_.user_seconds =
         static_cast<double>((stat->ticks - stat->system_ticks) - (base_ticks_ - base_system_ticks_)) / tick;
@@ -504,7 +503,7 @@ class AttachedServerProcess : public ServerProcess {
     figures.header = header();
     figures.pid = pid_;
     {
-      std::lock_guard lock(mu_);
+      MutexLock lock(mu_);
       figures.usage = usage_;
     }
     figures.usage_sampled = true;
@@ -534,8 +533,8 @@ class AttachedServerProcess : public ServerProcess {
   const int64_t base_ticks_;
   const int64_t base_system_ticks_;
   const std::streamoff gc_offset_;
-  mutable std::mutex mu_;
-  mutable ProcessUsage usage_;
+  mutable Mutex mu_;
+  mutable ProcessUsage usage_ GUARDED_BY(mu_);
 };
 
 }  // namespace
@@ -635,12 +634,12 @@ struct ServerSampler::State {
   State(const ServerProcess& sampled, std::chrono::milliseconds every) : server(sampled), interval(every) {}
   const ServerProcess& server;
   std::chrono::milliseconds interval;
-  std::mutex mu;
-  std::condition_variable wake;
-  bool running = false;
+  Mutex mu;
+  CondVar wake;
+  bool running GUARDED_BY(mu) = false;
   std::atomic<bool> golive{false};
   Clock::time_point start;
-  std::vector<ProcessSample> samples;
+  std::vector<ProcessSample> samples GUARDED_BY(mu);
   std::thread thread;
 
   // Reads the server now and keeps the reading, marked with the phase.
@@ -649,24 +648,26 @@ struct ServerSampler::State {
     if (!sample.ok()) return;
     sample->seconds = std::chrono::duration<double>(Clock::now() - start).count();
     sample->golive = during_golive;
-    std::lock_guard lock(mu);
+    MutexLock lock(mu);
     samples.push_back(*sample);
   }
   void Run() {
-    std::unique_lock lock(mu);
+    MutexLock lock(mu);
     while (running) {
-      lock.unlock();
+      lock.Unlock();
       Take(golive.load());
-      lock.lock();
-      wake.wait_for(lock, interval, [this] { return !running; });
+      lock.Lock();
+      const auto next = std::chrono::steady_clock::now() + interval;
+      while (running && wake.WaitUntil(mu, next)) {
+      }
     }
   }
   void Stop() {
     {
-      std::lock_guard lock(mu);
+      MutexLock lock(mu);
       running = false;
     }
-    wake.notify_all();
+    wake.NotifyAll();
     if (thread.joinable()) thread.join();
   }
 };
@@ -677,7 +678,10 @@ ServerSampler::~ServerSampler() { state_->Stop(); }
 
 void ServerSampler::OnRunStart(const RunStart&) {
   state_->start = Clock::now();
-  state_->running = true;
+  {
+    MutexLock lock(state_->mu);  // before the thread, which reads it under the lock
+    state_->running = true;
+  }
   state_->thread = std::thread([this] { state_->Run(); });
 }
 // A reading at each end of goLive, so that even a goLive shorter than the
@@ -693,7 +697,7 @@ void ServerSampler::OnGoLiveEnd(GoLiveOutcome, double) {
 void ServerSampler::OnRunEnd(const RunResult&) { state_->Stop(); }
 
 void ServerSampler::AddTo(ServerFigures& figures) const {
-  std::lock_guard lock(state_->mu);
+  MutexLock lock(state_->mu);
   figures.samples = state_->samples;
   for (const auto& s : state_->samples) {
     int64_t& peak = s.golive ? figures.peak_rss_golive_bytes : figures.peak_rss_load_bytes;

@@ -8,11 +8,10 @@
 
 #include <charconv>
 #include <chrono>
-#include <condition_variable>
 #include <cstdio>
-#include <mutex>
 #include <thread>
 
+#include "base/mutex.h"
 #include "codec/entity_mutations.h"
 #include "codec/pb.h"
 #include "codec/schema_mutations.h"
@@ -113,7 +112,10 @@ class RemoteTarget : public CatalogTarget {
       return Status(schema_set.code(),
                     schema_set.message() + "; the schema has what evitaDB cannot take: " + all);
     }
-    last_call_ = std::chrono::steady_clock::now();
+    {
+      MutexLock lock(session_mu_);  // no keeper yet: uncontended, taken for the analysis
+      last_call_ = std::chrono::steady_clock::now();
+    }
     StartKeeper();  // from here on, calls on the session may come from two threads
     return schema_set;
   }
@@ -133,7 +135,7 @@ class RemoteTarget : public CatalogTarget {
     auto context = client_.Context(write_session_, options_.upsert_timeout_seconds);
     ::grpc::Status status;
     {
-      std::lock_guard lock(session_mu_);  // never beside the keeper's call
+      MutexLock lock(session_mu_);  // never beside the keeper's call
       status = client_.session().UpsertEntity(context.get(), request_, &response_);
       last_call_ = std::chrono::steady_clock::now();
     }
@@ -229,22 +231,29 @@ class RemoteTarget : public CatalogTarget {
   // most, and only after such a gap.
   void StartKeeper() {
     if (options_.session_keepalive_seconds <= 0 || keeper_.joinable()) return;
-    stop_keeper_ = false;
+    {
+      MutexLock lock(session_mu_);  // no keeper yet: uncontended, taken for the analysis
+      stop_keeper_ = false;
+    }
     keeper_ = std::thread([this] { KeepAlive(); });
   }
   void StopKeeper() {
     {
-      std::lock_guard lock(session_mu_);
+      MutexLock lock(session_mu_);
       stop_keeper_ = true;
     }
-    keeper_cv_.notify_all();
+    keeper_cv_.NotifyAll();
     if (keeper_.joinable()) keeper_.join();
   }
   void KeepAlive() {
     constexpr int kPingSeconds = 10;
     const auto interval = std::chrono::seconds(options_.session_keepalive_seconds);
-    std::unique_lock lock(session_mu_);
-    while (!keeper_cv_.wait_until(lock, last_call_ + interval, [&] { return stop_keeper_; })) {
+    MutexLock lock(session_mu_);
+    while (true) {
+      const auto due = last_call_ + interval;
+      while (!stop_keeper_ && keeper_cv_.WaitUntil(session_mu_, due)) {
+      }
+      if (stop_keeper_) break;
       if (std::chrono::steady_clock::now() < last_call_ + interval) continue;  // a call came meanwhile
       auto context = client_.Context(write_session_, kPingSeconds);
       pb::GrpcCatalogStateResponse state;
@@ -298,10 +307,11 @@ class RemoteTarget : public CatalogTarget {
   std::string write_session_;
   // Guards the calls on write_session_ and last_call_ between the loading
   // thread and the keeper.
-  std::mutex session_mu_;
-  std::chrono::steady_clock::time_point last_call_;
-  std::condition_variable keeper_cv_;
-  bool stop_keeper_ = false;
+  // (write_session_ itself changes only while no keeper runs.)
+  Mutex session_mu_;
+  std::chrono::steady_clock::time_point last_call_ GUARDED_BY(session_mu_);
+  CondVar keeper_cv_;
+  bool stop_keeper_ GUARDED_BY(session_mu_) = false;
   std::thread keeper_;
   std::function<void(int)> on_golive_progress_;
   std::string read_session_;

@@ -5,12 +5,11 @@
 
 #include <algorithm>
 #include <chrono>
-#include <condition_variable>
 #include <filesystem>
-#include <mutex>
 #include <thread>
 #include <utility>
 
+#include "base/mutex.h"
 #include "warmup/catalog_admin.h"
 #include "warmup/copy_engine.h"
 #include "warmup/embedded_target.h"
@@ -105,16 +104,16 @@ class ServerGuard {
   }
   ~ServerGuard() {
     {
-      std::lock_guard<std::mutex> lock(mu_);
+      MutexLock lock(mu_);
       done_ = true;
     }
-    wake_.notify_all();
+    wake_.NotifyAll();
     if (thread_.joinable()) thread_.join();
   }
 
  private:
   void Watch() {
-    std::unique_lock<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     std::optional<std::chrono::steady_clock::time_point> asked;
     while (!done_) {
       const auto now = std::chrono::steady_clock::now();
@@ -128,7 +127,7 @@ class ServerGuard {
         server_.Stop();
         return;
       }
-      wake_.wait_for(lock, std::chrono::milliseconds(50));
+      wake_.WaitFor(mu_, std::chrono::milliseconds(50));
     }
   }
   void Notice(const std::string& line) {
@@ -139,9 +138,9 @@ class ServerGuard {
   const StopRequest* stop_;
   const std::chrono::milliseconds grace_;
   const std::function<void(const std::string&)> notice_;
-  std::mutex mu_;
-  std::condition_variable wake_;
-  bool done_ = false;
+  Mutex mu_;
+  CondVar wake_;
+  bool done_ GUARDED_BY(mu_) = false;
   std::thread thread_;
 };
 

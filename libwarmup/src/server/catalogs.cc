@@ -70,13 +70,13 @@ StatusOr<Catalog*> CatalogRegistry::Materialize(const std::string& name) {
 }
 
 std::optional<pb::GrpcCatalogState> CatalogRegistry::Transition(const std::string& name) const {
-  std::lock_guard lock(transitions_mu_);
+  MutexLock lock(transitions_mu_);
   auto it = transitions_.find(name);
   return it == transitions_.end() ? std::nullopt : std::optional<pb::GrpcCatalogState>(it->second);
 }
 
 void CatalogRegistry::SetTransition(const std::string& name, std::optional<pb::GrpcCatalogState> state) {
-  std::lock_guard lock(transitions_mu_);
+  MutexLock lock(transitions_mu_);
   if (state) {
     transitions_[name] = *state;
   } else {

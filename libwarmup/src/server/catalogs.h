@@ -9,13 +9,13 @@
 
 #include <map>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "GrpcCatalogSchemaMutation.pb.h"
 #include "GrpcEnums.pb.h"
+#include "base/mutex.h"
 #include "codec/pb.h"
 #include "warmup/engine.h"
 #include "warmup/schema.h"
@@ -65,8 +65,8 @@ class CatalogRegistry {
  private:
   std::unique_ptr<Engine> engine_;
   std::map<std::string, CatalogSchema> pending_;
-  mutable std::mutex transitions_mu_;
-  std::map<std::string, pb::GrpcCatalogState> transitions_;
+  mutable Mutex transitions_mu_;
+  std::map<std::string, pb::GrpcCatalogState> transitions_ GUARDED_BY(transitions_mu_);
 };
 
 }  // namespace warmup::server

@@ -29,12 +29,12 @@ class ClientVersionInterceptor : public ::grpc::experimental::Interceptor {
 
 void ClientVersionLog::Record(const std::string& full_method, std::string version) {
   const std::string method = full_method.substr(full_method.rfind('/') + 1);
-  std::lock_guard lock(mutex_);
+  MutexLock lock(mutex_);
   versions_[method].insert(std::move(version));
 }
 
 std::map<std::string, std::set<std::string>> ClientVersionLog::Get() const {
-  std::lock_guard lock(mutex_);
+  MutexLock lock(mutex_);
   return versions_;
 }
 

@@ -7,9 +7,10 @@
 #include <grpcpp/support/server_interceptor.h>
 
 #include <map>
-#include <mutex>
 #include <set>
 #include <string>
+
+#include "base/mutex.h"
 
 namespace warmup::server {
 
@@ -23,8 +24,8 @@ class ClientVersionLog {
   std::map<std::string, std::set<std::string>> Get() const;
 
  private:
-  mutable std::mutex mutex_;
-  std::map<std::string, std::set<std::string>> versions_;
+  mutable Mutex mutex_;
+  std::map<std::string, std::set<std::string>> versions_ GUARDED_BY(mutex_);
 };
 
 // Makes the interceptor that records each call into `log`, which must

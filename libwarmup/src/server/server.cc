@@ -8,7 +8,6 @@
 #include <algorithm>
 #include <cctype>
 #include <chrono>
-#include <condition_variable>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -21,6 +20,7 @@
 #include "GrpcEvitaAPI.grpc.pb.h"
 #include "GrpcEvitaManagementAPI.grpc.pb.h"
 #include "GrpcEvitaSessionAPI.grpc.pb.h"
+#include "base/mutex.h"
 #include "codec/entity_convert.h"
 #include "codec/entity_interpreter.h"
 #include "codec/error_details.h"
@@ -87,7 +87,8 @@ std::string_view RefusalDomain(std::string_view message) {
 }
 
 // What all services share. One mutex serializes every call into the engine:
-// a catalog in WARM_UP has one writer, as in evitaDB.
+// a catalog in WARM_UP has one writer, as in evitaDB. What it guards says so
+// (GUARDED_BY), and clang's -Wthread-safety refuses a touch without it.
 struct State {
   State(std::unique_ptr<Engine> engine, const ServerOptions& options)
       : catalogs(std::move(engine)),
@@ -97,16 +98,26 @@ struct State {
         aids(options),
         observer(options.observer) {}
 
-  mutable std::mutex mu;
-  server::CatalogRegistry catalogs;
-  server::SessionRegistry sessions;
-  server::BackupRegistry backups;
-  std::string data_dir;  // a catalog's folder is data_dir/<name>
-  server::TestingAids aids;
-  ServerObserver* observer;        // null when none
-  std::set<std::string> upserted;  // catalogs that had an upsert (observer->OnFirstUpsert)
+  mutable Mutex mu;
+  server::CatalogRegistry catalogs GUARDED_BY(mu);
+  server::SessionRegistry sessions GUARDED_BY(mu);
+  server::BackupRegistry backups GUARDED_BY(mu);
+  const std::string data_dir;  // a catalog's folder is data_dir/<name>
+  server::TestingAids aids GUARDED_BY(mu);
+  ServerObserver* const observer;                 // null when none
+  std::set<std::string> upserted GUARDED_BY(mu);  // catalogs that had an upsert (observer->OnFirstUpsert)
 
-  StatusOr<std::string> OpenSession(const std::string& catalog, bool read_write, const std::string& peer) {
+  // The catalog's transition (GOING_ALIVE while goLive holds `mu`), read
+  // without `mu`: CatalogRegistry's transitions have a lock of their own.
+  std::optional<pb::GrpcCatalogState> Transition(const std::string& catalog) const NO_THREAD_SAFETY_ANALYSIS {
+    return catalogs.Transition(catalog);
+  }
+  // The upsert delay, before the upsert takes `mu`: it reads only the
+  // options, fixed at construction (TestingAids::BeforeUpsert).
+  void BeforeUpsert() const NO_THREAD_SAFETY_ANALYSIS { aids.BeforeUpsert(); }
+
+  StatusOr<std::string> OpenSession(const std::string& catalog, bool read_write, const std::string& peer)
+      REQUIRES(mu) {
     auto state = catalogs.StateOf(catalog);
     if (!state) return Refusal("CatalogNotFoundException", "catalog " + catalog + " does not exist");
     return sessions.Open(catalog, read_write, *state == pb::WARMING_UP, peer,
@@ -114,13 +125,13 @@ struct State {
   }
 
   // The session named by the call's `sessionid` metadata.
-  StatusOr<Session> SessionOf(const ::grpc::ServerContext* context) {
+  StatusOr<Session> SessionOf(const ::grpc::ServerContext* context) REQUIRES(mu) {
     return sessions.Use(SessionId(context), context->peer(), std::chrono::steady_clock::now());
   }
 
-  void CloseSession(const ::grpc::ServerContext* context) { sessions.Close(SessionId(context)); }
+  void CloseSession(const ::grpc::ServerContext* context) REQUIRES(mu) { sessions.Close(SessionId(context)); }
 
-  bool Delete(const std::string& name) {
+  bool Delete(const std::string& name) REQUIRES(mu) {
     sessions.CloseCatalog(name);
     upserted.erase(name);
     return catalogs.Delete(name);
@@ -145,30 +156,30 @@ class EvitaServiceImpl final : public pb::EvitaService::Service {
   }
   ::grpc::Status GetCatalogNames(::grpc::ServerContext*, const Empty*,
                                  pb::GrpcCatalogNamesResponse* out) override {
-    std::lock_guard lock(state_->mu);
+    MutexLock lock(state_->mu);
     for (const auto& name : state_->catalogs.Names()) out->add_catalognames(name);
     return ::grpc::Status::OK;
   }
   ::grpc::Status GetCatalogState(::grpc::ServerContext*, const pb::GrpcGetCatalogStateRequest* in,
                                  pb::GrpcGetCatalogStateResponse* out) override {
-    if (auto transition = state_->catalogs.Transition(in->catalogname())) {
+    if (auto transition = state_->Transition(in->catalogname())) {
       out->set_catalogstate(*transition);
       return ::grpc::Status::OK;
     }
-    std::lock_guard lock(state_->mu);
+    MutexLock lock(state_->mu);
     if (auto s = state_->catalogs.StateOf(in->catalogname())) out->set_catalogstate(*s);
     return ::grpc::Status::OK;
   }
   ::grpc::Status DefineCatalog(::grpc::ServerContext*, const pb::GrpcDefineCatalogRequest* in,
                                pb::GrpcDefineCatalogResponse* out) override {
-    std::lock_guard lock(state_->mu);
+    MutexLock lock(state_->mu);
     Status s = state_->catalogs.Define(in->catalogname());
     out->set_success(s.ok());
     return ToGrpc(s);
   }
   ::grpc::Status DeleteCatalogIfExists(::grpc::ServerContext*, const pb::GrpcDeleteCatalogIfExistsRequest* in,
                                        pb::GrpcDeleteCatalogIfExistsResponse* out) override {
-    std::lock_guard lock(state_->mu);
+    MutexLock lock(state_->mu);
     out->set_success(state_->Delete(in->catalogname()));
     // A dropped catalog's memory goes back to the system now, from every
     // malloc arena, so that the next load's RSS figures start where the
@@ -187,15 +198,15 @@ class EvitaServiceImpl final : public pb::EvitaService::Service {
   }
   ::grpc::Status TerminateSession(::grpc::ServerContext*, const pb::GrpcEvitaSessionTerminationRequest* in,
                                   pb::GrpcEvitaSessionTerminationResponse* out) override {
-    std::lock_guard lock(state_->mu);
+    MutexLock lock(state_->mu);
     out->set_terminated(state_->sessions.Close(in->sessionid()));
     return ::grpc::Status::OK;
   }
 
  private:
   ::grpc::Status Open(const pb::GrpcEvitaSessionRequest& in, bool read_write, const std::string& peer,
-                      pb::GrpcEvitaSessionResponse* out) {
-    std::lock_guard lock(state_->mu);
+                      pb::GrpcEvitaSessionResponse* out) EXCLUDES(state_->mu) {
+    MutexLock lock(state_->mu);
     auto id = state_->OpenSession(in.catalogname(), read_write, peer);
     if (!id.ok()) return ToGrpc(id.status());
     out->set_sessionid(*id);
@@ -214,7 +225,7 @@ class EvitaSessionServiceImpl final : public pb::EvitaSessionService::Service {
 
   ::grpc::Status GetCatalogState(::grpc::ServerContext* context, const Empty*,
                                  pb::GrpcCatalogStateResponse* out) override {
-    std::lock_guard lock(state_->mu);
+    MutexLock lock(state_->mu);
     auto session = state_->SessionOf(context);
     if (!session.ok()) return ToGrpc(session.status());
     out->set_state(state_->catalogs.StateOf(session->catalog).value_or(pb::UNKNOWN_CATALOG_STATE));
@@ -222,7 +233,7 @@ class EvitaSessionServiceImpl final : public pb::EvitaSessionService::Service {
   }
   ::grpc::Status GetCatalogSchema(::grpc::ServerContext* context, const pb::GrpcGetCatalogSchemaRequest*,
                                   pb::GrpcCatalogSchemaResponse* out) override {
-    std::lock_guard lock(state_->mu);
+    MutexLock lock(state_->mu);
     auto schema = SchemaOf(context);
     if (!schema.ok()) return ToGrpc(schema.status());
     codec::CatalogSchemaToProto(**schema, out->mutable_catalogschema());
@@ -235,7 +246,7 @@ class EvitaSessionServiceImpl final : public pb::EvitaSessionService::Service {
   }
   ::grpc::Status GetEntitySchema(::grpc::ServerContext* context, const pb::GrpcEntitySchemaRequest* in,
                                  pb::GrpcEntitySchemaResponse* out) override {
-    std::lock_guard lock(state_->mu);
+    MutexLock lock(state_->mu);
     auto schema = SchemaOf(context);
     if (!schema.ok()) return ToGrpc(schema.status());
     if (const EntitySchema* e = (*schema)->FindEntity(in->entitytype())) {
@@ -245,7 +256,7 @@ class EvitaSessionServiceImpl final : public pb::EvitaSessionService::Service {
   }
   ::grpc::Status GetAllEntityTypes(::grpc::ServerContext* context, const Empty*,
                                    pb::GrpcEntityTypesResponse* out) override {
-    std::lock_guard lock(state_->mu);
+    MutexLock lock(state_->mu);
     auto schema = SchemaOf(context);
     if (!schema.ok()) return ToGrpc(schema.status());
     for (const auto& [type, e] : (*schema)->entities) out->add_entitytypes(type);
@@ -254,7 +265,7 @@ class EvitaSessionServiceImpl final : public pb::EvitaSessionService::Service {
   ::grpc::Status UpdateCatalogSchema(::grpc::ServerContext* context,
                                      const pb::GrpcUpdateCatalogSchemaRequest* in,
                                      pb::GrpcUpdateCatalogSchemaResponse* out) override {
-    std::lock_guard lock(state_->mu);
+    MutexLock lock(state_->mu);
     auto session = Writer(context);
     if (!session.ok()) return ToGrpc(session.status());
     std::vector<pb::GrpcLocalCatalogSchemaMutation> mutations(in->schemamutations().begin(),
@@ -278,7 +289,7 @@ class EvitaSessionServiceImpl final : public pb::EvitaSessionService::Service {
   // as evitaDB refuses it on a read-only one (ReadOnlyException).
   ::grpc::Status FullBackupCatalog(::grpc::ServerContext* context, const Empty*,
                                    pb::GrpcFullBackupCatalogResponse* out) override {
-    std::lock_guard lock(state_->mu);
+    MutexLock lock(state_->mu);
     auto session = Writer(context);
     if (!session.ok()) return ToGrpc(session.status());
     const auto catalog_state = state_->catalogs.StateOf(session->catalog);
@@ -295,9 +306,9 @@ class EvitaSessionServiceImpl final : public pb::EvitaSessionService::Service {
   }
   ::grpc::Status UpsertEntity(::grpc::ServerContext* context, const pb::GrpcUpsertEntityRequest* in,
                               pb::GrpcUpsertEntityResponse* out) override {
-    state_->aids.BeforeUpsert();
+    state_->BeforeUpsert();
     const auto start = std::chrono::steady_clock::now();
-    std::lock_guard lock(state_->mu);
+    MutexLock lock(state_->mu);
     if (Status s = state_->aids.Call("UpsertEntity"); !s.ok()) return ToGrpc(s);
     state_->aids.SpendSimulatedUpsertTime(start);
     auto session = Writer(context);
@@ -330,7 +341,7 @@ class EvitaSessionServiceImpl final : public pb::EvitaSessionService::Service {
   ::grpc::Status GetEntityCollectionSize(::grpc::ServerContext* context,
                                          const pb::GrpcEntityCollectionSizeRequest* in,
                                          pb::GrpcEntityCollectionSizeResponse* out) override {
-    std::lock_guard lock(state_->mu);
+    MutexLock lock(state_->mu);
     if (Status s = state_->aids.Call("GetEntityCollectionSize"); !s.ok()) return ToGrpc(s);
     auto session = state_->SessionOf(context);
     if (!session.ok()) return ToGrpc(session.status());
@@ -343,7 +354,7 @@ class EvitaSessionServiceImpl final : public pb::EvitaSessionService::Service {
   }
   ::grpc::Status Query(::grpc::ServerContext* context, const pb::GrpcQueryRequest* in,
                        pb::GrpcQueryResponse* out) override {
-    std::lock_guard lock(state_->mu);
+    MutexLock lock(state_->mu);
     if (Status s = state_->aids.Call("Query"); !s.ok()) return ToGrpc(s);
     auto session = state_->SessionOf(context);
     if (!session.ok()) return ToGrpc(session.status());
@@ -401,7 +412,7 @@ class EvitaSessionServiceImpl final : public pb::EvitaSessionService::Service {
   }
   ::grpc::Status GetEntity(::grpc::ServerContext* context, const pb::GrpcEntityRequest* in,
                            pb::GrpcEntityResponse* out) override {
-    std::lock_guard lock(state_->mu);
+    MutexLock lock(state_->mu);
     if (Status s = state_->aids.Call("GetEntity"); !s.ok()) return ToGrpc(s);
     auto session = state_->SessionOf(context);
     if (!session.ok()) return ToGrpc(session.status());
@@ -414,7 +425,7 @@ class EvitaSessionServiceImpl final : public pb::EvitaSessionService::Service {
   }
   ::grpc::Status GoLiveAndClose(::grpc::ServerContext* context, const Empty*,
                                 pb::GrpcGoLiveAndCloseResponse* out) override {
-    std::lock_guard lock(state_->mu);
+    MutexLock lock(state_->mu);
     if (Status s = GoLive(context); !s.ok()) return ToGrpc(s);
     out->set_success(true);
     out->set_catalogversion(1);
@@ -424,7 +435,7 @@ class EvitaSessionServiceImpl final : public pb::EvitaSessionService::Service {
   ::grpc::Status GoLiveAndCloseWithProgress(
       ::grpc::ServerContext* context, const Empty*,
       ::grpc::ServerWriter<pb::GrpcGoLiveAndCloseWithProgressResponse>* writer) override {
-    std::lock_guard lock(state_->mu);
+    MutexLock lock(state_->mu);
     if (Status s = GoLive(context); !s.ok()) return ToGrpc(s);
     pb::GrpcGoLiveAndCloseWithProgressResponse done;
     done.set_progressinpercent(100);
@@ -435,25 +446,25 @@ class EvitaSessionServiceImpl final : public pb::EvitaSessionService::Service {
   }
   ::grpc::Status Close(::grpc::ServerContext* context, const pb::GrpcCloseRequest*,
                        pb::GrpcCloseResponse*) override {
-    std::lock_guard lock(state_->mu);
+    MutexLock lock(state_->mu);
     state_->CloseSession(context);
     return ::grpc::Status::OK;
   }
 
  private:
-  StatusOr<const CatalogSchema*> SchemaOf(const ::grpc::ServerContext* context) {
+  StatusOr<const CatalogSchema*> SchemaOf(const ::grpc::ServerContext* context) REQUIRES(state_->mu) {
     auto session = state_->SessionOf(context);
     if (!session.ok()) return session.status();
     return state_->catalogs.Schema(session->catalog);
   }
-  StatusOr<Session> Writer(const ::grpc::ServerContext* context) {
+  StatusOr<Session> Writer(const ::grpc::ServerContext* context) REQUIRES(state_->mu) {
     auto session = state_->SessionOf(context);
     if (session.ok() && !session->read_write) {
       return Refusal("ReadOnlyException", "session of catalog " + session->catalog + " is read-only");
     }
     return session;
   }
-  Status GoLive(::grpc::ServerContext* context) {
+  Status GoLive(::grpc::ServerContext* context) REQUIRES(state_->mu) {
     if (Status s = state_->aids.Call("GoLiveAndClose"); !s.ok()) return s;
     auto session = Writer(context);
     if (!session.ok()) return session.status();
@@ -480,7 +491,7 @@ class ManagementServiceImpl final : public pb::EvitaManagementService::Service {
   // response at all, which its gRPC layer reports so).
   ::grpc::Status GetTaskStatus(::grpc::ServerContext*, const pb::GrpcTaskStatusRequest* in,
                                pb::GrpcTaskStatusResponse* out) override {
-    std::lock_guard lock(state_->mu);
+    MutexLock lock(state_->mu);
     auto task = state_->backups.Task(in->taskid());
     if (!task) return ::grpc::Status(::grpc::StatusCode::INTERNAL, "no such task");
     *out->mutable_taskstatus() = *std::move(task);
@@ -490,7 +501,7 @@ class ManagementServiceImpl final : public pb::EvitaManagementService::Service {
                            ::grpc::ServerWriter<pb::GrpcFetchFileResponse>* writer) override {
     std::optional<std::string> path;
     {
-      std::lock_guard lock(state_->mu);
+      MutexLock lock(state_->mu);
       path = state_->backups.File(in->fileid());
     }
     if (!path) return ToGrpc(Refusal("FileForFetchNotFoundException", "no such file"));
@@ -564,11 +575,15 @@ class ServerImpl : public Server {
   // for `grace` (see SessionRegistry::CloseOrphans); stops with Shutdown.
   void StartOrphanReaper(std::chrono::seconds grace) {
     reaper_ = std::thread([this, grace] {
-      std::unique_lock wait_lock(reaper_mu_);
-      while (!reaper_cv_.wait_for(wait_lock, std::chrono::seconds(1), [this] { return stopping_; })) {
+      MutexLock wait_lock(reaper_mu_);
+      while (true) {
+        const auto next = std::chrono::steady_clock::now() + std::chrono::seconds(1);
+        while (!stopping_ && reaper_cv_.WaitUntil(reaper_mu_, next)) {
+        }
+        if (stopping_) break;
         auto live = server::LiveClientPeers();
         if (!live.ok()) continue;  // no answer this time: close nothing
-        std::lock_guard lock(state_.mu);
+        MutexLock lock(state_.mu);
         for (const std::string& closed :
              state_.sessions.CloseOrphans(*live, grace, std::chrono::steady_clock::now())) {
           if (state_.observer != nullptr) state_.observer->OnOrphanedSessionClosed(closed);
@@ -579,10 +594,10 @@ class ServerImpl : public Server {
   void Shutdown() override {
     std::call_once(shutdown_once_, [this] {
       {
-        std::lock_guard lock(reaper_mu_);
+        MutexLock lock(reaper_mu_);
         stopping_ = true;
       }
-      reaper_cv_.notify_all();
+      reaper_cv_.NotifyAll();
       if (reaper_.joinable()) reaper_.join();
       if (server_) server_->Shutdown();  // null when Listen failed
     });
@@ -591,11 +606,11 @@ class ServerImpl : public Server {
     if (server_) server_->Wait();
   }
   Status Flush() override {
-    std::lock_guard lock(state_.mu);
+    MutexLock lock(state_.mu);
     return state_.catalogs.Flush();
   }
   std::unique_ptr<Engine> ReleaseEngine() override {
-    std::lock_guard lock(state_.mu);
+    MutexLock lock(state_.mu);
     return state_.catalogs.ReleaseEngine();
   }
   std::vector<std::string> leftovers() const override { return leftovers_; }
@@ -603,7 +618,7 @@ class ServerImpl : public Server {
     return client_versions_.Get();
   }
   int OpenSessions() const override {
-    std::lock_guard lock(state_.mu);
+    MutexLock lock(state_.mu);
     return state_.sessions.Count();
   }
   ~ServerImpl() override { Shutdown(); }
@@ -619,9 +634,9 @@ class ServerImpl : public Server {
   int port_ = 0;
   std::unique_ptr<SystemEndpoint> system_;  // null unless ServerOptions::system_listen
   std::thread reaper_;                      // not started when orphan closing is off
-  std::mutex reaper_mu_;
-  std::condition_variable reaper_cv_;
-  bool stopping_ = false;
+  Mutex reaper_mu_;
+  CondVar reaper_cv_;
+  bool stopping_ GUARDED_BY(reaper_mu_) = false;
   std::once_flag shutdown_once_;
 };
 
