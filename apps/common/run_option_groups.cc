@@ -416,7 +416,9 @@ Status StartedServerGroup::Finish(const po::variables_map& vm) {
   } else if (auto s = RefuseIgnored(vm, {"server-xmx"}, "without --server-command"); !s.ok()) {
     return s;
   }
-  std::get<StartedServerTargetSpec>(target).server = server;
+  auto* started = std::get_if<StartedServerTargetSpec>(&target);
+  if (started == nullptr) return InternalError("reindex's started server flags, and no started server");
+  started->server = server;
   return OkStatus();
 }
 

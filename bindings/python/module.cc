@@ -156,9 +156,10 @@ py::object Run(const py::object& source, const std::string& catalog, const std::
   if (!kind.ok() || *kind == TargetKind::kStartedServer) {
     Raise(InvalidArgumentError("target is \"embedded\", \"remote\" or \"null\", not \"" + target + "\""));
   }
+  const RecordCompression compression = CompressionNamed(compress);  // a wrong name is refused for any target
   if (*kind == TargetKind::kEmbedded) {
     if (work_dir.empty()) Raise(InvalidArgumentError("target \"embedded\" needs work_dir"));
-    spec.target = EmbeddedTargetSpec{work_dir, CompressionNamed(compress), /*records_inline=*/false};
+    spec.target = EmbeddedTargetSpec{work_dir, compression, /*records_inline=*/false};
   } else if (*kind == TargetKind::kRemote) {
     if (address.empty()) Raise(InvalidArgumentError("target \"remote\" needs address (host:port)"));
     RemoteTargetSpec remote;

@@ -18,12 +18,14 @@
 namespace warmup::cli {
 namespace {
 
-// The spec of kind T that `spec` holds, or a default one (whose fields the
-// checks then find wrong) when it holds another kind.
+// The spec of kind T that `spec` holds. Another kind fails the check at once
+// (a default spec is returned, so that the row's own check goes on), lest a
+// check of a default field pass for the wrong kind.
 template <typename T, typename... Kinds>
 const T& As(const std::variant<Kinds...>& spec) {
   static const T kOtherKind{};
   const T* held = std::get_if<T>(&spec);
+  if (held == nullptr) FAIL_CHECK("the spec holds another kind (alternative " << spec.index() << ")");
   return held != nullptr ? *held : kOtherKind;
 }
 
@@ -35,7 +37,9 @@ std::optional<RecordCompression> CompressionOf(const TargetSpec& target) {
   return std::nullopt;
 }
 bool RecordsInline(const TargetSpec& target) {
-  return As<EmbeddedTargetSpec>(target).records_inline || As<StartedServerTargetSpec>(target).records_inline;
+  if (const auto* embedded = std::get_if<EmbeddedTargetSpec>(&target)) return embedded->records_inline;
+  if (const auto* started = std::get_if<StartedServerTargetSpec>(&target)) return started->records_inline;
+  return false;
 }
 // A remote target's deadlines, or a started server's.
 const ClientDeadlines& DeadlinesOf(const TargetSpec& target) {
@@ -331,7 +335,7 @@ TEST_CASE(
                     [](const LoadCommand& c) { return KindOf(c.target) == TargetKind::kNull; }};
   load["tls"] = {with({"--target", "remote", "--tls"}), [](const LoadCommand& c) {
                    return As<RemoteTargetSpec>(c.target).tls.enabled &&
-                          !As<LiveSourceSpec>(c.source).tls.enabled;
+                          std::holds_alternative<SnapshotSourceSpec>(c.source);  // no source TLS
                  }};
   AddTlsRows<LoadCommand>(
       load, with({"--target", "remote", "--tls"}),

@@ -173,6 +173,8 @@ def test_catalog_chooses_among_snapshots_and_target_catalog_names_the_copy(tmp_p
     with pytest.raises(warmup.InvalidArgumentError) as raised:
         warmup.run(pristine)  # two snapshots and no catalog: both are named
     assert "alpha" in str(raised.value) and "beta" in str(raised.value)
+    # The error names the value by this function's argument, not by a command-line flag.
+    assert "source: " in str(raised.value) and "--pristine-dir" not in str(raised.value)
     report = warmup.run(pristine, catalog="beta", target="embedded", work_dir=tmp_path / "work",
                         target_catalog="published")
     assert report["exit_code"] == 0
@@ -254,6 +256,8 @@ def test_run_compress_is_how_the_embedded_engine_stores_records_and_is_recorded(
 def test_run_refuses_an_unknown_compression(tiny, tmp_path):
     with pytest.raises(warmup.InvalidArgumentError, match='"none", "zstd" or "deflate"'):
         warmup.run(tiny, target="embedded", work_dir=tmp_path / "work", compress="lz4")
+    with pytest.raises(warmup.InvalidArgumentError, match='"none", "zstd" or "deflate"'):
+        warmup.run(tiny, target="null", compress="lz4")  # refused for a target that stores nothing too
     with pytest.raises(warmup.InvalidArgumentError, match='"none", "zstd" or "deflate"'):
         warmup.Server(tmp_path / "server", compress="lz4")
 

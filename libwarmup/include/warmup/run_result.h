@@ -152,7 +152,7 @@ struct RunResult {
   std::string output_error;
   // Set when the run started its own server (warmup reindex).
   std::optional<ServerFigures> server_process;
-  // The server a catalog folder was read through (SourceSpec::server): the
+  // The server a catalog folder was read through (ServerFolderSourceSpec): the
   // reader's figures, apart from the target's (server_process).
   std::optional<ServerFigures> source_server_process;
   // What a remote target's server said of itself before the load (started

@@ -4,7 +4,9 @@
 #ifndef WARMUP_RUN_SPEC_H_
 #define WARMUP_RUN_SPEC_H_
 
+#include <cstddef>
 #include <string>
+#include <type_traits>
 #include <variant>
 #include <vector>
 
@@ -71,7 +73,8 @@ struct ServerFolderSourceSpec {
   std::string catalog;  // the folder in `folder`; empty = its only one
   ServerSpec server;    // its `command` is required
   // The copy, the server's log and GC log; a work directory of its own
-  // (empty: the target's work directory + "-source").
+  // (empty: the target's work directory + "-source", or "warmup-work-source"
+  // for a target that has none).
   std::string work_dir;
 };
 
@@ -141,6 +144,17 @@ enum class TargetKind {
   kNull,
   kStartedServer,
 };
+static_assert(
+    std::is_same_v<std::variant_alternative_t<static_cast<size_t>(TargetKind::kEmbedded), TargetSpec>,
+                   EmbeddedTargetSpec> &&
+        std::is_same_v<std::variant_alternative_t<static_cast<size_t>(TargetKind::kRemote), TargetSpec>,
+                       RemoteTargetSpec> &&
+        std::is_same_v<std::variant_alternative_t<static_cast<size_t>(TargetKind::kNull), TargetSpec>,
+                       NullTargetSpec> &&
+        std::is_same_v<
+            std::variant_alternative_t<static_cast<size_t>(TargetKind::kStartedServer), TargetSpec>,
+            StartedServerTargetSpec>,
+    "TargetKind names TargetSpec's alternatives in their order (KindOf relies on it)");
 // The kind `spec` holds.
 TargetKind KindOf(const TargetSpec& spec);
 // "embedded", "remote", "null", "started-server": the names messages and

@@ -307,8 +307,8 @@ void AddIdentity(const Identified& identified, RunResult& result) {
   if (!identified.note.empty()) result.notes.push_back(identified.note);
 }
 
-// kStartedServer: the work directory, the server, the load against it, the
-// server's stop and figures.
+// A started server: the work directory, the server, the load against it,
+// the server's stop and figures.
 StatusOr<RunResult> RunAgainstStartedServer(const RunSpec& spec, const StartedServerTargetSpec& started,
                                             const RunHooks& hooks, CatalogSource& source,
                                             const std::vector<PathInUse>& in_use) {
