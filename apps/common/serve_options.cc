@@ -109,8 +109,9 @@ StatusOr<ServeCommand> ParseServe(const std::vector<std::string>& args) {
   }
   if (auto s = CheckRange("golive-delay-ms", server.golive_delay_ms, 0, 600000); !s.ok()) return s;
   if (auto s = CheckRange("upsert-delay-ms", server.upsert_delay_ms, 0, 60000); !s.ok()) return s;
-  if (auto s = CheckRange("inject-upsert-delay-us", server.inject_upsert_delay_us, 0, 1'000'000); !s.ok())
+  if (auto s = CheckRange("inject-upsert-delay-us", server.inject_upsert_delay_us, 0, 1'000'000); !s.ok()) {
     return s;
+  }
   if (auto s = CheckRange("session-idle-seconds", server.session_idle_seconds, 0, kWeekSeconds); !s.ok()) {
     return s;
   }

@@ -200,9 +200,9 @@ void SayReady(int fd, const warmup::Server& server) {
 // that did ended it by a signal now and then, after a clean stop).
 // Errors: Server::Flush's.
 warmup::Status EndKeepingEngine(std::unique_ptr<warmup::Server> server) {
-  const warmup::Status flushed = server->Flush();
-  static warmup::Engine* const kept_until_exit = server->ReleaseEngine().release();
-  (void)kept_until_exit;
+  warmup::Status flushed = server->Flush();
+  static warmup::Engine* const kKeptUntilExit = server->ReleaseEngine().release();
+  (void)kKeptUntilExit;
   server.reset();
   return flushed;
 }

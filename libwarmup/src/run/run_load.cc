@@ -604,8 +604,9 @@ StatusOr<RunResult> RunLoad(const RunSpec& spec, const RunHooks& hooks) {
     return InvalidArgumentError("a started server needs ServerSpec::binary (a warmup binary) or ::command");
   }
   const auto* open = std::get_if<OpenSourceSpec>(&spec.source);
-  if (open != nullptr && open->source == nullptr)
+  if (open != nullptr && open->source == nullptr) {
     return InvalidArgumentError("OpenSourceSpec::source is null");
+  }
   const std::vector<PathInUse> in_use = PathsInUse(spec);
   if (auto s = CheckBeforeRun(spec, in_use); !s.ok()) return s;
   std::optional<SourceCache> source_cache;
