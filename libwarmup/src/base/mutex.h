@@ -100,13 +100,11 @@ class CondVar {
     lock.release();
     return status == std::cv_status::no_timeout;
   }
-  // As Wait, for `timeout` at the latest: false when it passed.
+  // As Wait, for `timeout` at the latest: false when it passed. WaitUntil on
+  // the steady clock, as std::condition_variable::wait_for is.
   template <class Rep, class Period>
   bool WaitFor(Mutex& mu, const std::chrono::duration<Rep, Period>& timeout) REQUIRES(mu) {
-    std::unique_lock<std::mutex> lock(mu.mu_, std::adopt_lock);
-    const std::cv_status status = cv_.wait_for(lock, timeout);
-    lock.release();
-    return status == std::cv_status::no_timeout;
+    return WaitUntil(mu, std::chrono::steady_clock::now() + timeout);
   }
   void NotifyOne() { cv_.notify_one(); }
   void NotifyAll() { cv_.notify_all(); }
