@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "history/sql.h"
+#include "report/setup_fields.h"
 
 namespace warmup {
 namespace {
@@ -36,15 +37,14 @@ std::string NowUtc() {
   return text;
 }
 
+// The runs of one setup, in its words. A field's value that runs recorded
+// before the field also had goes on in their series (setup_fields.h).
 std::string SeriesOf(const RunRecord& run) {
   std::string series;
-  for (const auto& [field, value] : run.setup) {
-    // Every run stored before the field read inline: an inline run goes on
-    // in their series, a run read ahead starts its own.
-    if (field == "source read" && value == "inline") continue;
-    // Likewise record writes: only a run writing them in the background is new.
-    if (field == "record writes" && value != "background") continue;
-    series += (series.empty() ? "" : "; ") + field + ": " + value;
+  for (const auto& [label, value] : run.setup) {
+    const report::SetupField* field = report::FindSetupField(label);
+    if (field != nullptr && field->own_series_value != nullptr && value != field->own_series_value) continue;
+    series += (series.empty() ? "" : "; ") + label + ": " + value;
   }
   return series;
 }

@@ -1,6 +1,7 @@
 // RunResult as JSON, schema "warmup-run/9" (docs/measurement.md).
 #include <nlohmann/json.hpp>
 
+#include "report/setup_fields.h"
 #include "warmup/report.h"
 #include "warmup/run_result.h"
 
@@ -8,6 +9,8 @@ namespace warmup {
 namespace {
 
 using nlohmann::json;
+
+json OrNull(const std::string& v) { return v.empty() ? json(nullptr) : json(v); }
 
 json Stats(const LatencyStats& s) {
   json j = {{"count", s.count},         {"total_seconds", s.total_seconds},
@@ -79,20 +82,14 @@ json Config(const RunConfig& c) {
                {"mount_options", c.storage->mount_options},
                {"free_bytes", c.storage->free_bytes < 0 ? json(nullptr) : json(c.storage->free_bytes)}};
   }
-  auto or_null = [](const std::string& v) { return v.empty() ? json(nullptr) : json(v); };
-  return {{"command_line", c.command_line},
-          {"target_kind", or_null(c.target_kind)},
-          {"compression", or_null(c.compression)},
-          {"record_writes", or_null(c.record_writes)},
-          {"max_per_collection", c.max_per_collection},
-          {"source_read_ahead", c.source_read_ahead},
-          {"collections", c.collections},
-          {"dataset_provenance", c.dataset_provenance},
-          {"server_binary", or_null(c.server_binary)},
-          {"server_command", or_null(c.server_command)},
-          {"server_args", c.server_args},
-          {"server_xmx", or_null(c.server_xmx)},
-          {"storage", std::move(storage)}};
+  json config = {{"command_line", c.command_line},
+                 {"server_binary", OrNull(c.server_binary)},
+                 {"server_command", OrNull(c.server_command)},
+                 {"server_args", c.server_args},
+                 {"server_xmx", OrNull(c.server_xmx)},
+                 {"storage", std::move(storage)}};
+  for (const report::SetupField& field : report::SetupFields()) config[field.json_name] = field.write(c);
+  return config;
 }
 
 json Server(const std::optional<ServerFigures>& server, bool golive_ran) {

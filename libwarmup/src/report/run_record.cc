@@ -8,18 +8,14 @@
 #include <string_view>
 
 #include "report/json_file.h"
+#include "report/setup_fields.h"
 #include "warmup/server_identity.h"
 
 namespace warmup {
 namespace {
 
 using json = nlohmann::json;
-
-std::string Joined(const json& words) {
-  std::string out;
-  for (const json& w : words) out += (out.empty() ? "" : " ") + w.get<std::string>();
-  return out;
-}
+using report::JoinedWords;
 
 // "0.1.0 (1d8870bdffb8, with uncommitted changes), GNU 12.2.0, ..." ->
 // "0.1.0 (1d8870bdffb8+)"; a build said otherwise (another server's) as it is.
@@ -32,56 +28,30 @@ std::string ShortBuild(const std::string& details) {
   return build;
 }
 
-// The setup and the arm's description. Reports before warmup-run/7 recorded
-// no configuration: their target kind is the first word of the target's
-// description, the rest "not recorded".
+// The setup (report/setup_fields.h, and the dataset and the host) and what
+// made the run.
 void ReadSetup(const json& doc, RunRecord& run) {
   const json& env = doc.at("environment");
   run.setup["dataset"] = doc.at("dataset_fingerprint").get<std::string>();
   run.setup["host"] = env.at("hostname").get<std::string>() + ", " + env.at("cpu_model").get<std::string>() +
                       ", " + std::to_string(env.at("cores").get<int>()) + " cores";
   const json* config = doc.contains("config") && doc.at("config").is_object() ? &doc.at("config") : nullptr;
-  constexpr const char* kNotRecorded = "not recorded";
-  auto text = [&](const char* field) -> std::string {
-    if (config == nullptr || !config->contains(field) || config->at(field).is_null()) return kNotRecorded;
-    return config->at(field).get<std::string>();
-  };
-  if (config == nullptr) {
-    const std::string target = doc.at("target").get<std::string>();
-    run.setup["target kind"] = target.substr(0, target.find(' '));
-  } else {
-    run.setup["target kind"] = text("target_kind");
+  for (const report::SetupField& field : report::SetupFields()) {
+    run.setup[field.label] = field.read(config, doc, run.setup);
   }
-  run.setup["compression"] = text("compression");
-  // Reports before the field: every target that said how it compressed wrote
-  // its records on the upserting thread.
-  run.setup["record writes"] = config != nullptr && config->contains("record_writes") ? text("record_writes")
-                               : run.setup["compression"] == kNotRecorded || run.setup["compression"] == "n/a"
-                                   ? run.setup["compression"]
-                                   : "inline";
-  std::string scale = kNotRecorded;
   if (config != nullptr) {
-    const json& provenance = config->at("dataset_provenance");
-    scale = provenance.contains("generator.scale") ? provenance.at("generator.scale").get<std::string>()
-                                                   : "not said by the source";
-    run.setup["max per collection"] = std::to_string(config->at("max_per_collection").get<int64_t>());
-    // Reports before the field read inline.
-    run.setup["source read"] =
-        config->value("source_read_ahead", false) ? "ahead, on a second thread" : "inline";
-    run.setup["collections"] = config->at("collections").empty() ? "all" : Joined(config->at("collections"));
-    std::string server = text("server_command") != kNotRecorded  ? "command " + text("server_command")
-                         : text("server_binary") != kNotRecorded ? text("server_binary")
-                                                                 : "";
-    if (!config->at("server_args").empty()) server += " (serve " + Joined(config->at("server_args")) + ")";
-    if (text("server_xmx") != kNotRecorded) server += ", heap " + text("server_xmx");
+    auto text = [&](const char* name) {
+      return config->contains(name) && config->at(name).is_string() ? config->at(name).get<std::string>()
+                                                                    : std::string();
+    };
+    std::string server =
+        !text("server_command").empty() ? "command " + text("server_command") : text("server_binary");
+    if (!config->at("server_args").empty())
+      server += " (serve " + JoinedWords(config->at("server_args")) + ")";
+    if (!text("server_xmx").empty()) server += ", heap " + text("server_xmx");
     run.server = server;
-    run.command_line = Joined(config->at("command_line"));
-  } else {
-    run.setup["max per collection"] = kNotRecorded;
-    run.setup["source read"] = "inline";
-    run.setup["collections"] = doc.at("collection_subset").get<bool>() ? "a subset" : "all";
+    run.command_line = JoinedWords(config->at("command_line"));
   }
-  run.setup["dataset scale"] = scale;
   run.loader_build = env.at("build_details").get<std::string>();
   run.host_cores = env.at("cores").get<int>();
   if (env.contains("at_start") && env.at("at_start").value("load_average_1m", json()).is_number()) {
