@@ -149,7 +149,8 @@ Status TargetGroup::Finish(const po::variables_map& vm, VerifyMode verify) {
     return InvalidArgumentError("--target must be remote or embedded, not '" + kind + "'");
   }
   auto parsed = ParseTargetKind(kind);
-  if (!parsed.ok() || *parsed == TargetKind::kStartedServer) {
+  // A started server is reindex's own; an open target is a library caller's.
+  if (!parsed.ok() || *parsed == TargetKind::kStartedServer || *parsed == TargetKind::kOpen) {
     return InvalidArgumentError("--target must be embedded, remote or null, not '" + kind + "'");
   }
   TargetKind target_kind = *parsed;
@@ -195,6 +196,8 @@ Status TargetGroup::Finish(const po::variables_map& vm, VerifyMode verify) {
         return s;
       }
       break;
+    case TargetKind::kOpen:
+      return InternalError("--target open was let through");
   }
   if (Given(vm, "server-gc-log") && remote.server_pid == 0) {
     return InvalidArgumentError("--server-gc-log goes with --server-pid (the server whose log it is)");
@@ -231,6 +234,8 @@ Status TargetGroup::Finish(const po::variables_map& vm, VerifyMode verify) {
       spec = started;
       break;
     }
+    case TargetKind::kOpen:
+      return InternalError("--target open was let through");
   }
   return OkStatus();
 }

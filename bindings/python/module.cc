@@ -153,7 +153,8 @@ py::object Run(const py::object& source, const std::string& catalog, const std::
                const std::string& compress, bool read_ahead, const py::object& progress) {
   RunSpec spec;
   auto kind = ParseTargetKind(target);
-  if (!kind.ok() || *kind == TargetKind::kStartedServer) {
+  // A started server is reindex's; an open target is a C++ caller's CatalogTarget.
+  if (!kind.ok() || *kind == TargetKind::kStartedServer || *kind == TargetKind::kOpen) {
     Raise(InvalidArgumentError("target is \"embedded\", \"remote\" or \"null\", not \"" + target + "\""));
   }
   const RecordCompression compression = CompressionNamed(compress);  // a wrong name is refused for any target

@@ -55,6 +55,13 @@ TEST_CASE("bad command lines name the option") {
   CHECK(ParseLoad({"--catalog", "x"}).status().message().find("pristine-dir") != std::string::npos);
   CHECK(ParseLoad({"--pristine-dir", "/d", "--catalog", "x", "--target", "ftp"}).status().message() ==
         "--target must be embedded, remote or null, not 'ftp'");
+  // The library's kinds a command line cannot make: a started server is
+  // reindex's own, an open target a library caller's CatalogTarget.
+  for (const char* library_only : {"open", "started-server"}) {
+    CHECK(
+        ParseLoad({"--pristine-dir", "/d", "--catalog", "x", "--target", library_only}).status().message() ==
+        std::string("--target must be embedded, remote or null, not '") + library_only + "'");
+  }
   CHECK(ParseLoad({"--pristine-dir", "/d", "--catalog", "x", "--frobnicate"})
             .status()
             .message()

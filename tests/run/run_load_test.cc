@@ -7,10 +7,13 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <memory>
 #include <set>
 #include <string>
 
 #include "common/temp_dir.h"
+#include "warmup/catalog_target.h"
 #include "warmup/generator.h"
 #include "warmup/report.h"
 #include "warmup/run_result.h"
@@ -62,8 +65,8 @@ RunSpec TinyRun(const TempDir& dir, TargetKind kind) {
 TEST_CASE(
     "target specs: each kind's spec says its kind, and only the targets warmup prepares have a work "
     "directory") {
-  for (TargetKind kind :
-       {TargetKind::kEmbedded, TargetKind::kRemote, TargetKind::kNull, TargetKind::kStartedServer}) {
+  for (TargetKind kind : {TargetKind::kEmbedded, TargetKind::kRemote, TargetKind::kNull,
+                          TargetKind::kStartedServer, TargetKind::kOpen}) {
     CAPTURE(TargetKindName(kind));
     CHECK(KindOf(DefaultTargetSpec(kind)) == kind);
   }
@@ -78,11 +81,12 @@ TEST_CASE(
   CHECK(*WorkDirOf(started) == "/s");
   CHECK(WorkDirOf(RemoteTargetSpec{}) == nullptr);
   CHECK(WorkDirOf(NullTargetSpec{}) == nullptr);
+  CHECK(WorkDirOf(OpenTargetSpec{}) == nullptr);
 }
 
 TEST_CASE("target kinds: each name parses back to its kind, and an unknown one names the kinds there are") {
-  for (TargetKind kind :
-       {TargetKind::kEmbedded, TargetKind::kRemote, TargetKind::kNull, TargetKind::kStartedServer}) {
+  for (TargetKind kind : {TargetKind::kEmbedded, TargetKind::kRemote, TargetKind::kNull,
+                          TargetKind::kStartedServer, TargetKind::kOpen}) {
     auto parsed = ParseTargetKind(TargetKindName(kind));
     REQUIRE(parsed.ok());
     CHECK(*parsed == kind);
@@ -92,7 +96,7 @@ TEST_CASE("target kinds: each name parses back to its kind, and an unknown one n
   REQUIRE_FALSE(unknown.ok());
   CHECK(unknown.status().code() == StatusCode::kInvalidArgument);
   CHECK(unknown.status().message() ==
-        "no target kind 'cloud' (there are embedded, remote, null, started-server)");
+        "no target kind 'cloud' (there are embedded, remote, null, started-server, open)");
 }
 
 TEST_CASE(
@@ -130,6 +134,90 @@ TEST_CASE("RunLoad: a source the caller opened is read as it is, with no page ca
   CHECK(result->config.record_writes == "n/a");
   CHECK_FALSE(result->source_cache.has_value());
   CHECK_FALSE(result->target_data.has_value());  // no data directory of warmup's to look into
+}
+
+// A target of a caller's own: it keeps the primary keys it was given, per
+// collection, and names its kind.
+class KeysTarget : public CatalogTarget {
+ public:
+  std::string Describe() const override { return "keys in memory"; }
+  std::string Kind() const override { return "keys"; }
+  Status CreateCatalog(const CatalogSchema&) override { return OkStatus(); }
+  Status Upsert(const Entity& entity, UpsertReceipt*) override {
+    keys_[entity.type].insert(entity.primary_key);
+    return OkStatus();
+  }
+  Status GoLive() override { return OkStatus(); }
+  StatusOr<int64_t> Count(const std::string& type) override {
+    return static_cast<int64_t>(keys_[type].size());
+  }
+  Status DropCatalog() override {
+    keys_.clear();
+    return OkStatus();
+  }
+
+ private:
+  std::map<std::string, std::set<int32_t>> keys_;
+};
+
+TEST_CASE(
+    "RunLoad: a target the caller opens is opened by the run, verified by its counts, named by its Kind") {
+  TempDir dir;
+  RunSpec spec = TinyRun(dir, TargetKind::kEmbedded);
+  int opened = 0;
+  spec.target = OpenTargetSpec{[&]() -> StatusOr<std::unique_ptr<CatalogTarget>> {
+    ++opened;
+    return std::unique_ptr<CatalogTarget>(std::make_unique<KeysTarget>());
+  }};
+  auto result = RunLoad(spec);
+  REQUIRE_MESSAGE(result.ok(), result.status().ToString());
+  CHECK(opened == 1);
+  CHECK(result->ExitCode() == 0);
+  CHECK(result->verification == Verification::kVerified);  // the tiny catalog's 300 keys, counted back
+  CHECK(result->copied() == 300);
+  CHECK(result->target == "keys in memory");
+  CHECK(result->config.target_kind == "keys");
+  // How it stores is its own: the report does not guess.
+  CHECK(result->config.compression.empty());
+  CHECK(result->config.record_writes.empty());
+  CHECK_FALSE(result->config.storage.has_value());
+  CHECK_FALSE(result->target_data.has_value());
+  // Regression: the text report gave a remote server's reason for not knowing.
+  const std::string text = RenderTextReport(*result);
+  CHECK_MESSAGE(text.find("target kind keys, records compressed: unknown (the target does not say)") !=
+                    std::string::npos,
+                text);
+}
+
+TEST_CASE("RunLoad: an open target is opened only after the run's checks pass, and must be openable") {
+  TempDir dir;
+  RunSpec spec = TinyRun(dir, TargetKind::kEmbedded);
+  bool opened = false;
+  spec.target = OpenTargetSpec{[&]() -> StatusOr<std::unique_ptr<CatalogTarget>> {
+    opened = true;
+    return std::unique_ptr<CatalogTarget>(std::make_unique<KeysTarget>());
+  }};
+  spec.outputs = {{"the report", dir / "no-such-dir/run.json"}};
+  CHECK_FALSE(RunLoad(spec).ok());
+  CHECK_FALSE(opened);
+
+  spec.outputs.clear();
+  spec.target = OpenTargetSpec{};
+  auto empty = RunLoad(spec);
+  CHECK(empty.status().code() == StatusCode::kInvalidArgument);
+  CHECK(empty.status().message() == "OpenTargetSpec::open is empty");
+
+  spec.target = OpenTargetSpec{
+      []() -> StatusOr<std::unique_ptr<CatalogTarget>> { return std::unique_ptr<CatalogTarget>(); }};
+  auto null = RunLoad(spec);
+  CHECK(null.status().code() == StatusCode::kInvalidArgument);
+  CHECK(null.status().message() == "OpenTargetSpec::open returned no target");
+
+  spec.target = OpenTargetSpec{
+      []() -> StatusOr<std::unique_ptr<CatalogTarget>> { return UnavailableError("the bucket is gone"); }};
+  auto failed = RunLoad(spec);
+  CHECK(failed.status().code() == StatusCode::kUnavailable);
+  CHECK(failed.status().message().find("the bucket is gone") != std::string::npos);
 }
 
 TEST_CASE("RunLoad: an embedded run measures its work directory when goLive starts and ends") {

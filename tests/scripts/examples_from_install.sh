@@ -73,6 +73,21 @@ expect remote_reindex "verification: VERIFIED" "$out"
 expect remote_reindex "^RUN_STATUS=MEASUREMENT-DONE-run$" "$out"
 expect remote_reindex "^  server process       warmup serve" "$out"
 [ -d "$dir/work5/data" ] || { echo "remote_reindex: the started server's data is not in WORK/data"; exit 1; }
+out=$(run "$ex/jsonl_target" "$dir/tiny.jsonl")
+expect jsonl_target "target kind jsonl" "$out"
+expect jsonl_target "verification: VERIFIED" "$out"
+[ "$(wc -l < "$dir/tiny.jsonl")" -eq 300 ] || { echo "jsonl_target: not the tiny catalog's 300 lines"; exit 1; }
+grep -q '^{"attributes":{.*},"pk":[0-9]*,"type":"Product"}$' "$dir/tiny.jsonl" ||
+  { echo "jsonl_target: no Product line"; head -3 "$dir/tiny.jsonl"; exit 1; }
+# A file that exists is refused, and left as it was.
+before=$(md5sum < "$dir/tiny.jsonl")
+set +e
+out=$("$ex/jsonl_target" "$dir/tiny.jsonl" 2>&1)
+status=$?
+set -e
+[ "$status" -ne 0 ] || { echo "jsonl_target replaced a file that existed"; exit 1; }
+expect jsonl_target "tiny.jsonl exists: a run writes a file of its own and replaces none" "$out"
+[ "$(md5sum < "$dir/tiny.jsonl")" = "$before" ] || { echo "jsonl_target changed a file it refused"; exit 1; }
 out=$(run "$ex/progress_observer" 1000)
 expect progress_observer "^ +1000 upserts, now in " "$out"
 expect progress_observer "^goLive done in " "$out"

@@ -49,6 +49,10 @@ def test_bad_arguments_raise_invalid_argument(tiny, tmp_path):
         warmup.run(tiny, target="embedded", work_dir=None)
     with pytest.raises(warmup.InvalidArgumentError, match='"embedded", "remote" or "null"'):
         warmup.run(tiny, target="elsewhere")
+    # Regression: "open" (a C++ caller's own target) once fell through to the null target.
+    for library_only in ("open", "started-server"):
+        with pytest.raises(warmup.InvalidArgumentError, match='"embedded", "remote" or "null"'):
+            warmup.run(tiny, target=library_only)
 
 
 def test_run_into_the_null_target_reports_every_collection(tiny):

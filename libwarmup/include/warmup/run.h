@@ -53,8 +53,10 @@ StatusOr<std::unique_ptr<CatalogSource>> OpenSource(const SourceSpec& spec,
 
 // Opens the target `spec` names: an embedded one on its work directory
 // (which must be prepared already: PrepareWorkDir), a remote one at its
-// address, a null one. Errors: kInvalidArgument for a started server
-// (RunLoad starts that one); the engine's or the client's.
+// address, a null one, an open one by its `open`. Errors: kInvalidArgument
+// for a started server (RunLoad starts that one) and for an open spec
+// without `open` or whose `open` returned null; the engine's, the client's,
+// or what `open` returned.
 StatusOr<std::unique_ptr<CatalogTarget>> OpenTarget(const TargetSpec& spec);
 
 // Checked before a run starts, so that a run's figures never end up with

@@ -5,12 +5,15 @@
 #define WARMUP_RUN_SPEC_H_
 
 #include <cstddef>
+#include <functional>
+#include <memory>
 #include <string>
 #include <type_traits>
 #include <variant>
 #include <vector>
 
 #include "warmup/catalog_source.h"
+#include "warmup/catalog_target.h"
 #include "warmup/copy_options.h"
 #include "warmup/record_storage.h"
 #include "warmup/status.h"
@@ -133,9 +136,17 @@ struct StartedServerTargetSpec {
   bool records_inline = false;
 };
 
+// A target of the caller's own (a CatalogTarget it wrote), opened by `open`
+// when the run is about to copy, after its checks pass. The report's target
+// kind is the target's Kind(); warmup prepares no directory for it and knows
+// nothing of how it stores (examples/jsonl_target.cc).
+struct OpenTargetSpec {
+  std::function<StatusOr<std::unique_ptr<CatalogTarget>>()> open;
+};
+
 // Where the copy writes: one of the kinds above, never a mix.
-using TargetSpec =
-    std::variant<EmbeddedTargetSpec, RemoteTargetSpec, NullTargetSpec, StartedServerTargetSpec>;
+using TargetSpec = std::variant<EmbeddedTargetSpec, RemoteTargetSpec, NullTargetSpec, StartedServerTargetSpec,
+                                OpenTargetSpec>;
 
 // The kinds of target a run writes to, in TargetSpec's order: a closed set.
 enum class TargetKind {
@@ -143,6 +154,7 @@ enum class TargetKind {
   kRemote,
   kNull,
   kStartedServer,
+  kOpen,
 };
 static_assert(
     std::is_same_v<std::variant_alternative_t<static_cast<size_t>(TargetKind::kEmbedded), TargetSpec>,
@@ -153,12 +165,14 @@ static_assert(
                        NullTargetSpec> &&
         std::is_same_v<
             std::variant_alternative_t<static_cast<size_t>(TargetKind::kStartedServer), TargetSpec>,
-            StartedServerTargetSpec>,
+            StartedServerTargetSpec> &&
+        std::is_same_v<std::variant_alternative_t<static_cast<size_t>(TargetKind::kOpen), TargetSpec>,
+                       OpenTargetSpec>,
     "TargetKind names TargetSpec's alternatives in their order (KindOf relies on it)");
 // The kind `spec` holds.
 TargetKind KindOf(const TargetSpec& spec);
-// "embedded", "remote", "null", "started-server": the names messages and
-// reports use.
+// "embedded", "remote", "null", "started-server", "open": the names messages
+// and reports use.
 const char* TargetKindName(TargetKind kind);
 // The kind `name` names (TargetKindName's inverse). Errors: kInvalidArgument
 // naming `name` and the kinds there are.

@@ -223,7 +223,9 @@ std::string DescribeConfig(const RunResult& r) {
   std::string out =
       "target kind " + (c.target_kind.empty() ? std::string("not recorded") : c.target_kind) +
       ", records compressed: " +
-      (c.compression.empty() ? std::string("unknown (a server warmup did not start)") : c.compression) +
+      (!c.compression.empty()      ? c.compression
+       : c.target_kind == "remote" ? std::string("unknown (a server warmup did not start)")
+                                   : std::string("unknown (the target does not say)")) +
       (c.record_writes.empty() ? std::string() : ", record writes " + c.record_writes) +
       (RecordsWrittenAsEvitaDb(c.compression, c.record_writes) ? " (as evitaDB writes them)" : "") +
       ", verify " + VerifyModeName(r.verify_mode) +

@@ -36,7 +36,8 @@ constexpr struct {
 } kTargetKinds[] = {{TargetKind::kEmbedded, "embedded"},
                     {TargetKind::kRemote, "remote"},
                     {TargetKind::kNull, "null"},
-                    {TargetKind::kStartedServer, "started-server"}};
+                    {TargetKind::kStartedServer, "started-server"},
+                    {TargetKind::kOpen, "open"}};
 
 // Prewarms or drops the snapshot as asked, then measures what is resident.
 StatusOr<SourceCache> SetSourceCache(const std::string& snapshot, SourceCacheStep step) {
@@ -224,9 +225,11 @@ void DescribeTarget(const TargetSpec& target, const std::string& data_dir, RunCo
       config.server_command = started->server.command;  // its storage settings are in the command
       config.server_xmx = started->server.xmx;
     }
-  } else {
+  } else if (std::holds_alternative<RemoteTargetSpec>(target)) {
     config.target_kind = TargetKindName(TargetKind::kRemote);
   }
+  // An open target is the caller's: its Kind() names it (RunCopy), and how
+  // it stores is its own.
 }
 
 // The size of a target's data directory when goLive starts and ends. Its
@@ -389,6 +392,8 @@ TargetSpec DefaultTargetSpec(TargetKind kind) {
       return NullTargetSpec{};
     case TargetKind::kStartedServer:
       return StartedServerTargetSpec{};
+    case TargetKind::kOpen:
+      return OpenTargetSpec{};
   }
   return NullTargetSpec{};
 }
@@ -508,6 +513,13 @@ StatusOr<std::unique_ptr<CatalogTarget>> OpenTarget(const TargetSpec& spec) {
     return MakeRemoteTarget(remote->address, options);
   }
   if (std::holds_alternative<NullTargetSpec>(spec)) return MakeNullTarget();
+  if (const auto* open = std::get_if<OpenTargetSpec>(&spec)) {
+    if (!open->open) return InvalidArgumentError("OpenTargetSpec::open is empty");
+    auto target = open->open();
+    if (target.ok() && *target == nullptr)
+      return InvalidArgumentError("OpenTargetSpec::open returned no target");
+    return target;
+  }
   return InvalidArgumentError("OpenTarget cannot open a started server's target: RunLoad starts the server");
 }
 
@@ -606,6 +618,10 @@ StatusOr<RunResult> RunLoad(const RunSpec& spec, const RunHooks& hooks) {
   const auto* open = std::get_if<OpenSourceSpec>(&spec.source);
   if (open != nullptr && open->source == nullptr) {
     return InvalidArgumentError("OpenSourceSpec::source is null");
+  }
+  if (const auto* open_target = std::get_if<OpenTargetSpec>(&spec.target);
+      open_target && !open_target->open) {
+    return InvalidArgumentError("OpenTargetSpec::open is empty");
   }
   const std::vector<PathInUse> in_use = PathsInUse(spec);
   if (auto s = CheckBeforeRun(spec, in_use); !s.ok()) return s;
