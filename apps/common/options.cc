@@ -102,7 +102,7 @@ StatusOr<ExportCommand> ParseExport(const std::vector<std::string>& args) {
                                      "the source server command's {xmx}")(
       "source-server-start-timeout", po::value(&cmd.folder.server.start_timeout_seconds)->default_value(300),
       "seconds the source server may take to start and open the catalog ALIVE")(
-      "source-work-dir", po::value(&cmd.folder.work_dir)->default_value("warmup-work-source"),
+      "source-work-dir", po::value(&cmd.folder.work_dir)->default_value(kDefaultSourceWorkDir),
       "the source server's work directory: the folder's copy, its log and GC log");
   o.add(ClientTlsGroup(&tls, true));
   auto vm = Parse(

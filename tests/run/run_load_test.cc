@@ -383,6 +383,32 @@ TEST_CASE(
 }
 
 TEST_CASE(
+    "regression: a catalog folder's server was started before the target's spec was checked, now a target "
+    "that cannot be made is refused first") {
+  TempDir dir;
+  fs::create_directories(dir / "storage/senesi");
+  ServerFolderSourceSpec folder;
+  folder.folder = dir / "storage";
+  folder.server.command = "exit 1";  // never run: the spec is refused first
+  folder.work_dir = dir / "source";
+  RunSpec spec;
+  spec.source = folder;
+  StartedServerTargetSpec no_binary;
+  no_binary.work_dir = dir / "work";
+  spec.target = no_binary;
+  auto started = RunLoad(spec);
+  CHECK(started.status().code() == StatusCode::kInvalidArgument);
+  CHECK(started.status().message() ==
+        "a started server needs ServerSpec::binary (a warmup binary) or ::command");
+  spec.target = OpenTargetSpec{};
+  auto open = RunLoad(spec);
+  CHECK(open.status().code() == StatusCode::kInvalidArgument);
+  CHECK(open.status().message() == "OpenTargetSpec::open is empty");
+  CHECK_FALSE(fs::exists(dir / "source"));  // no copy of the folder was made
+  CHECK_FALSE(fs::exists(dir / "work"));
+}
+
+TEST_CASE(
     "regression: an unknown --collections name was found only after the work directory was wiped and the "
     "server "
     "started, and exited 1: now kInvalidArgument before anything is prepared") {

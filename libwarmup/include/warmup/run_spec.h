@@ -76,10 +76,12 @@ struct ServerFolderSourceSpec {
   std::string catalog;  // the folder in `folder`; empty = its only one
   ServerSpec server;    // its `command` is required
   // The copy, the server's log and GC log; a work directory of its own
-  // (empty: the target's work directory + "-source", or "warmup-work-source"
-  // for a target that has none).
+  // (empty: the target's work directory + "-source", or
+  // kDefaultSourceWorkDir for a target that has none).
   std::string work_dir;
 };
+// A source server's work directory when neither its spec nor the target names one.
+inline constexpr const char* kDefaultSourceWorkDir = "warmup-work-source";
 
 // A source the caller opened (a generator, a CatalogSource of its own),
 // read as it is. Not owned; it must outlive the run.

@@ -525,47 +525,6 @@ StatusOr<std::unique_ptr<CatalogTarget>> OpenTarget(const TargetSpec& spec) {
 
 namespace {
 
-// RunLoad with a source server (SourceServer): the run reads the catalog
-// over gRPC, and the server is stopped after it.
-StatusOr<RunResult> RunThroughSourceServer(const RunSpec& spec, const ServerFolderSourceSpec& folder,
-                                           const RunHooks& hooks) {
-  const std::string* target_work_dir = WorkDirOf(spec.target);
-  const std::string work = !folder.work_dir.empty()     ? folder.work_dir
-                           : target_work_dir != nullptr ? *target_work_dir + "-source"
-                                                        : std::string("warmup-work-source");
-  std::vector<PathInUse> in_use = PathsInUse(spec);
-  // The catalog folder is checked against the target's work directory here:
-  // the run below reads the server, not the folder.
-  if (auto s = CheckBeforeRun(spec, in_use); !s.ok()) return s;
-  if (target_work_dir != nullptr) in_use.push_back({spec.names.work_dir, *target_work_dir});
-  auto server = SourceServer::Start(folder, spec.names.source_dir, work, in_use, hooks.stop);
-  if (!server.ok()) return server.status();
-  RunSpec read = spec;
-  LiveSourceSpec live;
-  live.address = (*server)->address();
-  live.catalog = (*server)->catalog();
-  read.source = live;
-  // The reader's figures apart from the writer's: its own sampler, its own field.
-  ServerSampler sampler((*server)->process());
-  RunHooks read_hooks = hooks;
-  read_hooks.observers.push_back(&sampler);
-  StatusOr<RunResult> result = RunLoad(read, read_hooks);
-  ServerFigures figures = (*server)->Stop(!result.ok() || !result->abort_error.empty());
-  // A read that failed because the reader died says so first: its gRPC
-  // error alone ("Socket closed") would send the reader looking elsewhere.
-  if (!result.ok()) {
-    return Status(result.status().code(), (*server)->FailureMessage(result.status().message()));
-  }
-  if (!(*server)->DiedDuringRun().empty() && !result->abort_error.empty()) {
-    result->abort_error = (*server)->FailureMessage(result->abort_error);
-  }
-  result->notes.push_back("the source: " + (*server)->Describe());
-  sampler.AddTo(figures);
-  result->source_server_process = std::move(figures);
-  for (const auto& [key, value] : (*server)->Provenance()) result->config.dataset_provenance[key] = value;
-  return result;
-}
-
 // A run against a target already running or in this process (not one it starts).
 StatusOr<RunResult> RunAgainstTarget(const RunSpec& spec, const RunHooks& hooks, CatalogSource& source,
                                      const std::vector<PathInUse>& in_use) {
@@ -601,32 +560,33 @@ StatusOr<RunResult> RunAgainstTarget(const RunSpec& spec, const RunHooks& hooks,
   return result;
 }
 
-}  // namespace
-
-StatusOr<RunResult> RunLoad(const RunSpec& spec, const RunHooks& hooks) {
-  if (const auto* folder = std::get_if<ServerFolderSourceSpec>(&spec.source)) {
-    if (folder->server.command.empty()) {
-      return InvalidArgumentError(
-          "a catalog folder is read through a server: its ServerSpec::command is empty");
-    }
-    return RunThroughSourceServer(spec, *folder, hooks);
+// The spec's own mistakes, before anything is read, made or started.
+Status CheckSpec(const RunSpec& spec) {
+  const auto* folder = std::get_if<ServerFolderSourceSpec>(&spec.source);
+  if (folder != nullptr && folder->server.command.empty()) {
+    return InvalidArgumentError(
+        "a catalog folder is read through a server: its ServerSpec::command is empty");
   }
+  const auto* open = std::get_if<OpenSourceSpec>(&spec.source);
+  if (open != nullptr && open->source == nullptr)
+    return InvalidArgumentError("OpenSourceSpec::source is null");
   const auto* started = std::get_if<StartedServerTargetSpec>(&spec.target);
   if (started != nullptr && started->server.binary.empty() && started->server.command.empty()) {
     return InvalidArgumentError("a started server needs ServerSpec::binary (a warmup binary) or ::command");
   }
-  const auto* open = std::get_if<OpenSourceSpec>(&spec.source);
-  if (open != nullptr && open->source == nullptr) {
-    return InvalidArgumentError("OpenSourceSpec::source is null");
-  }
-  if (const auto* open_target = std::get_if<OpenTargetSpec>(&spec.target);
-      open_target && !open_target->open) {
+  const auto* open_target = std::get_if<OpenTargetSpec>(&spec.target);
+  if (open_target != nullptr && !open_target->open)
     return InvalidArgumentError("OpenTargetSpec::open is empty");
-  }
-  const std::vector<PathInUse> in_use = PathsInUse(spec);
-  if (auto s = CheckBeforeRun(spec, in_use); !s.ok()) return s;
+  return OkStatus();
+}
+
+// RunLoad once the spec and its paths are checked, from a source it opens
+// (not a catalog folder: RunThroughSourceServer reads that through a server).
+StatusOr<RunResult> RunChecked(const RunSpec& spec, const RunHooks& hooks,
+                               const std::vector<PathInUse>& in_use) {
   std::optional<SourceCache> source_cache;
   std::unique_ptr<CatalogSource> opened;
+  const auto* open = std::get_if<OpenSourceSpec>(&spec.source);
   if (open == nullptr) {
     auto source = OpenSource(spec.source, &source_cache, spec.names);
     if (!source.ok()) return source.status();
@@ -635,6 +595,7 @@ StatusOr<RunResult> RunLoad(const RunSpec& spec, const RunHooks& hooks) {
   CatalogSource& source = open != nullptr ? *open->source : *opened;
   // The spec's mistakes before any work directory is touched or server started.
   if (auto s = CheckCopyOptions(source, spec.copy); !s.ok()) return s;
+  const auto* started = std::get_if<StartedServerTargetSpec>(&spec.target);
   if (hooks.stop != nullptr && hooks.stop->requested() && started != nullptr) {
     return FailedPreconditionError("stopped before the server was started; nothing was run");
   }
@@ -644,6 +605,56 @@ StatusOr<RunResult> RunLoad(const RunSpec& spec, const RunHooks& hooks) {
                                    : RunAgainstTarget(spec, hooks, source, in_use);
   if (result.ok()) result->source_cache = source_cache;
   return result;
+}
+
+// RunLoad with a source server (SourceServer): the run reads the catalog
+// over gRPC, and the server is stopped after it.
+StatusOr<RunResult> RunThroughSourceServer(const RunSpec& spec, const ServerFolderSourceSpec& folder,
+                                           const RunHooks& hooks, const std::vector<PathInUse>& in_use) {
+  const std::string* target_work_dir = WorkDirOf(spec.target);
+  const std::string work = !folder.work_dir.empty()     ? folder.work_dir
+                           : target_work_dir != nullptr ? *target_work_dir + "-source"
+                                                        : std::string(kDefaultSourceWorkDir);
+  std::vector<PathInUse> server_in_use = in_use;
+  if (target_work_dir != nullptr) server_in_use.push_back({spec.names.work_dir, *target_work_dir});
+  auto server = SourceServer::Start(folder, spec.names.source_dir, work, server_in_use, hooks.stop);
+  if (!server.ok()) return server.status();
+  RunSpec read = spec;
+  LiveSourceSpec live;
+  live.address = (*server)->address();
+  live.catalog = (*server)->catalog();
+  read.source = live;
+  // The reader's figures apart from the writer's: its own sampler, its own field.
+  ServerSampler sampler((*server)->process());
+  RunHooks read_hooks = hooks;
+  read_hooks.observers.push_back(&sampler);
+  StatusOr<RunResult> result = RunChecked(read, read_hooks, in_use);
+  ServerFigures figures = (*server)->Stop(!result.ok() || !result->abort_error.empty());
+  // A read that failed because the reader died says so first: its gRPC
+  // error alone ("Socket closed") would send the reader looking elsewhere.
+  if (!result.ok()) {
+    return Status(result.status().code(), (*server)->FailureMessage(result.status().message()));
+  }
+  if (!(*server)->DiedDuringRun().empty() && !result->abort_error.empty()) {
+    result->abort_error = (*server)->FailureMessage(result->abort_error);
+  }
+  result->notes.push_back("the source: " + (*server)->Describe());
+  sampler.AddTo(figures);
+  result->source_server_process = std::move(figures);
+  for (const auto& [key, value] : (*server)->Provenance()) result->config.dataset_provenance[key] = value;
+  return result;
+}
+
+}  // namespace
+
+StatusOr<RunResult> RunLoad(const RunSpec& spec, const RunHooks& hooks) {
+  if (auto s = CheckSpec(spec); !s.ok()) return s;
+  const std::vector<PathInUse> in_use = PathsInUse(spec);
+  if (auto s = CheckBeforeRun(spec, in_use); !s.ok()) return s;
+  if (const auto* folder = std::get_if<ServerFolderSourceSpec>(&spec.source)) {
+    return RunThroughSourceServer(spec, *folder, hooks, in_use);
+  }
+  return RunChecked(spec, hooks, in_use);
 }
 
 }  // namespace warmup
