@@ -142,9 +142,7 @@ ClientTlsOptions TlsFor(const ClientTlsOptions& tls, bool enabled, bool keep_set
 }
 
 StatusOr<RecordCompression> ParseRecordCompression(const std::string& compression) {
-  if (compression == "none") return RecordCompression::kNone;
-  if (compression == "zstd") return RecordCompression::kZstd;
-  if (compression == "deflate") return RecordCompression::kDeflate;
+  if (auto named = RecordCompressionNamed(compression)) return *named;
   return InvalidArgumentError("--compress must be none, zstd or deflate, not '" + compression + "'");
 }
 

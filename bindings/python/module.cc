@@ -39,9 +39,7 @@ auto WithoutGil(F call) {
 py::object FromJson(const std::string& text) { return py::module_::import("json").attr("loads")(text); }
 
 RecordCompression CompressionNamed(const std::string& name) {
-  if (name == "none") return RecordCompression::kNone;
-  if (name == "zstd") return RecordCompression::kZstd;
-  if (name == "deflate") return RecordCompression::kDeflate;
+  if (auto named = RecordCompressionNamed(name)) return *named;
   Raise(InvalidArgumentError("compress is \"none\", \"zstd\" or \"deflate\", not \"" + name + "\""));
 }
 

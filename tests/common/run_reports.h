@@ -21,8 +21,7 @@ inline std::string WriteRunReport(const std::filesystem::path& dir, const std::s
                                   double product_us, const std::function<void(RunResult&)>& adjust = {}) {
   RunResult r;
   r.config.target_kind = "embedded";
-  r.config.compression = "none";
-  r.config.record_writes = "inline";
+  r.config.records = RecordStorage{RecordCompression::kNone, RecordWrites::kInline};
   r.run_label = label;
   r.started_at = "2026-12-04T10:00:00Z";
   r.dataset_fingerprint = "f1";

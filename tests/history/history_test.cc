@@ -139,7 +139,7 @@ TEST_CASE(
   REQUIRE_OK(RecordReportFile(**history, older));
   REQUIRE_OK(RecordReportFile(**history, WriteRunReport(dir.path(), "inline", 10, 500)));
   REQUIRE_OK(RecordReportFile(**history, WriteRunReport(dir.path(), "background", 10, 500, [](RunResult& r) {
-    r.config.record_writes = "background";
+    r.config.records = RecordStorage{RecordCompression::kNone, RecordWrites::kBackground};
   })));
   auto runs = (*history)->Runs({});
   REQUIRE_OK(runs);

@@ -319,8 +319,7 @@ TEST_CASE("bench text: each run's records and verification, as its report says t
   TempDir dir;
   RunResult r;
   r.golive = GoLiveOutcome::kCompleted;
-  r.config.compression = "deflate";
-  r.config.record_writes = "inline";
+  r.config.records = RecordStorage{RecordCompression::kDeflate, RecordWrites::kInline};
   r.verify_mode = VerifyMode::kContent;
   r.verification = Verification::kVerified;
   const std::string file = dir / "embedded.json";

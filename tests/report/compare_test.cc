@@ -547,8 +547,9 @@ TEST_CASE(
   for (int i = 0; i < 3; ++i) {
     a.push_back(WriteRun(dir.path(), "a" + std::to_string(i), 10, 500 + i));
     b.push_back(WriteRun(dir.path(), "b" + std::to_string(i), 10, 500 + i));
-    zstd.push_back(WriteRun(dir.path(), "z" + std::to_string(i), 10, 500 + i, "f1",
-                            [](RunResult& r) { r.config.compression = "zstd"; }));
+    zstd.push_back(WriteRun(dir.path(), "z" + std::to_string(i), 10, 500 + i, "f1", [](RunResult& r) {
+      r.config.records = RecordStorage{RecordCompression::kZstd, RecordWrites::kInline};
+    }));
     remote.push_back(WriteRun(dir.path(), "r" + std::to_string(i), 10, 500 + i, "f1",
                               [](RunResult& r) { r.config.target_kind = "remote"; }));
   }
@@ -574,10 +575,13 @@ TEST_CASE(
         std::string::npos);
   // A run whose records were written on a second thread left that work out
   // of its upserts: not the inline runs' upsert times.
-  auto background = CompareRuns(a,
-                                {b[0], WriteRun(dir.path(), "background", 10, 500, "f1",
-                                                [](RunResult& r) { r.config.record_writes = "background"; })},
-                                {}, {});
+  auto background = CompareRuns(
+      a,
+      {b[0], WriteRun(dir.path(), "background", 10, 500, "f1",
+                      [](RunResult& r) {
+                        r.config.records = RecordStorage{RecordCompression::kNone, RecordWrites::kBackground};
+                      })},
+      {}, {});
   CHECK(background.status().message().find("(record writes background vs inline)") != std::string::npos);
   // A report written before the field existed read its source inline, and
   // compares with an inline run as it did.

@@ -69,8 +69,7 @@ RunResult Example() {
   r.loader_pid = 4242;
   r.config.command_line = {"warmup", "reindex", "--pristine-dir", "/s"};
   r.config.target_kind = "remote";
-  r.config.compression = "zstd";
-  r.config.record_writes = "inline";
+  r.config.records = RecordStorage{RecordCompression::kZstd, RecordWrites::kInline};
   r.config.max_per_collection = 20;
   r.config.source_read_ahead = true;
   r.config.collections = {"Brand", "Product"};

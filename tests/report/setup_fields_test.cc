@@ -22,8 +22,7 @@ TEST_CASE("setup fields: a configuration set on purpose reads back as its setup,
   testing::TempDir dir;
   auto run = ReadRunRecord(WriteRunReport(dir.path(), "r1", 10, 500, [](RunResult& r) {
     r.config.target_kind = "embedded";
-    r.config.compression = "deflate";
-    r.config.record_writes = "background";
+    r.config.records = RecordStorage{RecordCompression::kDeflate, RecordWrites::kBackground};
     r.config.max_per_collection = 7;
     r.config.source_read_ahead = true;
     r.config.collections = {"Product", "Brand"};

@@ -108,8 +108,9 @@ TEST_CASE(
   CHECK(result->ExitCode() == 0);
   CHECK(result->copied() == 300);
   CHECK(result->config.target_kind == "embedded");
-  CHECK(result->config.compression == "none");
-  CHECK(result->config.record_writes == "background");  // EngineOptions' default
+  CHECK(result->config.records ==
+        TargetRecords(
+            RecordStorage{RecordCompression::kNone, RecordWrites::kBackground}));  // EngineOptions' default
   REQUIRE(result->source_cache.has_value());
   CHECK(result->source_cache->action == "none");
   CHECK(result->time_series.has_value());
@@ -130,8 +131,7 @@ TEST_CASE("RunLoad: a source the caller opened is read as it is, with no page ca
   REQUIRE_MESSAGE(result.ok(), result.status().ToString());
   CHECK(result->copied() == 300);
   CHECK(result->config.target_kind == "null");
-  CHECK(result->config.compression == "n/a");
-  CHECK(result->config.record_writes == "n/a");
+  CHECK(std::holds_alternative<RecordsNotStored>(result->config.records));
   CHECK_FALSE(result->source_cache.has_value());
   CHECK_FALSE(result->target_data.has_value());  // no data directory of warmup's to look into
 }
@@ -178,8 +178,7 @@ TEST_CASE(
   CHECK(result->target == "keys in memory");
   CHECK(result->config.target_kind == "keys");
   // How it stores is its own: the report does not guess.
-  CHECK(result->config.compression.empty());
-  CHECK(result->config.record_writes.empty());
+  CHECK(std::holds_alternative<RecordsUnknown>(result->config.records));
   CHECK_FALSE(result->config.storage.has_value());
   CHECK_FALSE(result->target_data.has_value());
   // Regression: the text report gave a remote server's reason for not knowing.
@@ -317,7 +316,7 @@ TEST_CASE(
   auto inline_run = RunLoad(embedded);
   REQUIRE_MESSAGE(inline_run.ok(), inline_run.status().ToString());
   CHECK(inline_run->ExitCode() == 0);
-  CHECK(inline_run->config.record_writes == "inline");
+  CHECK(RecordWritesWord(inline_run->config.records) == "inline");
   // Only a run whose upserts left the record writes out carries the caveat.
   auto background_caveat = [](const RunResult& r) {
     const auto caveats = RunCaveats(r);
@@ -329,7 +328,7 @@ TEST_CASE(
   embedded.target = Embedded(dir / "background");
   auto background_run = RunLoad(embedded);
   REQUIRE_MESSAGE(background_run.ok(), background_run.status().ToString());
-  CHECK(background_run->config.record_writes == "background");
+  CHECK(RecordWritesWord(background_run->config.records) == "background");
   CHECK(background_caveat(*background_run) == 1);
   RunSpec served = embedded;  // the same snapshot
   StartedServerTargetSpec started;
@@ -339,7 +338,7 @@ TEST_CASE(
   served.target = started;
   auto served_run = RunLoad(served);
   REQUIRE_MESSAGE(served_run.ok(), served_run.status().ToString());
-  CHECK(served_run->config.record_writes == "inline");
+  CHECK(RecordWritesWord(served_run->config.records) == "inline");
   // The serve it started was told: its start-up line says how it writes.
   REQUIRE(served_run->server_process.has_value());
   CHECK_MESSAGE(served_run->server_process->header.find(", records inline") != std::string::npos,

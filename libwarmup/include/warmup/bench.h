@@ -27,9 +27,10 @@ struct BenchRun {
   // Whether the source was read ahead on a second thread (RunConfig::
   // source_read_ahead): then source_read_seconds is the load's wait.
   bool source_read_ahead = false;
-  // How its target kept records (RunConfig::compression, ::record_writes,
-  // e.g. "deflate", "inline"; empty when the report does not say: a server
-  // started by a command keeps its own settings, in the command) and what
+  // How its target kept records (the report's config.compression and
+  // config.record_writes, e.g. "deflate", "inline"; empty when the report
+  // does not say: a server started by a command keeps its own settings, in
+  // the command) and what
   // it verified (VerifyModeName: "counts", "content", "none") and how that
   // came out (the report's verification.outcome: "verified",
   // "not_applicable" for the null target, ...).
@@ -106,7 +107,7 @@ struct BenchRow {
 // the first (<= 1.2 x). A run only counts when it exited 0: any other run's
 // rows are not measured, and say why. The time targets (embedded / null,
 // evitaDB / embedded, the Product growth) are set for records written as
-// evitaDB writes them (RecordsWrittenAsEvitaDb): when the embedded run wrote
+// evitaDB writes them (WrittenAsEvitaDb): when the embedded run wrote
 // them otherwise, those rows show their figure in `value` and are not
 // measured, saying how it wrote them.
 std::vector<BenchRow> BenchTable(const BenchFigures& figures);

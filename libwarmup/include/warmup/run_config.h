@@ -8,7 +8,10 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <variant>
 #include <vector>
+
+#include "warmup/record_storage.h"
 #include "warmup/storage_info.h"
 
 namespace warmup {
@@ -21,6 +24,19 @@ enum class VerifyMode {
 };
 const char* VerifyModeName(VerifyMode mode);  // "none", "counts", "content"
 
+struct RecordsUnknown {
+  friend bool operator==(const RecordsUnknown&, const RecordsUnknown&) = default;
+};
+struct RecordsNotStored {
+  friend bool operator==(const RecordsNotStored&, const RecordsNotStored&) = default;
+};
+using TargetRecords = std::variant<RecordsUnknown, RecordsNotStored, RecordStorage>;
+// The report's config.compression and config.record_writes of `records`: a
+// name (RecordCompressionName, RecordWritesName), "n/a" when none are
+// stored, empty when unknown (the report writes null).
+std::string CompressionWord(const TargetRecords& records);
+std::string RecordWritesWord(const TargetRecords& records);
+
 // What a run was asked to do, recorded whole in its report, so that runs
 // that measured different things are never compared as if they had not
 // (compare.h says which fields must agree).
@@ -28,15 +44,16 @@ struct RunConfig {
   // The command line as given (the tool, its command, its arguments); empty
   // for a run made through the library.
   std::vector<std::string> command_line;
-  std::string target_kind;  // "embedded", "remote", "null"; empty = not said
-  // How the target stores records (storage.compress): "none", "zstd",
-  // "deflate", or empty when not known (a remote server warmup did not start).
-  std::string compression;
-  // Who writes the target's records in WARM_UP: "background" (a second
-  // thread, EngineOptions::background_records: upsert times leave that work
-  // out), "inline" (each upsert, as evitaDB's does), "n/a" (a null target),
-  // or empty when not known (a remote server warmup did not start).
-  std::string record_writes;
+  // The target's kind: TargetKindName for warmup's own, the target's Kind()
+  // for a caller's ("jsonl"); empty = not said. A string, since any target
+  // may name its kind.
+  std::string target_kind;
+  // How the target stores its records, as far as the run knows: how, from
+  // the spec (an embedded target, a started warmup serve); that it stores
+  // none (RecordsNotStored: the null target; "n/a" in the report); or
+  // unknown (RecordsUnknown: a server warmup did not start, a command's own
+  // settings, a caller's target).
+  TargetRecords records;
   int64_t max_per_collection = 0;        // 0 = all
   std::vector<std::string> collections;  // the subset asked for; empty = all
   // Whether the source was read ahead on a second thread (CopyOptions::

@@ -152,25 +152,6 @@ StatusOr<std::unique_ptr<Engine>> OpenEngineWithEnv(Env* env, const std::string&
 }
 }  // namespace engine
 
-const char* RecordWritesName(bool background_records) { return background_records ? "background" : "inline"; }
-
-bool RecordsWrittenAsEvitaDb(std::string_view compression, std::string_view record_writes) {
-  return compression == RecordCompressionName(RecordCompression::kDeflate) &&
-         record_writes == RecordWritesName(/*background_records=*/false);
-}
-
-const char* RecordCompressionName(RecordCompression compression) {
-  switch (compression) {
-    case RecordCompression::kNone:
-      return "none";
-    case RecordCompression::kZstd:
-      return "zstd";
-    case RecordCompression::kDeflate:
-      return "deflate";
-  }
-  return "?";
-}
-
 StatusOr<std::unique_ptr<Engine>> Engine::Open(const std::string& data_dir, const EngineOptions& options) {
   return engine::OpenEngineWithEnv(engine::DefaultEnv(), data_dir, options);
 }

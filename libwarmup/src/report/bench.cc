@@ -87,18 +87,26 @@ std::string FirstOf(std::initializer_list<std::string> whys) {
   return "";
 }
 
-// Empty when `run` wrote its records as evitaDB's WARM_UP upsert does
-// (RecordsWrittenAsEvitaDb), else what it did instead. The time targets are
+// Whether the report's words say `run` wrote its records as evitaDB's
+// WARM_UP upsert does (WrittenAsEvitaDb); not when it does not say.
+bool WrittenAsEvitaDb(const BenchRun& run) {
+  const auto compression = RecordCompressionNamed(run.compression);
+  const auto writes = RecordWritesNamed(run.record_writes);
+  return compression && writes && WrittenAsEvitaDb(RecordStorage{*compression, *writes});
+}
+
+// Empty when `run` wrote its records as evitaDB's WARM_UP upsert does, else
+// what it did instead. The time targets are
 // set for that mode, and a figure set against evitaDB's holds only for a run
 // that did that work too (what it costs: docs/performance.md, "Stop 58").
 std::string NotWrittenAsEvitaDb(const std::string& name, const BenchRun& run) {
-  if (RecordsWrittenAsEvitaDb(run.compression, run.record_writes)) return "";
+  if (WrittenAsEvitaDb(run)) return "";
   return "the " + name + " run's records were " +
          (run.compression.empty() ? std::string("not said to be compressed") : run.compression) +
          ", written " +
          (run.record_writes.empty() ? std::string("as its report does not say") : run.record_writes) +
          ", where evitaDB's are " + RecordCompressionName(RecordCompression::kDeflate) + ", written " +
-         RecordWritesName(/*background_records=*/false);
+         RecordWritesName(RecordWrites::kInline);
 }
 
 // `row` shown but held against nothing when `why` (NotWrittenAsEvitaDb) is
@@ -383,9 +391,9 @@ std::string RenderBenchText(const BenchFigures& figures, const std::vector<Bench
                     r->exit_code, r->report.c_str());
       std::string setup;
       if (!r->compression.empty() && r->compression != "n/a") {
-        setup =
-            "records " + r->compression + (r->record_writes.empty() ? "" : ", written " + r->record_writes) +
-            (RecordsWrittenAsEvitaDb(r->compression, r->record_writes) ? " (as evitaDB writes them)" : "");
+        setup = "records " + r->compression +
+                (r->record_writes.empty() ? "" : ", written " + r->record_writes) +
+                (WrittenAsEvitaDb(*r) ? " (as evitaDB writes them)" : "");
       }
       if (!r->verify_check.empty() && r->verification != VerificationName(Verification::kNotApplicable)) {
         setup += (setup.empty() ? "" : "; ") + ("verify " + r->verify_check) +

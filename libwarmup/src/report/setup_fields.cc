@@ -25,9 +25,9 @@ const std::array<SetupField, 7> kSetupFields = {{
        const std::string target = report.at("target").get<std::string>();
        return target.substr(0, target.find(' '));
      }},
-    {"compression", "compression", [](const RunConfig& c) { return OrNull(c.compression); },
+    {"compression", "compression", [](const RunConfig& c) { return OrNull(CompressionWord(c.records)); },
      [](const json* config, const json&, const Setup&) { return Text(config, "compression"); }},
-    {"record writes", "record_writes", [](const RunConfig& c) { return OrNull(c.record_writes); },
+    {"record writes", "record_writes", [](const RunConfig& c) { return OrNull(RecordWritesWord(c.records)); },
      // Reports before the field: every target that said how it compressed
      // wrote its records on the upserting thread.
      [](const json* config, const json&, const Setup& earlier) {

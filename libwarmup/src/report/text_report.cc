@@ -107,7 +107,8 @@ std::vector<std::string> RunCaveats(const RunResult& r) {
                         "expression admits, so up to that many are work evitaDB would not do.");
     }
   }
-  if (r.config.record_writes == "background") {
+  if (const auto* storage = std::get_if<RecordStorage>(&r.config.records);
+      storage != nullptr && storage->writes == RecordWrites::kBackground) {
     caveats.push_back(
         "records written in the background: a second thread split, compressed and appended each new "
         "entity's storage records while the upserts went on, where evitaDB's WARM_UP upsert writes its "
@@ -220,16 +221,18 @@ std::string JoinWords(const std::vector<std::string>& words) {
 // The configuration a comparison must match: target kind, storage, the copy's settings.
 std::string DescribeConfig(const RunResult& r) {
   const RunConfig& c = r.config;
-  std::string out =
-      "target kind " + (c.target_kind.empty() ? std::string("not recorded") : c.target_kind) +
-      ", records compressed: " +
-      (!c.compression.empty()      ? c.compression
-       : c.target_kind == "remote" ? std::string("unknown (a server warmup did not start)")
-                                   : std::string("unknown (the target does not say)")) +
-      (c.record_writes.empty() ? std::string() : ", record writes " + c.record_writes) +
-      (RecordsWrittenAsEvitaDb(c.compression, c.record_writes) ? " (as evitaDB writes them)" : "") +
-      ", verify " + VerifyModeName(r.verify_mode) +
-      (c.source_read_ahead ? ", source read ahead" : ", source read inline");
+  const auto* storage = std::get_if<RecordStorage>(&c.records);
+  const std::string writes = RecordWritesWord(c.records);
+  std::string out = "target kind " + (c.target_kind.empty() ? std::string("not recorded") : c.target_kind) +
+                    ", records compressed: " +
+                    (std::holds_alternative<RecordsUnknown>(c.records)
+                         ? std::string(c.target_kind == "remote" ? "unknown (a server warmup did not start)"
+                                                                 : "unknown (the target does not say)")
+                         : CompressionWord(c.records)) +
+                    (writes.empty() ? std::string() : ", record writes " + writes) +
+                    (storage != nullptr && WrittenAsEvitaDb(*storage) ? " (as evitaDB writes them)" : "") +
+                    ", verify " + VerifyModeName(r.verify_mode) +
+                    (c.source_read_ahead ? ", source read ahead" : ", source read inline");
   if (c.max_per_collection > 0)
     out += Format(", at most %lld per collection", static_cast<long long>(c.max_per_collection));
   if (!c.collections.empty()) out += ", collections " + JoinWords(c.collections);

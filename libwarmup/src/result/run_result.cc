@@ -114,4 +114,22 @@ const char* VerifyModeName(VerifyMode mode) {
   return "?";
 }
 
+namespace {
+// `name` of the storage, "n/a" when nothing is stored, empty when unknown.
+template <typename Name>
+std::string RecordsWord(const TargetRecords& records, Name name) {
+  if (std::holds_alternative<RecordsNotStored>(records)) return "n/a";
+  const auto* storage = std::get_if<RecordStorage>(&records);
+  return storage != nullptr ? name(*storage) : "";
+}
+}  // namespace
+
+std::string CompressionWord(const TargetRecords& records) {
+  return RecordsWord(records, [](const RecordStorage& s) { return RecordCompressionName(s.compression); });
+}
+
+std::string RecordWritesWord(const TargetRecords& records) {
+  return RecordsWord(records, [](const RecordStorage& s) { return RecordWritesName(s.writes); });
+}
+
 }  // namespace warmup

@@ -199,6 +199,10 @@ ServerProcessOptions StartedServerOptions(const StartedServerTargetSpec& target,
   return options;
 }
 
+RecordWrites WritesOf(bool records_inline) {
+  return records_inline ? RecordWrites::kInline : RecordWrites::kBackground;
+}
+
 // What the report says of the target: its kind, how it stores records and
 // where, and the server a run started. A started server is spoken to as a
 // remote one: the report's target kind is the protocol's, and the server
@@ -206,19 +210,16 @@ ServerProcessOptions StartedServerOptions(const StartedServerTargetSpec& target,
 void DescribeTarget(const TargetSpec& target, const std::string& data_dir, RunConfig& config) {
   if (const auto* embedded = std::get_if<EmbeddedTargetSpec>(&target)) {
     config.target_kind = TargetKindName(TargetKind::kEmbedded);
-    config.compression = RecordCompressionName(embedded->compression);
-    config.record_writes = RecordWritesName(!embedded->records_inline);
+    config.records = RecordStorage{embedded->compression, WritesOf(embedded->records_inline)};
     config.storage = DescribeStorage(embedded->work_dir);
   } else if (std::holds_alternative<NullTargetSpec>(target)) {
     config.target_kind = TargetKindName(TargetKind::kNull);
-    config.compression = "n/a";
-    config.record_writes = "n/a";
+    config.records = RecordsNotStored{};
   } else if (const auto* started = std::get_if<StartedServerTargetSpec>(&target)) {
     config.target_kind = TargetKindName(TargetKind::kRemote);
     config.storage = DescribeStorage(data_dir);
     if (started->server.command.empty()) {
-      config.compression = RecordCompressionName(started->compression);
-      config.record_writes = RecordWritesName(!started->records_inline);
+      config.records = RecordStorage{started->compression, WritesOf(started->records_inline)};
       config.server_binary = started->server.binary;
       config.server_args = started->server.extra_args;
     } else {
