@@ -173,6 +173,25 @@ EmptyOutDirGuard::~EmptyOutDirGuard() {
   if (made_ && std::filesystem::is_empty(out_, ec) && !ec) std::filesystem::remove(out_, ec);
 }
 
+void KeepOrRemoveWork(const char* command, const std::filesystem::path& work,
+                      const std::filesystem::path& keep, bool failed, bool keep_work) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (!fs::exists(work, ec)) return;
+  if (failed) {
+    fs::rename(work, keep, ec);
+    if (!ec) {
+      std::cerr << "warmup " << command
+                << ": the failed run's work directory (its server's log and data) is kept in "
+                << keep.string() << "\n";
+      return;
+    }
+    std::cerr << "warmup " << command << ": cannot keep the failed run's work directory " << work.string()
+              << " as " << keep.string() << ": " << ec.message() << "\n";
+  }
+  if (!keep_work) fs::remove_all(work, ec);
+}
+
 std::string RunLine(const warmup::RunResult& result) {
   double product_mean_us = result.upsert.mean_us;
   for (const auto& c : result.collections) {

@@ -68,6 +68,14 @@ class EmptyOutDirGuard {
   bool made_;
 };
 
+// A run's work directory `work` after it, for a command that makes many runs
+// (ab, bench): when the run `failed`, moved to `keep` (beside its report,
+// out of the OUT/work the command removes), so that its server's log and
+// data are there to read, and stderr says where ("warmup COMMAND: ...");
+// else, and when it cannot be moved, removed unless `keep_work`.
+void KeepOrRemoveWork(const char* command, const std::filesystem::path& work,
+                      const std::filesystem::path& keep, bool failed, bool keep_work = false);
+
 // The store --history names (ReportOptions::history), opened, or null when
 // the run is not to be recorded. Opened before anything runs, so that a
 // store that cannot take the run stops the command before it measures.

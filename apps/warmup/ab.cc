@@ -125,22 +125,12 @@ int Ab(const std::vector<std::string>& args) {
     started.work_dir = (work / planned.label).string();
     run.copy.run_label = planned.label;
     auto result = RunCommand(run, "ab", signals);
-    // A failed run's work directory (its server's log and data) is the
-    // evidence of what went wrong: kept beside its report, out of OUT/work.
-    const fs::path kept = out / (planned.label + "-work");
-    const bool failed = !result.ok() || result->ExitCode() == kExitFailed;
-    if (failed && fs::exists(started.work_dir, ec)) {
-      fs::rename(started.work_dir, kept, ec);
-      if (!ec) {
-        std::cerr << "warmup ab: run " << planned.label << " failed; its work directory is kept in "
-                  << kept.string() << "\n";
-      }
-    }
+    KeepOrRemoveWork("ab", started.work_dir, out / (planned.label + "-work"),
+                     !result.ok() || result->ExitCode() == kExitFailed, cmd->keep_work);
     if (!result.ok()) {
       remove_work();
       return FailToRun(result.status().WithContext("warmup ab, run " + planned.label));
     }
-    if (!cmd->keep_work) fs::remove_all(started.work_dir, ec);
     const fs::path json = out / (planned.label + ".json");
     for (const auto& [path, text] :
          {std::pair{json, warmup::RenderJsonReport(*result)},
