@@ -24,60 +24,52 @@ namespace {
 using testing::ReadText;
 using testing::TempDir;
 
-// A child of `runner`: /bin/sh running `script`, its stdout into `out`.
-StatusOr<int> Sh(cli::ChildRunner& runner, const std::string& script, const std::string& out) {
-  return runner.Run({"/bin/sh", "-c", script}, out);
-}
-
-TEST_CASE("ChildRunner: a child's exit status as it exited, its stdout in the file named") {
+// A runner under a watcher of its own, and a scratch directory.
+struct Children {
   TempDir dir;
-  cli::SignalWatcher signals("test", false);
-  cli::ChildRunner runner(signals);
-  const auto exited = Sh(runner, "echo out; exit 3", dir / "out.txt");
+  cli::SignalWatcher signals{"test", false};
+  cli::ChildRunner runner{signals};
+  const std::string out = dir / "out.txt";  // every child's stdout
+
+  // A child: /bin/sh running `script`.
+  StatusOr<int> Sh(const std::string& script) { return runner.Run({"/bin/sh", "-c", script}, out); }
+};
+
+TEST_CASE_FIXTURE(Children, "ChildRunner: a child's exit status as it exited, its stdout in the file named") {
+  const auto exited = Sh("echo out; exit 3");
   REQUIRE_MESSAGE(exited.ok(), exited.status().ToString());
   CHECK(*exited == 3);
-  CHECK(ReadText(dir / "out.txt") == "out\n");
-  const auto next = Sh(runner, "exit 0", dir / "out.txt");  // one runner, child after child
+  CHECK(ReadText(out) == "out\n");
+  const auto next = Sh("exit 0");  // one runner, child after child
   REQUIRE(next.ok());
   CHECK(*next == 0);
-  CHECK(ReadText(dir / "out.txt").empty());  // the file is truncated for each child
+  CHECK(ReadText(out).empty());  // the file is truncated for each child
 }
 
-TEST_CASE("ChildRunner: a child killed by a signal gives 128 + the signal") {
-  TempDir dir;
-  cli::SignalWatcher signals("test", false);
-  cli::ChildRunner runner(signals);
-  const auto killed = Sh(runner, "kill -TERM $$; sleep 10", dir / "out.txt");
+TEST_CASE_FIXTURE(Children, "ChildRunner: a child killed by a signal gives 128 + the signal") {
+  const auto killed = Sh("kill -TERM $$; sleep 10");
   REQUIRE_MESSAGE(killed.ok(), killed.status().ToString());
   CHECK(*killed == 128 + SIGTERM);
 }
 
-TEST_CASE("ChildRunner: the child leads a process group of its own") {
-  TempDir dir;
-  cli::SignalWatcher signals("test", false);
-  cli::ChildRunner runner(signals);
+TEST_CASE_FIXTURE(Children, "ChildRunner: the child leads a process group of its own") {
   // /proc/PID/stat's fifth field is the process group (proc(5)).
-  const auto led = Sh(runner, "test \"$(cut -d' ' -f5 /proc/$$/stat)\" = \"$$\"", dir / "out.txt");
+  const auto led = Sh("test \"$(cut -d' ' -f5 /proc/$$/stat)\" = \"$$\"");
   REQUIRE(led.ok());
   CHECK(*led == 0);
 }
 
-TEST_CASE("ChildRunner: a program that cannot be started is an error naming it, not an exit status") {
-  TempDir dir;
-  cli::SignalWatcher signals("test", false);
-  cli::ChildRunner runner(signals);
+TEST_CASE_FIXTURE(Children,
+                  "ChildRunner: a program that cannot be started is an error naming it, not a status") {
   const std::string missing = dir / "no-such-program";
-  const auto started = runner.Run({missing}, dir / "out.txt");
+  const auto started = runner.Run({missing}, out);
   REQUIRE_FALSE(started.ok());
   CHECK(started.status().code() == StatusCode::kInternal);
   CHECK(testing::Contains(started.status().message(), missing));
 }
 
-TEST_CASE("ChildRunner: a stop request (SIGINT here) reaches the running child as SIGINT") {
-  TempDir dir;
+TEST_CASE_FIXTURE(Children, "ChildRunner: a stop request (SIGINT here) reaches the running child as SIGINT") {
   const std::string ready = dir / "ready";
-  cli::SignalWatcher signals("test", false);
-  cli::ChildRunner runner(signals);
   // The child is in a group of its own, so only the runner's forwarding can
   // reach it; its traps tell SIGINT and SIGTERM apart.
   std::atomic<bool> ended = false;  // a child that never got ready is not waited for
@@ -87,8 +79,7 @@ TEST_CASE("ChildRunner: a stop request (SIGINT here) reaches the running child a
     if (!ended) ::kill(::getpid(), SIGINT);  // as a terminal's ^C reaches this process
   });
   const auto stopped =
-      Sh(runner, "trap 'exit 42' INT; trap 'exit 43' TERM; : > '" + ready + "'; while :; do sleep 0.05; done",
-         dir / "out.txt");
+      Sh("trap 'exit 42' INT; trap 'exit 43' TERM; : > '" + ready + "'; while :; do sleep 0.05; done");
   ended = true;
   interrupt.join();
   REQUIRE_MESSAGE(stopped.ok(), stopped.status().ToString());
@@ -96,16 +87,13 @@ TEST_CASE("ChildRunner: a stop request (SIGINT here) reaches the running child a
   CHECK(signals.received() == SIGINT);
 }
 
-TEST_CASE("RunInChild: the command's own arguments, made by the binary given") {
-  TempDir dir;
-  cli::SignalWatcher signals("test", false);
-  cli::ChildRunner runner(signals);
+TEST_CASE_FIXTURE(Children, "RunInChild: the command's own arguments, made by the binary given") {
   cli::LoadCommand cmd;
   cmd.command_line = {"warmup", "-c", "echo \"$0\"; exit 5"};  // argv[0] is the binary's own path
-  const auto exited = cli::RunInChild(runner, "/bin/sh", cmd, dir / "out.txt");
+  const auto exited = cli::RunInChild(runner, "/bin/sh", cmd, out);
   REQUIRE(exited.ok());
   CHECK(*exited == 5);
-  CHECK(ReadText(dir / "out.txt") == "/bin/sh\n");
+  CHECK(ReadText(out) == "/bin/sh\n");
 }
 
 }  // namespace
