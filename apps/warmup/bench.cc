@@ -215,6 +215,14 @@ class Bencher {
     return std::nullopt;
   }
 
+  // `run` in a child, announced on stderr as the sitting's run `what`.
+  warmup::StatusOr<int> InChild(const std::string& what, const LoadCommand& run, const fs::path& output) {
+    std::string line;
+    for (const std::string& arg : run.command_line) line += (line.empty() ? "" : " ") + arg;
+    std::cerr << "warmup bench: sitting " << what << ": " << line << "\n";
+    return warmup::cli::RunInChild(children_, self_, run, output);
+  }
+
   // The sitting's run `name` in a child, its output in REPORTS/NAME.txt, and
   // its report read into `into`, or why not into `absent`. False when a stop
   // request ends the sitting.
@@ -222,13 +230,8 @@ class Bencher {
            std::string& absent) {
     const fs::path output = s.reports / (name + ".txt");
     const warmup::StatusOr<LoadCommand> run = SittingRun(cmd_, s, name, work_);
-    warmup::StatusOr<int> exit_code = run.status();
-    if (run.ok()) {
-      std::string line;
-      for (const std::string& arg : run->command_line) line += (line.empty() ? "" : " ") + arg;
-      std::cerr << "warmup bench: sitting " << s.label << ", " << name << ": " << line << "\n";
-      exit_code = warmup::cli::RunInChild(children_, self_, *run, output);
-    }
+    const warmup::StatusOr<int> exit_code =
+        run.ok() ? InChild(s.label + ", " + name, *run, output) : warmup::StatusOr<int>(run.status());
     if (!exit_code.ok()) {
       absent = exit_code.status().ToString();
       std::cerr << "warmup bench: " << absent << "\n";
