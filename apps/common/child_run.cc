@@ -16,6 +16,7 @@ namespace warmup::cli {
 StatusOr<int> ChildRunner::Run(const std::vector<std::string>& argv,
                                const std::filesystem::path& stdout_file) {
   std::vector<char*> args;
+  args.reserve(argv.size() + 1);
   for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
   // posix_spawn, not fork: this process has threads (the watcher's, gRPC's),

@@ -196,8 +196,9 @@ class Bencher {
                                      "--out",
                                      exported.string()};
     if (!cmd_.catalog.empty()) argv.insert(argv.end(), {"--catalog", cmd_.catalog});
-    if (!cmd_.source_server.xmx.empty())
+    if (!cmd_.source_server.xmx.empty()) {
       argv.insert(argv.end(), {"--source-server-xmx", cmd_.source_server.xmx});
+    }
     std::cerr << "warmup bench: exporting " << cmd_.pristine_dir << " once through a source server into "
               << exported.string() << "\n";
     auto exit_code = children_.Run(argv, output);
@@ -287,8 +288,9 @@ int WriteTable(const BenchCommand& cmd, const warmup::BenchFigures& figures, boo
 int Bench(const std::vector<std::string>& args) {
   auto cmd = warmup::cli::ParseBench(args);
   if (auto stop = StopAfterParse(cmd)) return *stop;
-  if (auto s = PrepareOutDir(cmd->out_dir, "warmup bench keeps each sitting's reports apart"); !s.ok())
+  if (auto s = PrepareOutDir(cmd->out_dir, "warmup bench keeps each sitting's reports apart"); !s.ok()) {
     return FailWith(s);
+  }
   auto self = warmup::cli::ThisBinary();
   if (!self.ok()) return FailWith(self.status());
   warmup::cli::SignalWatcher signals("bench", false, "stopping the current run");

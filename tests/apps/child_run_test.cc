@@ -74,8 +74,9 @@ TEST_CASE_FIXTURE(Children, "ChildRunner: a stop request (SIGINT here) reaches t
   // reach it; its traps tell SIGINT and SIGTERM apart.
   std::atomic<bool> ended = false;  // a child that never got ready is not waited for
   std::thread interrupt([&] {
-    while (!std::filesystem::exists(ready) && !ended)
+    while (!std::filesystem::exists(ready) && !ended) {
       std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
     if (!ended) ::kill(::getpid(), SIGINT);  // as a terminal's ^C reaches this process
   });
   const auto stopped =

@@ -46,8 +46,9 @@ void ReadSetup(const json& doc, RunRecord& run) {
     };
     std::string server =
         !text("server_command").empty() ? "command " + text("server_command") : text("server_binary");
-    if (!config->at("server_args").empty())
+    if (!config->at("server_args").empty()) {
       server += " (serve " + JoinedWords(config->at("server_args")) + ")";
+    }
     if (!text("server_xmx").empty()) server += ", heap " + text("server_xmx");
     run.server = server;
     run.command_line = JoinedWords(config->at("command_line"));

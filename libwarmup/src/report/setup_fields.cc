@@ -17,7 +17,7 @@ std::string Text(const json* config, const char* name) {
   return config->at(name).get<std::string>();
 }
 
-const std::array<SetupField, 7> kSetupFields = {{
+constexpr std::array<SetupField, 7> kSetupFields = {{
     {"target kind", "target_kind", [](const RunConfig& c) { return OrNull(c.target_kind); },
      // Reports without a config begin the target's description with its kind.
      [](const json* config, const json& report, const Setup&) {
@@ -52,8 +52,9 @@ const std::array<SetupField, 7> kSetupFields = {{
      "ahead, on a second thread"},
     {"collections", "collections", [](const RunConfig& c) { return json(c.collections); },
      [](const json* config, const json& report, const Setup&) {
-       if (config == nullptr)
+       if (config == nullptr) {
          return std::string(report.at("collection_subset").get<bool>() ? "a subset" : "all");
+       }
        return config->at("collections").empty() ? std::string("all") : JoinedWords(config->at("collections"));
      }},
     // The provenance is recorded whole; the setup holds the one entry that

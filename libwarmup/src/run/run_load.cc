@@ -517,8 +517,9 @@ StatusOr<std::unique_ptr<CatalogTarget>> OpenTarget(const TargetSpec& spec) {
   if (const auto* open = std::get_if<OpenTargetSpec>(&spec)) {
     if (!open->open) return InvalidArgumentError("OpenTargetSpec::open is empty");
     auto target = open->open();
-    if (target.ok() && *target == nullptr)
+    if (target.ok() && *target == nullptr) {
       return InvalidArgumentError("OpenTargetSpec::open returned no target");
+    }
     return target;
   }
   return InvalidArgumentError("OpenTarget cannot open a started server's target: RunLoad starts the server");
@@ -569,15 +570,17 @@ Status CheckSpec(const RunSpec& spec) {
         "a catalog folder is read through a server: its ServerSpec::command is empty");
   }
   const auto* open = std::get_if<OpenSourceSpec>(&spec.source);
-  if (open != nullptr && open->source == nullptr)
+  if (open != nullptr && open->source == nullptr) {
     return InvalidArgumentError("OpenSourceSpec::source is null");
+  }
   const auto* started = std::get_if<StartedServerTargetSpec>(&spec.target);
   if (started != nullptr && started->server.binary.empty() && started->server.command.empty()) {
     return InvalidArgumentError("a started server needs ServerSpec::binary (a warmup binary) or ::command");
   }
   const auto* open_target = std::get_if<OpenTargetSpec>(&spec.target);
-  if (open_target != nullptr && !open_target->open)
+  if (open_target != nullptr && !open_target->open) {
     return InvalidArgumentError("OpenTargetSpec::open is empty");
+  }
   return OkStatus();
 }
 
