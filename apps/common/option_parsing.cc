@@ -86,6 +86,12 @@ Status RefuseIgnored(const po::variables_map& vm, std::initializer_list<const ch
   return OkStatus();
 }
 
+Status RequireXmx(const ServerSpec& server, const std::string& command_flag, const std::string& xmx_advice) {
+  if (server.command.find("{xmx}") == std::string::npos || !server.xmx.empty()) return OkStatus();
+  return InvalidArgumentError(command_flag + " '" + server.command +
+                              "' has {xmx}, and nothing gives it a value: give " + xmx_advice);
+}
+
 std::vector<std::string> SplitAtSpaces(const std::string& text) {
   std::vector<std::string> words;
   std::istringstream in(text);
@@ -116,6 +122,14 @@ StatusOr<GrpcUrl> ParseGrpcUrl(const std::string& url, const std::string& option
 }
 
 po::options_description ClientTlsGroup(ClientTlsOptions* tls, bool with_switch) {
+  // What TLS errors call the settings: the flags below. Without the switch a
+  // grpcs:// --source is the only way to TLS.
+  tls->names = {with_switch ? "add --tls, or write grpcs:// in --source" : "write grpcs:// in --source",
+                "--ca-cert",
+                "--fetch-server-cert",
+                "--client-cert",
+                "--client-key",
+                "--tls-server-name"};
   po::options_description group("TLS (evitaDB serves gRPC over TLS only, unless configured otherwise)");
   if (with_switch) {
     group.add_options()("tls", po::bool_switch(&tls->enabled), "connect to --address over TLS");

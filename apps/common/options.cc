@@ -70,12 +70,25 @@ StatusOr<UnpackCommand> ParseUnpack(const std::vector<std::string>& args) {
   return cmd;
 }
 
+SpecNames CliSpecNames() {
+  SpecNames names;
+  names.source_dir = "--pristine-dir";
+  names.work_dir = "--work-dir";
+  names.per_entity_csv = "--per-entity-csv";
+  names.catalog = "--catalog";
+  names.source_server = "--source-server-command '...'";
+  names.allow_not_alive = "--allow-not-alive";
+  names.upsert_timeout = "--upsert-timeout";
+  return names;
+}
+
 StatusOr<ExportCommand> ParseExport(const std::vector<std::string>& args) {
   ExportCommand cmd;
   std::string source;
   std::string compression;
   std::string zip;
   ClientTlsOptions tls;
+  cmd.source.allow_not_alive_named = CliSpecNames().allow_not_alive;  // a catalog's refusal names the flag
   po::options_description o("options");
   o.add_options()("help", "show this help")("source", po::value(&source),
                                             "the live catalog: grpc://HOST:PORT/CATALOG (grpcs:// over TLS)")(
@@ -128,6 +141,9 @@ StatusOr<ExportCommand> ParseExport(const std::vector<std::string>& args) {
     if (auto s = CheckRange("source-server-start-timeout", cmd.folder.server.start_timeout_seconds, 1,
                             kDaySeconds);
         !s.ok()) {
+      return s;
+    }
+    if (auto s = RequireXmx(cmd.folder.server, "--source-server-command", "--source-server-xmx"); !s.ok()) {
       return s;
     }
     cmd.folder.catalog = cmd.catalog;

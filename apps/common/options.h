@@ -25,6 +25,10 @@
 
 namespace warmup::cli {
 
+// What the library's errors call the values of a command line (SpecNames):
+// the flags that give them.
+SpecNames CliSpecNames();
+
 struct GenerateCommand {
   std::string help;  // set by --help: print it and exit 0, run nothing
   GeneratorOptions generator;

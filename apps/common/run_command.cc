@@ -71,7 +71,7 @@ warmup::RunSpec SpecOf(const warmup::cli::LoadCommand& cmd) {
   spec.copy.config.command_line = cmd.command_line;
   spec.per_entity_csv = cmd.report.per_entity_csv;
   spec.outputs = {{"--report-json", cmd.report.report_json}, {"--html", cmd.report.html}};
-  spec.names = {"--pristine-dir", "--work-dir", "--per-entity-csv"};
+  spec.names = warmup::cli::CliSpecNames();
   return spec;
 }
 

@@ -69,6 +69,7 @@ Status SourceGroup::Finish(const po::variables_map& vm, const ClientTlsOptions& 
         !s.ok()) {
       return s;
     }
+    if (auto s = RequireXmx(server, "--source-server-command", "--source-server-xmx"); !s.ok()) return s;
   }
   if (url.empty()) {
     if (auto s = RefuseIgnored(vm, {"allow-not-alive"}, "without --source"); !s.ok()) return s;
@@ -415,6 +416,10 @@ Status StartedServerGroup::Finish(const po::variables_map& vm) {
   if (!server.command.empty()) {
     if (auto s = RefuseIgnored(vm, {"server-binary", "server-args", "compress", "records-inline"},
                                "with --server-command: the command says how its server runs");
+        !s.ok()) {
+      return s;
+    }
+    if (auto s = RequireXmx(server, "--server-command", "--server-xmx, or SERVER_XMX to the wrappers");
         !s.ok()) {
       return s;
     }

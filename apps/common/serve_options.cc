@@ -12,6 +12,7 @@ StatusOr<ServeCommand> ParseServe(const std::vector<std::string>& args) {
   std::string compression;
   bool records_inline = false;
   ServerOptions& server = cmd.server;
+  server.tls.names = {"--tls-cert", "--tls-key", "--client-ca"};  // what TLS errors call them
   po::options_description o("options");
   o.add_options()("help", "show this help")("data-dir", po::value(&server.data_dir)->required(),
                                             "the engine's data directory")(

@@ -71,7 +71,7 @@ int Export(const std::vector<std::string>& args) {
   // A catalog folder: read through a server started on a copy of it, stopped after the export.
   std::unique_ptr<warmup::SourceServer> server;
   if (!cmd->folder.server.command.empty()) {
-    auto started = warmup::SourceServer::Start(cmd->folder, "--pristine-dir", cmd->folder.work_dir,
+    auto started = warmup::SourceServer::Start(cmd->folder, warmup::cli::CliSpecNames(), cmd->folder.work_dir,
                                                {{"--out", cmd->out_dir}});
     if (!started.ok()) return FailWith(started.status());
     server = std::move(started).value();
@@ -113,7 +113,7 @@ int Inspect(const std::vector<std::string>& args) {
   auto info = warmup::InspectSnapshot(cmd->path);
   if (!info.ok()) {
     // Not a snapshot: say what it is when it is a server's own storage, and which flags read it.
-    const std::string storage = warmup::DescribeServerStorage(cmd->path);
+    const std::string storage = warmup::DescribeServerStorage(cmd->path, warmup::cli::CliSpecNames());
     if (storage.empty()) return FailWith(info.status());
     return FailWith(warmup::Status(info.status().code(), info.status().message() + "; it is " + storage));
   }
@@ -128,12 +128,13 @@ int Unpack(const std::vector<std::string>& args) {
   // an export, whose errors say what is wrong with it.
   auto backup = warmup::ReadServerBackupZip(cmd->zip_path);
   if (backup.ok()) {
-    auto folder = warmup::UnpackServerBackupZip(cmd->zip_path, cmd->catalog, cmd->out_dir);
+    auto folder =
+        warmup::UnpackServerBackupZip(cmd->zip_path, cmd->catalog, cmd->out_dir, warmup::cli::CliSpecNames());
     if (!folder.ok()) return FailWith(folder.status());
     std::cout << "unpacked " << *folder << ", a catalog folder of "
               << warmup::StorageServerName(backup->server)
               << "'s (every entry's CRC checked; its content is not verified until a server reads it)\n"
-              << "it is " << warmup::DescribeServerStorage(*folder) << "\n";
+              << "it is " << warmup::DescribeServerStorage(*folder, warmup::cli::CliSpecNames()) << "\n";
     return 0;
   }
   // --catalog chooses among a backup's folders: this zip was refused as one.
@@ -163,7 +164,7 @@ int Catalogs(const std::vector<std::string>& args) {
         "download %.1f s\n",
         cmd->backup_name.c_str(), backup->path.c_str(), static_cast<long long>(backup->bytes),
         backup->server_file.c_str(), backup->backup_seconds, backup->fetch_seconds);
-    const std::string what = warmup::DescribeServerStorage(backup->path);
+    const std::string what = warmup::DescribeServerStorage(backup->path, warmup::cli::CliSpecNames());
     std::cout << (what.empty() ? "it is no catalog folder warmup knows the layout of" : "it is " + what)
               << "\n";
     return 0;

@@ -49,6 +49,18 @@ Scope ScopeNamed(const std::string& name) {
   Raise(InvalidArgumentError("scope is \"live\" or \"archived\", not \"" + name + "\""));
 }
 
+// What the library's errors call the values Python passes: the arguments
+// of warmup.run() and the functions that take a source; the others keep the
+// library's words.
+SpecNames PythonNames() {
+  SpecNames names;
+  names.source_dir = "source";
+  names.work_dir = "work_dir";
+  names.per_entity_csv = "per_entity_csv";
+  names.catalog = "catalog";
+  return names;
+}
+
 // A source from what Python passes: a snapshot directory (or export zip),
 // a directory holding snapshots (with `catalog` when it holds several), or
 // a dict {"profile", "scale", "seed"} for the generator.
@@ -77,7 +89,7 @@ std::unique_ptr<CatalogSource> OpenSource(const py::object& source, const std::s
     const bool snapshot = std::filesystem::exists(std::filesystem::path(path) / "manifest.json") ||
                           std::filesystem::is_regular_file(path);
     if (snapshot) return OpenSnapshotSource(path);
-    auto found = FindSnapshot(path, catalog);
+    auto found = FindSnapshot(path, catalog, PythonNames());
     if (!found.ok()) return found.status();
     return OpenSnapshotSource(*found);
   }));
@@ -181,7 +193,7 @@ py::object Run(const py::object& source, const std::string& catalog, const std::
   } else {
     spec.source = SnapshotSourceSpec{path.string(), catalog, SourceCacheStep::kAsFound};
   }
-  spec.names = {"source", "work_dir", "per_entity_csv"};  // what errors call them: this function's arguments
+  spec.names = PythonNames();
   spec.copy.target_catalog = target_catalog;
   spec.copy.collections = collections;
   spec.copy.max_per_collection = max_per_collection;

@@ -227,7 +227,7 @@ TEST_CASE(
   CHECK_MESSAGE(Contains(itself.output, pristine +
                                             "/tiny is a snapshot itself; pass its parent directory: "
                                             "--pristine-dir " +
-                                            pristine + " --catalog tiny"),
+                                            pristine + ", --catalog tiny"),
                 itself.output);
   const CliResult unknown =
       RunCli({"load", "--pristine-dir", pristine, "--catalog", "nope", "--target", "null"});
@@ -944,13 +944,13 @@ TEST_CASE(
   CHECK_MESSAGE(Contains(folder.output,
                          "not a warmup snapshot directory; it is a catalog folder of warmup serve's "
                          "storage (tiny): read it with --pristine-dir " +
-                             store + " --catalog tiny --source-server-command"),
+                             store + ", --catalog tiny and --source-server-command"),
                 folder.output);
   const CliResult storage = RunCli({"inspect", store});
   CHECK_MESSAGE(Contains(storage.output,
                          "it is a storage directory of warmup serve holding the catalog folder tiny: "
                          "read one with --pristine-dir " +
-                             store + " --catalog tiny"),
+                             store + ", --catalog tiny"),
                 storage.output);
   CHECK_FALSE(Contains(RunCli({"inspect", dir / "w-source/server.log"}).output, "it is a"));
 
@@ -1007,7 +1007,7 @@ TEST_CASE(
   // inspect and a load without a source server say what it is and which flags read it.
   const std::string named =
       "it is a backup zip of warmup serve's catalog folder tiny: read it with --pristine-dir " + zip +
-      " --source-server-command";
+      " and --source-server-command";
   const CliResult inspected = RunCli({"inspect", zip});
   CHECK(inspected.exit_code == 1);
   CHECK_MESSAGE(Contains(inspected.output, named), inspected.output);

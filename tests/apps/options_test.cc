@@ -1061,6 +1061,16 @@ TEST_CASE("reindex --server-command and ab --a-command: parsed, and what would b
   CHECK(As<StartedServerTargetSpec>(reindex->target).server.command == "java -Xmx{xmx} -jar e.jar");
   CHECK(As<StartedServerTargetSpec>(reindex->target).server.xmx == "8g");
   CHECK(KindOf(reindex->target) == TargetKind::kStartedServer);
+  // {xmx} without a value: refused here, naming the flags (the library would say so only at the start).
+  CHECK(ParseReindex({"--pristine-dir", "/d", "--server-command", "java -Xmx{xmx} -jar e.jar"})
+            .status()
+            .message() ==
+        "--server-command 'java -Xmx{xmx} -jar e.jar' has {xmx}, and nothing gives it a value: give "
+        "--server-xmx, "
+        "or SERVER_XMX to the wrappers");
+  CHECK(
+      ParseLoad({"--pristine-dir", "/d", "--source-server-command", "j {xmx}"}).status().message() ==
+      "--source-server-command 'j {xmx}' has {xmx}, and nothing gives it a value: give --source-server-xmx");
   CHECK(ParseReindex({"--pristine-dir", "/d", "--server-command", "x", "--server-binary", "/b"})
             .status()
             .message()

@@ -93,15 +93,23 @@ TEST_CASE("a call without clientversion is seen as one (the server's log is not 
 TEST_CASE(
     "a plaintext call answered HTTP 403, as evitaDB's default TLS-only endpoint answers it, says the server "
     "wants "
-    "TLS and which flags to add") {
+    "TLS and how, in the caller's words") {
   // grpc++'s words for an HTTP 403 on the shared port, as evitaDB's FORCE_TLS endpoint sends it.
   const Status denied(StatusCode::kPermissionDenied,
                       "IsReady on evita:5555: Received http2 header with status: 403");
   const Status plaintext = rpc::ExplainTransport(denied, /*tls=*/false, /*client_certificate=*/false);
   CHECK(plaintext.code() == StatusCode::kFailedPrecondition);
   CHECK(plaintext.message().find("Received http2 header with status: 403") != std::string::npos);
-  CHECK(plaintext.message().find("the server wants TLS, as evitaDB does by default: add --tls") !=
-        std::string::npos);
+  CHECK(plaintext.message().find("the server wants TLS, as evitaDB does by default: enable TLS, with the CA "
+                                 "certificate or the server certificate's address)") != std::string::npos);
+  ClientTlsNames flags;
+  flags.enable = "add --tls";
+  flags.ca_cert = "--ca-cert";
+  flags.fetch_server_cert = "--fetch-server-cert";
+  CHECK(rpc::ExplainTransport(denied, false, false, flags)
+            .message()
+            .ends_with("(the server wants TLS, as evitaDB does by default: add --tls, with --ca-cert or "
+                       "--fetch-server-cert)"));
   // Over TLS a 403 is the server's own refusal: left as it is.
   CHECK(rpc::ExplainTransport(denied, true, false) == denied);
   // A permission refusal that is not the transport's 403 is not explained away.

@@ -105,16 +105,23 @@ TEST_CASE("an evitaDB full backup zip is told apart by its entries and unpacked 
   CHECK(ReadBytes(zip) == zip_bytes);
 
   CHECK(DescribeServerStorage(zip) ==
-        "a backup zip of evitaDB's catalog folder senesi: read it with "
-        "--pristine-dir " +
-            zip +
-            " --source-server-command '...' (a server started on a copy of it; "
+        "a backup zip of evitaDB's catalog folder senesi: read it with the source directory " + zip +
+            " and a source server command (a server started on a copy of it; "
             "docs/evitadb.md), or unpack it once with warmup unpack " +
             zip + " DIR");
   CHECK(DescribeServerStorage(*folder) ==
+        "a catalog folder of evitaDB's storage (senesi): read it with the source directory " +
+            (dir / "parent/storage") +
+            ", the catalog senesi and a source server command (a server started on a copy of it; "
+            "docs/evitadb.md)");
+  SpecNames flags;  // a frontend's words
+  flags.source_dir = "--pristine-dir";
+  flags.catalog = "--catalog";
+  flags.source_server = "--source-server-command '...'";
+  CHECK(DescribeServerStorage(*folder, flags) ==
         "a catalog folder of evitaDB's storage (senesi): read it with --pristine-dir " +
             (dir / "parent/storage") +
-            " --catalog senesi --source-server-command '...' (a server started on a copy of it; "
+            ", --catalog senesi and --source-server-command '...' (a server started on a copy of it; "
             "docs/evitadb.md)");
 
   auto again = UnpackServerBackupZip(zip, "", dir / "parent/storage");
@@ -138,6 +145,10 @@ TEST_CASE("a backup zip's catalog is chosen by name, and the choices are named w
   auto unnamed = UnpackServerBackupZip(zip, "", dir / "out");
   CHECK(unnamed.status().code() == StatusCode::kInvalidArgument);
   CHECK(unnamed.status().message() ==
+        zip + " holds several catalog folders (other, senesi): name one with the catalog");
+  SpecNames flags;
+  flags.catalog = "--catalog";
+  CHECK(UnpackServerBackupZip(zip, "", dir / "out", flags).status().message() ==
         zip + " holds several catalog folders (other, senesi): name one with --catalog");
   auto absent = UnpackServerBackupZip(zip, "nope", dir / "out");
   CHECK(absent.status().message() == zip + " has no catalog folder nope; it has other, senesi");
@@ -240,7 +251,7 @@ TEST_CASE(
   fs::create_directories(dir / "storage/logs");  // nor a folder in no server's layout
   auto several = FindServerCatalogFolder(dir / "storage", "");
   CHECK(several.status().message() ==
-        (dir / "storage") + " holds several catalog folders (senesi, tiny): name one with --catalog");
+        (dir / "storage") + " holds several catalog folders (senesi, tiny): name one with the catalog");
   auto named = FindServerCatalogFolder(dir / "storage", "tiny");
   REQUIRE_OK(named);
   CHECK(*named == dir / "storage/tiny");

@@ -729,6 +729,11 @@ TEST_CASE("FindSnapshot: one snapshot is taken, several or none need a catalog, 
   CHECK(*FindSnapshot(dir.path(), "") == dir / "senesi");
   snapshot("tiny");
   CHECK(FindSnapshot(dir.path(), "").status().message() ==
+        dir.path() + " holds 2 snapshots (senesi, tiny): choose one with the catalog");
+  SpecNames flags;  // a frontend's words
+  flags.source_dir = "--pristine-dir";
+  flags.catalog = "--catalog";
+  CHECK(FindSnapshot(dir.path(), "", flags).status().message() ==
         dir.path() + " holds 2 snapshots (senesi, tiny): choose one with --catalog");
   CHECK(*FindSnapshot(dir.path(), "tiny") == dir / "tiny");
   // Regression: an unknown --catalog lists what there is (it failed later, naming a file inside).
@@ -737,8 +742,11 @@ TEST_CASE("FindSnapshot: one snapshot is taken, several or none need a catalog, 
   CHECK(unknown.status().message() == "no snapshot nope in " + dir.path() + "; it holds: senesi, tiny");
   // A snapshot given as the parent: what to pass instead.
   CHECK(FindSnapshot((dir / "tiny"), "").status().message() ==
+        (dir / "tiny") + " is a snapshot itself; pass its parent directory: the source directory " +
+            dir.path() + ", the catalog tiny");
+  CHECK(FindSnapshot((dir / "tiny"), "", flags).status().message() ==
         (dir / "tiny") + " is a snapshot itself; pass its parent directory: --pristine-dir " + dir.path() +
-            " --catalog tiny");
+            ", --catalog tiny");
   std::ofstream(dir / "export.zip") << "zip";
   CHECK(*FindSnapshot(dir / "export.zip", "") == dir / "export.zip");
   CHECK(FindSnapshot(dir / "missing", "").status().code() == StatusCode::kNotFound);

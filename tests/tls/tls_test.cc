@@ -150,12 +150,16 @@ TEST_CASE("a system endpoint needs TLS, and the server's TLS files are checked b
   CHECK(Server::Start(options).status().message().find("it needs TLS") != std::string::npos);
   options.system_listen.clear();
   options.tls = {certs.server_cert(), certs.client_key(), ""};
-  CHECK(Server::Start(options).status().message() ==
-        "--tls-key " + certs.client_key() + ": not the private key of the --tls-cert certificate");
+  CHECK(Server::Start(options).status().message() == "the TLS key " + certs.client_key() +
+                                                         ": not the private key of the TLS certificate " +
+                                                         certs.server_cert());
   options.tls = {certs.server_key(), certs.server_key(), ""};
   CHECK(Server::Start(options).status().message() ==
-        "--tls-cert " + certs.server_key() + ": not a PEM certificate");
+        "the TLS certificate " + certs.server_key() + ": not a PEM certificate");
   options.tls = {"", "", certs.ca()};
+  CHECK(Server::Start(options).status().message() ==
+        "the client CA needs the TLS certificate and the TLS key");
+  options.tls.names = {"--tls-cert", "--tls-key", "--client-ca"};  // a frontend's words
   CHECK(Server::Start(options).status().message() == "--client-ca needs --tls-cert and --tls-key");
 }
 
@@ -169,25 +173,28 @@ TEST_CASE(
   CHECK_OK(CheckClientTls(tls));
   tls.fetch_server_cert_from = "127.0.0.1:5557";
   CHECK(CheckClientTls(tls).message() ==
-        "give --ca-cert or --fetch-server-cert, not both: each says whom to trust");
+        "give the CA certificate or the server certificate's address, not both: each says whom to trust");
   tls.ca_cert_file.clear();
   tls.fetch_server_cert_from = "127.0.0.1";
-  CHECK(CheckClientTls(tls).message().find("--fetch-server-cert: address '127.0.0.1': no port") == 0);
+  CHECK(CheckClientTls(tls).message().find(
+            "the server certificate's address: address '127.0.0.1': no port") == 0);
   tls.fetch_server_cert_from.clear();
   tls.client_cert_file = certs.client_cert();
-  CHECK(CheckClientTls(tls).message() == "--client-cert needs --client-key");
+  CHECK(CheckClientTls(tls).message() == "the client certificate needs the client key");
   tls.client_cert_file = "/no/such/client.pem";
   tls.client_key_file = certs.client_key();
   CHECK_OK(CheckClientTls(tls));  // files are read when connecting
   auto target = MakeRemoteTarget("127.0.0.1:1", {60, 0, tls});
   REQUIRE_FALSE(target.ok());
-  CHECK(target.status().message() == "remote target: --client-cert /no/such/client.pem: cannot be read");
+  CHECK(target.status().message() ==
+        "remote target: the client certificate /no/such/client.pem: cannot be read");
   tls.client_cert_file = certs.client_cert();
   tls.client_key_file = certs.server_key();
   auto source = OpenGrpcSource("127.0.0.1:1", "c", {500, 5, tls});
   REQUIRE_FALSE(source.ok());
-  CHECK(source.status().message() == "gRPC source: --client-key " + certs.server_key() +
-                                         ": not the private key of the --client-cert certificate");
+  CHECK(source.status().message() == "gRPC source: the client key " + certs.server_key() +
+                                         ": not the private key of the client certificate " +
+                                         certs.client_cert());
 }
 
 TEST_CASE("mTLS: a client certificate signed by a CA other than --client-ca is turned away") {
@@ -359,7 +366,7 @@ TEST_CASE("a PEM file over 1 MiB is refused, one of exactly 1 MiB is read") {
   auto refused = ListServerCatalogs(testing::Address(*server), {5, Trusting(certs, over, false)});
   REQUIRE_FALSE(refused.ok());
   CHECK(refused.status().code() == StatusCode::kInvalidArgument);
-  CHECK(refused.status().message().find("--ca-cert " + over + ": ") != std::string::npos);
+  CHECK(refused.status().message().find("the CA certificate " + over + ": ") != std::string::npos);
 }
 
 TEST_CASE(

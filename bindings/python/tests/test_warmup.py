@@ -179,6 +179,7 @@ def test_catalog_chooses_among_snapshots_and_target_catalog_names_the_copy(tmp_p
     assert "alpha" in str(raised.value) and "beta" in str(raised.value)
     # The error names the value by this function's argument, not by a command-line flag.
     assert "source: " in str(raised.value) and "--pristine-dir" not in str(raised.value)
+    assert "choose one with catalog" in str(raised.value) and "--catalog" not in str(raised.value)
     report = warmup.run(pristine, catalog="beta", target="embedded", work_dir=tmp_path / "work",
                         target_catalog="published")
     assert report["exit_code"] == 0

@@ -25,6 +25,9 @@ struct GrpcSourceOptions {
   // way, or a failed one kept). Its content is whatever the load had reached,
   // so by default it is refused; the state is in Provenance() either way.
   bool allow_not_alive = false;
+  // What the refusal of a catalog that is not ALIVE calls allow_not_alive:
+  // the library's name by default; a frontend gives its own (the CLI its flag).
+  std::string allow_not_alive_named = "allow_not_alive";
 };
 
 // Opens a read-only session on `catalog` at `address` (host:port) and reads

@@ -23,13 +23,16 @@ struct RemoteTargetOptions {
   // Deadline of each upsert, seconds: generous, because a server in WARM_UP
   // may hold one upsert for minutes (a flush, a full collection), and one
   // passed deadline aborts the whole load; the upstream harness waits an
-  // hour. A passed deadline's error names the option (--upsert-timeout).
+  // hour. A passed deadline's error names the option as upsert_timeout_named.
   int upsert_timeout_seconds = 3600;
   // The write session is kept alive with a cheap call whenever it has had
   // none for this long, seconds, so that a gap in the load (a slow source, a
   // pause before goLive) outlasts the server's idle timeout (evitaDB closes a
   // session idle 60 s, checking once a minute). 0 = never.
   int session_keepalive_seconds = 20;
+  // What a passed upsert deadline's error calls upsert_timeout_seconds: the
+  // library's name by default; a frontend gives its own (the CLI its flag).
+  std::string upsert_timeout_named = "upsert_timeout_seconds";
 };
 
 // Connects to `address` (host:port). Calls fail later, not here, when nothing

@@ -55,9 +55,10 @@ StatusOr<std::unique_ptr<CatalogSource>> OpenSource(const SourceSpec& spec,
 // (which must be prepared already: PrepareWorkDir), a remote one at its
 // address, a null one, an open one by its `open`. Errors: kInvalidArgument
 // for a started server (RunLoad starts that one) and for an open spec
-// without `open` or whose `open` returned null; the engine's, the client's,
-// or what `open` returned.
-StatusOr<std::unique_ptr<CatalogTarget>> OpenTarget(const TargetSpec& spec);
+// without `open` or whose `open` returned null; the engine's, the client's
+// (naming settings as `names` does: a passed upsert deadline,
+// names.upsert_timeout), or what `open` returned.
+StatusOr<std::unique_ptr<CatalogTarget>> OpenTarget(const TargetSpec& spec, const SpecNames& names = {});
 
 // Checked before a run starts, so that a run's figures never end up with
 // nowhere to go: OK when `path` is empty (no such output) or a file that can

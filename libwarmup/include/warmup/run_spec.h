@@ -16,6 +16,7 @@
 #include "warmup/catalog_target.h"
 #include "warmup/copy_options.h"
 #include "warmup/record_storage.h"
+#include "warmup/spec_names.h"
 #include "warmup/status.h"
 #include "warmup/tls.h"
 #include "warmup/work_dir.h"
@@ -185,15 +186,6 @@ TargetSpec DefaultTargetSpec(TargetKind kind);
 // started server's), or nullptr for a target that has none.
 const std::string* WorkDirOf(const TargetSpec& spec);
 
-// What a run's errors call the values of its spec: the library's words by
-// default; a frontend gives its own (the CLI its flags, e.g. "--pristine-dir"),
-// so that an error names what its user wrote.
-struct SpecNames {
-  std::string source_dir = "the source directory";  // SnapshotSourceSpec::dir, ServerFolderSourceSpec::folder
-  std::string work_dir = "the work directory";      // the target's
-  std::string per_entity_csv = "the per-entity CSV";
-};
-
 // One run, described.
 struct RunSpec {
   SourceSpec source;
@@ -207,7 +199,7 @@ struct RunSpec {
   // profile), named by their flags: checked writable before anything runs,
   // and refused inside the work directory.
   std::vector<PathInUse> outputs;
-  SpecNames names;
+  SpecNames names;  // what its errors call its values
 };
 
 }  // namespace warmup

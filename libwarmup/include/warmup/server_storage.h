@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "warmup/spec_names.h"
 #include "warmup/status.h"
 
 namespace warmup {
@@ -26,11 +27,12 @@ std::string_view StorageServerName(StorageServer server);
 
 // The one of the catalog folders `found` (sorted) that `catalog` names, or
 // the only one when `catalog` is empty; `where` (a directory or zip) names
-// where they were found in the refusals.
+// where they were found in the refusals, and `names` (the caller's words)
+// the catalog in the advice.
 // Errors: kInvalidArgument when none is named `catalog` (naming those there
 // are), or `catalog` is empty and there are none or several.
 StatusOr<std::string> ChooseServerCatalog(const std::vector<std::string>& found, const std::string& catalog,
-                                          const std::string& where);
+                                          const std::string& where, const SpecNames& names = {});
 
 // The catalog folder `catalog` of the storage directory `storage`, or, when
 // `catalog` is empty, its only one. Only a folder in one server's layout
@@ -40,7 +42,9 @@ StatusOr<std::string> ChooseServerCatalog(const std::vector<std::string>& found,
 // `catalog` names a folder of no server's layout or none at all (naming the
 // catalog folders it holds), or when `catalog` is empty and it holds several
 // or none (naming its other folders); kUnavailable when it cannot be listed.
-StatusOr<std::string> FindServerCatalogFolder(const std::string& storage, const std::string& catalog);
+// `names`: as ChooseServerCatalog's.
+StatusOr<std::string> FindServerCatalogFolder(const std::string& storage, const std::string& catalog,
+                                              const SpecNames& names = {});
 
 // A zip of a server's catalog folders, each entry `<CATALOG>/<file>`.
 struct ServerBackupZip {
@@ -66,8 +70,9 @@ StatusOr<ServerBackupZip> ReadServerBackupZip(const std::string& path);
 // folder `catalog` or several and `catalog` is empty (naming them);
 // kAlreadyExists when `<parent_dir>/<catalog>` exists; kDataLoss when an
 // entry cannot be read whole (its checksum fails); I/O errors naming the path.
+// `names`: as ChooseServerCatalog's.
 StatusOr<std::string> UnpackServerBackupZip(const std::string& zip_path, const std::string& catalog,
-                                            const std::string& parent_dir);
+                                            const std::string& parent_dir, const SpecNames& names = {});
 
 // Writes the catalog folder `folder` into a new zip at `zip_path` as
 // evitaDB's full backup lays one out: the entry `<NAME>/` first, then every
@@ -84,11 +89,12 @@ Status WriteServerBackupZip(const std::string& folder, const std::string& zip_pa
 StatusOr<std::string> FileSha256(const std::string& path);
 
 // When `path` is a server's catalog folder, a storage directory holding such
-// folders, or a backup zip of them: what it is and the flags that read it
-// through a source server, e.g. "an evitaDB catalog folder (senesi): read it
-// with --pristine-dir /data --catalog senesi --source-server-command '...'";
-// empty for anything else (a warmup snapshot or export, another file).
-std::string DescribeServerStorage(const std::string& path);
+// folders, or a backup zip of them: what it is and how to read it through a
+// source server, in the words of `names` (the caller's), e.g. "a catalog
+// folder of evitaDB's storage (senesi): read it with the source directory
+// /data, the catalog senesi and a source server command (...)"; empty for
+// anything else (a warmup snapshot or export, another file).
+std::string DescribeServerStorage(const std::string& path, const SpecNames& names = {});
 
 }  // namespace warmup
 

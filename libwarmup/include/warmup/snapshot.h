@@ -19,6 +19,7 @@
 #include "warmup/catalog_source.h"
 #include "warmup/entity.h"
 #include "warmup/schema.h"
+#include "warmup/spec_names.h"
 #include "warmup/status.h"
 
 namespace warmup {
@@ -121,8 +122,9 @@ StatusOr<std::unique_ptr<CatalogSource>> OpenSnapshotSource(const std::string& p
 // `parent` does not exist, or `catalog` is not in it (listing what is);
 // kInvalidArgument when `parent` is a snapshot itself (naming its parent and
 // catalog), holds none, or several ("DIR holds 2 snapshots (a, b): choose one
-// with --catalog").
-StatusOr<std::string> FindSnapshot(const std::string& parent, const std::string& catalog);
+// with the catalog"); what to do is said in the words of `names`, the caller's.
+StatusOr<std::string> FindSnapshot(const std::string& parent, const std::string& catalog,
+                                   const SpecNames& names = {});
 
 // Copies every collection of `source` into a new snapshot at
 // `<parent_dir>/<catalog>/` (see SnapshotWriter::Create for the errors) and

@@ -31,12 +31,13 @@ class SourceServer {
   // spec.server.start_timeout_seconds, until the server lists the catalog
   // ALIVE. `stop`, when not null, ends the wait early.
   // Errors: FindServerCatalogFolder's or ReadServerBackupZip's for
-  // `folder`, in the context of `named` (what the caller calls the folder,
-  // e.g. a flag), and UnpackServerBackupZip's for a zip; kFailedPrecondition when the server lists the
-  // catalog CORRUPTED or not ALIVE by the deadline (naming the state it last said, with the last error lines
-  // of the server's log), or when stopped; the work directory's and the server's start errors.
+  // `folder`, in the context of names.source_dir (what the caller calls the
+  // folder, e.g. a flag; names.catalog in their advice), and UnpackServerBackupZip's for a zip;
+  // kFailedPrecondition when the server lists the catalog CORRUPTED or not ALIVE by the deadline (naming the
+  // state it last said, with the last error lines of the server's log), or when stopped; the work directory's
+  // and the server's start errors.
   static StatusOr<std::unique_ptr<SourceServer>> Start(const ServerFolderSourceSpec& spec,
-                                                       const std::string& named, const std::string& work_dir,
+                                                       const SpecNames& names, const std::string& work_dir,
                                                        const std::vector<PathInUse>& in_use,
                                                        const StopRequest* stop = nullptr);
   virtual ~SourceServer() = default;

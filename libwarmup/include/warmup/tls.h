@@ -12,6 +12,26 @@
 
 namespace warmup {
 
+// What TLS errors call the settings below: the library's words by default; a
+// frontend gives its own (the CLI its flags, e.g. "--ca-cert"), so that an
+// error names what its user wrote. Each names the setting, never its value:
+// the messages add the value themselves.
+struct ClientTlsNames {
+  // How to turn TLS on, as advice: "..., but no connection uses TLS: <enable>".
+  std::string enable = "enable TLS";
+  std::string ca_cert = "the CA certificate";
+  std::string fetch_server_cert = "the server certificate's address";
+  std::string client_cert = "the client certificate";
+  std::string client_key = "the client key";
+  std::string server_name = "the TLS server name";
+};
+
+struct ServerTlsNames {
+  std::string cert = "the TLS certificate";
+  std::string key = "the TLS key";
+  std::string client_ca = "the client CA";
+};
+
 struct ClientTlsOptions {
   // Off: plaintext gRPC, and every other field must be empty.
   bool enabled = false;
@@ -33,6 +53,7 @@ struct ClientTlsOptions {
   // The name the server's certificate must carry; empty = the host of the
   // address dialled.
   std::string server_name;
+  ClientTlsNames names;
 };
 
 struct ServerTlsOptions {
@@ -41,6 +62,7 @@ struct ServerTlsOptions {
   std::string key_file;
   // mTLS: when set, every client must present a certificate this CA signed.
   std::string client_ca_file;
+  ServerTlsNames names;
 };
 
 // OK when `options` is consistent: settings only with `enabled`, client
@@ -48,7 +70,7 @@ struct ServerTlsOptions {
 // fetch_server_cert_from CheckHostPort accepts. Reads no file: the files are
 // read, and checked to be PEM of the right kind (a key that belongs to its
 // certificate), when a connection is made, and fail it then. Errors:
-// kInvalidArgument naming the setting by its command-line flag (--ca-cert, ...).
+// kInvalidArgument naming the setting as `options.names` does.
 Status CheckClientTls(const ClientTlsOptions& options);
 // As CheckClientTls, for a server: cert and key together, a client CA only with them.
 Status CheckServerTls(const ServerTlsOptions& options);

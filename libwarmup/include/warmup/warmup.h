@@ -48,6 +48,7 @@
 #include "warmup/server_storage.h"
 #include "warmup/snapshot.h"
 #include "warmup/source_server.h"
+#include "warmup/spec_names.h"
 #include "warmup/status.h"
 #include "warmup/stop_request.h"
 #include "warmup/storage_info.h"

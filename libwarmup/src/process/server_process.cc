@@ -369,9 +369,8 @@ StatusOr<std::string> Substitute(const ServerProcessOptions& options, int port, 
                                   "}; it knows {port} {data} {run} {gclog} {xmx}");
     }
     if (found->second.empty()) {
-      return InvalidArgumentError(
-          "the server command's {" + word + "} has no value" +
-          (word == "xmx" ? " (give --server-xmx, or SERVER_XMX to the wrappers)" : ""));
+      return InvalidArgumentError("the server command's {" + word + "} has no value" +
+                                  (word == "xmx" ? ": give the server's heap size (xmx, e.g. 8g)" : ""));
     }
     if (word == "gclog") *gc_asked = true;
     out += ShellWord(found->second);
@@ -477,7 +476,9 @@ class AttachedServerProcess : public ServerProcess {
 
   pid_t pid() const override { return pid_; }
   std::string address() const override { return address_; }
-  std::string header() const override { return "attached: pid " + std::to_string(pid_) + " (--server-pid)"; }
+  std::string header() const override {
+    return "attached: pid " + std::to_string(pid_) + " (given, not started by warmup)";
+  }
   std::string output() const override { return ""; }
   StatusOr<ProcessSample> SampleNow() const override {
     const std::string proc = "/proc/" + std::to_string(pid_);
@@ -508,10 +509,10 @@ class AttachedServerProcess : public ServerProcess {
     }
     figures.usage_sampled = true;
     figures.attached = true;
-    figures.ended = ::kill(pid_, 0) == 0 ? "left running (attached by --server-pid, not started by warmup)"
-                                         : "gone by the end of the run (attached by --server-pid)";
+    figures.ended = ::kill(pid_, 0) == 0 ? "left running (attached by its pid, not started by warmup)"
+                                         : "gone by the end of the run (attached by its pid)";
     if (gc_log_.empty()) {
-      figures.gc_unavailable = "no GC log: --server-gc-log was not given";
+      figures.gc_unavailable = "no GC log: none was given with the pid";
     } else {
       std::ifstream in(gc_log_, std::ios::binary);
       in.seekg(gc_offset_);

@@ -83,6 +83,7 @@ StatusOr<EvitaClient> EvitaClient::Connect(const std::string& address, const Cli
   EvitaClient client(channel, address, call_timeout_seconds);
   client.tls_ = tls.enabled;
   client.client_certificate_ = !tls.client_cert_file.empty();
+  client.tls_names_ = tls.names;
   return client;
 }
 
@@ -99,6 +100,7 @@ EvitaClient EvitaClient::Share(int call_timeout_seconds) const {
   EvitaClient shared(channel_, address_, call_timeout_seconds);
   shared.tls_ = tls_;
   shared.client_certificate_ = client_certificate_;
+  shared.tls_names_ = tls_names_;
   return shared;
 }
 
@@ -112,16 +114,15 @@ std::unique_ptr<::grpc::ClientContext> EvitaClient::Context(const std::string& s
   return context;
 }
 
-Status ExplainTransport(Status status, bool tls, bool client_certificate) {
+Status ExplainTransport(Status status, bool tls, bool client_certificate, const ClientTlsNames& names) {
   // evitaDB serves gRPC and its HTTP APIs on one port; under its default
   // tlsMode FORCE_TLS a plaintext request there gets HTTP 403 "This endpoint
   // requires TLS." (evita_external_api_core: HttpServiceSecurityDecorator).
   if (!tls && status.code() == StatusCode::kPermissionDenied &&
       status.message().find("403") != std::string::npos) {
-    return FailedPreconditionError(
-        status.message() +
-        " (the server wants TLS, as evitaDB does by default: add --tls, or grpcs:// in --source, with "
-        "--ca-cert or --fetch-server-cert)");
+    return FailedPreconditionError(status.message() +
+                                   " (the server wants TLS, as evitaDB does by default: " + names.enable +
+                                   ", with " + names.ca_cert + " or " + names.fetch_server_cert + ")");
   }
   // The transport says only "Socket closed" in both cases below.
   if (status.code() == StatusCode::kUnavailable &&
@@ -133,7 +134,8 @@ Status ExplainTransport(Status status, bool tls, bool client_certificate) {
                                        : " (over TLS; a server that wants client certificates (mTLS) "
                                          "drops a client without one it accepts)")
                  : " (over plaintext; a server that accepts TLS only drops such connections, as warmup "
-                   "serve with --tls-cert does, while evitaDB answers them HTTP 403: then connect with "
+                   "serve given a TLS certificate does, while evitaDB answers them HTTP 403: then connect "
+                   "with "
                    "TLS)"));
   }
   return status;
@@ -142,7 +144,7 @@ Status ExplainTransport(Status status, bool tls, bool client_certificate) {
 Status EvitaClient::Call(const std::string& what, const std::string& session_id,
                          const std::function<::grpc::Status(::grpc::ClientContext*)>& call) const {
   auto context = Context(session_id);
-  return ExplainTransport(FromGrpc(call(context.get()), what), tls_, client_certificate_);
+  return ExplainTransport(FromGrpc(call(context.get()), what), tls_, client_certificate_, tls_names_);
 }
 
 StatusOr<std::string> EvitaClient::OpenSession(const std::string& catalog, bool read_write) const {

@@ -37,10 +37,10 @@ Status FromGrpc(const ::grpc::Status& s, const std::string& call);
 // `client_certificate`) or plaintext, with what the transport's own words
 // leave out: a plaintext call to evitaDB's default TLS-only endpoint is
 // answered HTTP 403, which gRPC reports as PERMISSION_DENIED "status: 403"
-// (then kFailedPrecondition "the server wants TLS: add --tls ..."); a server
-// that drops the connection says only "Socket closed". Other statuses are
-// returned as they are.
-Status ExplainTransport(Status status, bool tls, bool client_certificate);
+// (then kFailedPrecondition "the server wants TLS: ...", advice in the words
+// of `names`, the caller's); a server that drops the connection says only
+// "Socket closed". Other statuses are returned as they are.
+Status ExplainTransport(Status status, bool tls, bool client_certificate, const ClientTlsNames& names = {});
 
 class EvitaClient {
  public:
@@ -94,6 +94,7 @@ class EvitaClient {
   int call_timeout_seconds_;
   bool tls_ = false;
   bool client_certificate_ = false;
+  ClientTlsNames tls_names_;  // what the advice of ExplainTransport calls the settings
   std::unique_ptr<pb::EvitaService::Stub> evita_;
   std::unique_ptr<pb::EvitaSessionService::Stub> session_;
   std::unique_ptr<pb::EvitaManagementService::Stub> management_;

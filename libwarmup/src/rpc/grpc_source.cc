@@ -249,7 +249,8 @@ class GrpcSource : public CatalogSource {
     if (response.catalogstate() != pb::ALIVE && !options_.allow_not_alive) {
       return FailedPreconditionError("catalog " + catalog_ + " on " + address_ + " is " + state_ +
                                      ", not ALIVE: " + WhatNotAliveHolds(state_) +
-                                     "; read it once it is ALIVE, or on purpose with --allow-not-alive");
+                                     "; read it once it is ALIVE, or on purpose with " +
+                                     options_.allow_not_alive_named);
     }
     return OkStatus();
   }

@@ -140,9 +140,10 @@ class RemoteTarget : public CatalogTarget {
       last_call_ = std::chrono::steady_clock::now();
     }
     if (status.error_code() == ::grpc::StatusCode::DEADLINE_EXCEEDED) {
-      return Status(StatusCode::kDeadlineExceeded,
-                    "UpsertEntity of " + EntityLabel(entity) + ": no answer within the upsert deadline of " +
-                        std::to_string(options_.upsert_timeout_seconds) + " s (--upsert-timeout)");
+      return Status(StatusCode::kDeadlineExceeded, "UpsertEntity of " + EntityLabel(entity) +
+                                                       ": no answer within the upsert deadline of " +
+                                                       std::to_string(options_.upsert_timeout_seconds) +
+                                                       " s (" + options_.upsert_timeout_named + ")");
     }
     const auto& trailers = context->GetServerTrailingMetadata();
     if (auto it = trailers.find("warmup-server-nanos"); it != trailers.end()) {

@@ -343,7 +343,7 @@ StatusOr<RunResult> RunAgainstStartedServer(const RunSpec& spec, const StartedSe
     const auto probed = (*server)->identity();
     const Identified identified =
         probed ? Identified{probed, ""} : IdentifyServer(remote.address, remote.tls);
-    auto target = OpenTarget(remote);
+    auto target = OpenTarget(remote, spec.names);
     if (!target.ok()) {
       result = target.status();
     } else {
@@ -442,10 +442,11 @@ Status CheckOutputFile(const std::string& flag, const std::string& path, bool ma
 
 namespace {
 
-StatusOr<std::unique_ptr<CatalogSource>> OpenLiveSource(const LiveSourceSpec& spec) {
+StatusOr<std::unique_ptr<CatalogSource>> OpenLiveSource(const LiveSourceSpec& spec, const SpecNames& names) {
   GrpcSourceOptions options;
   options.tls = spec.tls;
   options.allow_not_alive = spec.allow_not_alive;
+  options.allow_not_alive_named = names.allow_not_alive;
   auto source = OpenGrpcSource(spec.address, spec.catalog, options);
   // The server refusing the read, or sending a schema warmup cannot take,
   // is the catalog's matter, not the spec's (which kInvalidArgument means).
@@ -455,20 +456,19 @@ StatusOr<std::unique_ptr<CatalogSource>> OpenLiveSource(const LiveSourceSpec& sp
   return source;
 }
 
-StatusOr<std::unique_ptr<CatalogSource>> OpenSnapshot(const SnapshotSourceSpec& spec,
-                                                      const std::string& named,
+StatusOr<std::unique_ptr<CatalogSource>> OpenSnapshot(const SnapshotSourceSpec& spec, const SpecNames& names,
                                                       std::optional<SourceCache>* cache) {
   // A server's own storage or backup is not a snapshot: say what it is,
   // rather than only what it lacks.
-  auto path = FindSnapshot(spec.dir, spec.catalog);
+  auto path = FindSnapshot(spec.dir, spec.catalog, names);
   if (!path.ok()) {
-    const Status s = path.status().WithContext(named);
-    const std::string storage = DescribeServerStorage(spec.dir);
+    const Status s = path.status().WithContext(names.source_dir);
+    const std::string storage = DescribeServerStorage(spec.dir, names);
     return storage.empty() ? s : Status(s.code(), s.message() + "; it is " + storage);
   }
   auto snapshot = OpenSnapshotSource(*path);  // its errors first: they say what is wrong
   if (!snapshot.ok()) {
-    if (const std::string storage = DescribeServerStorage(*path); !storage.empty()) {
+    if (const std::string storage = DescribeServerStorage(*path, names); !storage.empty()) {
       return FailedPreconditionError(snapshot.status().message() + "; it is " + storage);
     }
     // What is wrong is in the snapshot (a hostile zip entry, a bad
@@ -490,16 +490,16 @@ StatusOr<std::unique_ptr<CatalogSource>> OpenSnapshot(const SnapshotSourceSpec& 
 
 StatusOr<std::unique_ptr<CatalogSource>> OpenSource(const SourceSpec& spec, std::optional<SourceCache>* cache,
                                                     const SpecNames& names) {
-  if (const auto* live = std::get_if<LiveSourceSpec>(&spec)) return OpenLiveSource(*live);
+  if (const auto* live = std::get_if<LiveSourceSpec>(&spec)) return OpenLiveSource(*live, names);
   if (const auto* snapshot = std::get_if<SnapshotSourceSpec>(&spec)) {
-    return OpenSnapshot(*snapshot, names.source_dir, cache);
+    return OpenSnapshot(*snapshot, names, cache);
   }
   return InvalidArgumentError(
       "OpenSource opens a snapshot or a live catalog: RunLoad reads a catalog folder through the server it "
       "starts, and an open source as it is");
 }
 
-StatusOr<std::unique_ptr<CatalogTarget>> OpenTarget(const TargetSpec& spec) {
+StatusOr<std::unique_ptr<CatalogTarget>> OpenTarget(const TargetSpec& spec, const SpecNames& names) {
   if (const auto* embedded = std::get_if<EmbeddedTargetSpec>(&spec)) {
     EngineOptions options;
     options.compression = embedded->compression;
@@ -510,6 +510,7 @@ StatusOr<std::unique_ptr<CatalogTarget>> OpenTarget(const TargetSpec& spec) {
     RemoteTargetOptions options;
     options.golive_timeout_seconds = remote->deadlines.golive_timeout_seconds;
     options.upsert_timeout_seconds = remote->deadlines.upsert_timeout_seconds;
+    options.upsert_timeout_named = names.upsert_timeout;
     options.tls = remote->tls;
     return MakeRemoteTarget(remote->address, options);
   }
@@ -549,7 +550,7 @@ StatusOr<RunResult> RunAgainstTarget(const RunSpec& spec, const RunHooks& hooks,
       observers.push_back(sampler.get());
     }
   }
-  auto target = OpenTarget(spec.target);
+  auto target = OpenTarget(spec.target, spec.names);
   if (!target.ok()) return target.status();
   auto result = Copy(spec, hooks, source, std::move(target).value(), observers,
                      work_dir != nullptr ? *work_dir : std::string());
@@ -621,7 +622,7 @@ StatusOr<RunResult> RunThroughSourceServer(const RunSpec& spec, const ServerFold
                                                         : std::string(kDefaultSourceWorkDir);
   std::vector<PathInUse> server_in_use = in_use;
   if (target_work_dir != nullptr) server_in_use.push_back({spec.names.work_dir, *target_work_dir});
-  auto server = SourceServer::Start(folder, spec.names.source_dir, work, server_in_use, hooks.stop);
+  auto server = SourceServer::Start(folder, spec.names, work, server_in_use, hooks.stop);
   if (!server.ok()) return server.status();
   RunSpec read = spec;
   LiveSourceSpec live;

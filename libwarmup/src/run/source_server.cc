@@ -139,7 +139,7 @@ class StartedSourceServer : public SourceServer {
 }  // namespace
 
 StatusOr<std::unique_ptr<SourceServer>> SourceServer::Start(const ServerFolderSourceSpec& spec,
-                                                            const std::string& named,
+                                                            const SpecNames& names,
                                                             const std::string& work_dir,
                                                             const std::vector<PathInUse>& in_use,
                                                             const StopRequest* stop) {
@@ -153,13 +153,13 @@ StatusOr<std::unique_ptr<SourceServer>> SourceServer::Start(const ServerFolderSo
   std::string catalog;
   if (zip) {
     auto backup = ReadServerBackupZip(spec.folder);
-    if (!backup.ok()) return backup.status().WithContext(named);
-    auto chosen = ChooseServerCatalog(backup->catalogs, spec.catalog, spec.folder);
-    if (!chosen.ok()) return chosen.status().WithContext(named);
+    if (!backup.ok()) return backup.status().WithContext(names.source_dir);
+    auto chosen = ChooseServerCatalog(backup->catalogs, spec.catalog, spec.folder, names);
+    if (!chosen.ok()) return chosen.status().WithContext(names.source_dir);
     catalog = *chosen;
   } else {
-    auto folder = FindServerCatalogFolder(spec.folder, spec.catalog);
-    if (!folder.ok()) return folder.status().WithContext(named);
+    auto folder = FindServerCatalogFolder(spec.folder, spec.catalog, names);
+    if (!folder.ok()) return folder.status().WithContext(names.source_dir);
     origin.path = *folder;
     catalog = fs::path(*folder).filename().string();
   }

@@ -159,7 +159,7 @@ std::string_view StorageServerName(StorageServer server) {
 }
 
 StatusOr<std::string> ChooseServerCatalog(const std::vector<std::string>& found, const std::string& catalog,
-                                          const std::string& where) {
+                                          const std::string& where, const SpecNames& names) {
   if (!catalog.empty()) {
     if (std::find(found.begin(), found.end(), catalog) != found.end()) return catalog;
     return InvalidArgumentError(where + " has no catalog folder " + catalog +
@@ -168,10 +168,11 @@ StatusOr<std::string> ChooseServerCatalog(const std::vector<std::string>& found,
   if (found.size() == 1) return found.front();
   return InvalidArgumentError(where + (found.empty() ? " holds no catalog folder"
                                                      : " holds several catalog folders (" + Listed(found) +
-                                                           "): name one with --catalog"));
+                                                           "): name one with " + names.catalog));
 }
 
-StatusOr<std::string> FindServerCatalogFolder(const std::string& storage, const std::string& catalog) {
+StatusOr<std::string> FindServerCatalogFolder(const std::string& storage, const std::string& catalog,
+                                              const SpecNames& names) {
   std::error_code ec;
   if (!fs::is_directory(storage, ec)) return InvalidArgumentError(storage + " is not a directory");
   auto folders = ReadStorageFolders(storage);
@@ -185,7 +186,7 @@ StatusOr<std::string> FindServerCatalogFolder(const std::string& storage, const 
     return InvalidArgumentError(storage + " holds no server's catalog folder (" + Layouts("<CATALOG>") +
                                 "); its folders: " + Listed(others));
   }
-  auto chosen = ChooseServerCatalog(folders->catalogs, catalog, storage);
+  auto chosen = ChooseServerCatalog(folders->catalogs, catalog, storage, names);
   if (!chosen.ok()) return chosen.status();
   return (fs::path(storage) / *chosen).string();
 }
@@ -197,10 +198,10 @@ StatusOr<ServerBackupZip> ReadServerBackupZip(const std::string& path) {
 }
 
 StatusOr<std::string> UnpackServerBackupZip(const std::string& zip_path, const std::string& catalog,
-                                            const std::string& parent_dir) {
+                                            const std::string& parent_dir, const SpecNames& names) {
   auto backup = OpenBackupZip(zip_path);
   if (!backup.ok()) return backup.status();
-  auto chosen = ChooseServerCatalog(backup->zip.catalogs, catalog, zip_path);
+  auto chosen = ChooseServerCatalog(backup->zip.catalogs, catalog, zip_path, names);
   if (!chosen.ok()) return chosen.status();
   zip_t* archive = backup->archive.get();
   const std::vector<snapshot::ZipEntryName>& entries = backup->by_catalog[*chosen];
@@ -287,10 +288,14 @@ StatusOr<std::string> FileSha256(const std::string& path) {
   return hex;
 }
 
-std::string DescribeServerStorage(const std::string& path) {
+std::string DescribeServerStorage(const std::string& path, const SpecNames& names) {
   const fs::path clean = Clean(path);
-  const std::string reads =
-      " --source-server-command '...' (a server started on a copy of it; docs/evitadb.md)";
+  // "read it with <source_dir> DIR, <catalog> NAME and <source_server> (...)"
+  const auto read_with = [&names](const std::string& dir, const std::string& catalog, const char* it = "it") {
+    return "read " + std::string(it) + " with " + names.source_dir + " " + dir +
+           (catalog.empty() ? "" : ", " + names.catalog + " " + catalog) + " and " + names.source_server +
+           " (a server started on a copy of it; docs/evitadb.md)";
+  };
   std::error_code ec;
   if (fs::is_regular_file(clean, ec)) {
     auto backup = ReadServerBackupZip(clean.string());
@@ -298,22 +303,22 @@ std::string DescribeServerStorage(const std::string& path) {
     const std::string server(StorageServerName(backup->server));
     const std::string& first = backup->catalogs.front();
     return "a backup zip of " + server + "'s catalog folder" + (backup->catalogs.size() > 1 ? "s " : " ") +
-           Listed(backup->catalogs) + ": read it with --pristine-dir " + clean.string() +
-           (backup->catalogs.size() > 1 ? " --catalog " + first : "") + reads +
+           Listed(backup->catalogs) + ": " +
+           read_with(clean.string(), backup->catalogs.size() > 1 ? first : "") +
            ", or unpack it once with warmup unpack " + clean.string() + " DIR";
   }
   if (!fs::is_directory(clean, ec)) return "";
   if (auto server = ServerOfCatalogFolder(clean); server.ok() && *server) {
     return "a catalog folder of " + std::string(StorageServerName(**server)) + "'s storage (" +
-           clean.filename().string() + "): read it with --pristine-dir " + clean.parent_path().string() +
-           " --catalog " + clean.filename().string() + reads;
+           clean.filename().string() +
+           "): " + read_with(clean.parent_path().string(), clean.filename().string());
   }
   auto folders = ReadStorageFolders(clean);
   if (!folders.ok() || folders->catalogs.empty()) return "";
   const std::vector<std::string>& catalogs = folders->catalogs;
   return "a storage directory of " + std::string(StorageServerName(*folders->server)) +
-         " holding the catalog folder" + (catalogs.size() > 1 ? "s " : " ") + Listed(catalogs) +
-         ": read one with --pristine-dir " + clean.string() + " --catalog " + catalogs.front() + reads;
+         " holding the catalog folder" + (catalogs.size() > 1 ? "s " : " ") + Listed(catalogs) + ": " +
+         read_with(clean.string(), catalogs.front(), "one");
 }
 
 }  // namespace warmup

@@ -257,7 +257,8 @@ StatusOr<std::unique_ptr<CatalogSource>> OpenSnapshotSource(const std::string& p
   return std::unique_ptr<CatalogSource>(std::move(source).value());
 }
 
-StatusOr<std::string> FindSnapshot(const std::string& parent, const std::string& catalog) {
+StatusOr<std::string> FindSnapshot(const std::string& parent, const std::string& catalog,
+                                   const SpecNames& names) {
   namespace fs = std::filesystem;
   std::error_code ec;
   if (catalog.empty() && fs::is_regular_file(parent, ec)) return parent;  // an export zip
@@ -265,8 +266,9 @@ StatusOr<std::string> FindSnapshot(const std::string& parent, const std::string&
   if (fs::exists(fs::path(parent) / "manifest.json", ec)) {
     const fs::path self = fs::absolute(parent, ec).lexically_normal();
     const fs::path dir = self.filename().empty() ? self.parent_path() : self;
-    return InvalidArgumentError(parent + " is a snapshot itself; pass its parent directory: --pristine-dir " +
-                                dir.parent_path().string() + " --catalog " + dir.filename().string());
+    return InvalidArgumentError(
+        parent + " is a snapshot itself; pass its parent directory: " + names.source_dir + " " +
+        dir.parent_path().string() + ", " + names.catalog + " " + dir.filename().string());
   }
   std::vector<std::string> found;
   for (const auto& entry : fs::directory_iterator(parent, ec)) {
@@ -279,18 +281,18 @@ StatusOr<std::string> FindSnapshot(const std::string& parent, const std::string&
   }
   if (ec) return UnavailableError("cannot list " + parent + ": " + ec.message());
   std::sort(found.begin(), found.end());
-  std::string names;
-  for (const auto& name : found) names += (names.empty() ? "" : ", ") + name;
+  std::string listed;
+  for (const auto& name : found) listed += (listed.empty() ? "" : ", ") + name;
   if (!catalog.empty()) {
     if (std::find(found.begin(), found.end(), catalog) != found.end())
       return (fs::path(parent) / catalog).string();
     return NotFoundError("no snapshot " + catalog + " in " + parent +
-                         (found.empty() ? " (it holds none)" : "; it holds: " + names));
+                         (found.empty() ? " (it holds none)" : "; it holds: " + listed));
   }
   if (found.size() == 1) return (fs::path(parent) / found.front()).string();
   if (found.empty()) return InvalidArgumentError(parent + " holds no snapshot (no */manifest.json in it)");
-  return InvalidArgumentError(parent + " holds " + std::to_string(found.size()) + " snapshots (" + names +
-                              "): choose one with --catalog");
+  return InvalidArgumentError(parent + " holds " + std::to_string(found.size()) + " snapshots (" + listed +
+                              "): choose one with " + names.catalog);
 }
 
 }  // namespace warmup

@@ -46,13 +46,13 @@ X509Ptr FirstCertificate(const std::string& pem) {
   return cert;
 }
 
-// The contents of the file `flag` names. Errors: kInvalidArgument naming the
-// flag and the path.
-StatusOr<std::string> ReadPem(const std::string& flag, const std::string& path) {
+// The contents of the file at `path`, which the caller calls `named` (see
+// ClientTlsNames). Errors: kInvalidArgument naming both.
+StatusOr<std::string> ReadPem(const std::string& named, const std::string& path) {
   std::ifstream in(path, std::ios::binary | std::ios::ate);
-  if (!in) return InvalidArgumentError(flag + " " + path + ": cannot be read");
+  if (!in) return InvalidArgumentError(named + " " + path + ": cannot be read");
   if (in.tellg() > kMaxPemBytes) {
-    return InvalidArgumentError(flag + " " + path + ": larger than 1 MiB, so not a PEM file");
+    return InvalidArgumentError(named + " " + path + ": larger than 1 MiB, so not a PEM file");
   }
   in.seekg(0);
   std::ostringstream text;
@@ -60,30 +60,32 @@ StatusOr<std::string> ReadPem(const std::string& flag, const std::string& path) 
   return text.str();
 }
 
-StatusOr<std::string> ReadCertificates(const std::string& flag, const std::string& path) {
-  WARMUP_ASSIGN_OR_RETURN(std::string pem, ReadPem(flag, path));
-  WARMUP_RETURN_IF_ERROR(CheckPemCertificate(pem, flag + " " + path));
+StatusOr<std::string> ReadCertificates(const std::string& named, const std::string& path) {
+  WARMUP_ASSIGN_OR_RETURN(std::string pem, ReadPem(named, path));
+  WARMUP_RETURN_IF_ERROR(CheckPemCertificate(pem, named + " " + path));
   return pem;
 }
 
-// The key at `key_path`, checked to be a private key that belongs to the
-// first certificate of `cert_pem`.
-StatusOr<std::string> ReadKeyFor(const std::string& key_flag, const std::string& key_path,
-                                 const std::string& cert_pem, const std::string& cert_flag) {
-  WARMUP_ASSIGN_OR_RETURN(std::string pem, ReadPem(key_flag, key_path));
+// The key at `key_path` (called `key_named`), checked to be a private key
+// that belongs to the first certificate of `cert_pem`, read from `cert_path`
+// (called `cert_named`).
+StatusOr<std::string> ReadKeyFor(const std::string& key_named, const std::string& key_path,
+                                 const std::string& cert_pem, const std::string& cert_named,
+                                 const std::string& cert_path) {
+  WARMUP_ASSIGN_OR_RETURN(std::string pem, ReadPem(key_named, key_path));
   BioPtr bio = MemoryBio(pem);
   KeyPtr key(PEM_read_bio_PrivateKey(bio.get(), nullptr, nullptr, nullptr));
   ERR_clear_error();
   if (key == nullptr) {
-    return InvalidArgumentError(key_flag + " " + key_path +
+    return InvalidArgumentError(key_named + " " + key_path +
                                 ": not a PEM private key (or one with a passphrase)");
   }
   X509Ptr cert = FirstCertificate(cert_pem);
   const bool matches = X509_check_private_key(cert.get(), key.get()) == 1;
   ERR_clear_error();
   if (!matches) {
-    return InvalidArgumentError(key_flag + " " + key_path + ": not the private key of the " + cert_flag +
-                                " certificate");
+    return InvalidArgumentError(key_named + " " + key_path + ": not the private key of " + cert_named + " " +
+                                cert_path);
   }
   return pem;
 }
@@ -128,32 +130,35 @@ Status CheckPemCertificate(const std::string& pem, const std::string& where) {
 
 StatusOr<ClientPem> LoadClientPem(const ClientTlsOptions& options) {
   WARMUP_RETURN_IF_ERROR(CheckClientTls(options));
+  const ClientTlsNames& names = options.names;
   ClientPem pem;
   if (!options.ca_cert_file.empty()) {
-    WARMUP_ASSIGN_OR_RETURN(pem.roots, ReadCertificates("--ca-cert", options.ca_cert_file));
+    WARMUP_ASSIGN_OR_RETURN(pem.roots, ReadCertificates(names.ca_cert, options.ca_cert_file));
   } else if (!options.fetch_server_cert_from.empty()) {
     auto fetched = FetchServerCertificate(options.fetch_server_cert_from);
-    if (!fetched.ok()) return fetched.status().WithContext("--fetch-server-cert");
+    if (!fetched.ok()) return fetched.status().WithContext(names.fetch_server_cert);
     pem.roots = *std::move(fetched);
     pem.fetched_names = CertificateNames(pem.roots);
   }
   if (!options.client_cert_file.empty()) {
-    WARMUP_ASSIGN_OR_RETURN(pem.cert_chain, ReadCertificates("--client-cert", options.client_cert_file));
-    WARMUP_ASSIGN_OR_RETURN(pem.private_key, ReadKeyFor("--client-key", options.client_key_file,
-                                                        pem.cert_chain, "--client-cert"));
+    WARMUP_ASSIGN_OR_RETURN(pem.cert_chain, ReadCertificates(names.client_cert, options.client_cert_file));
+    WARMUP_ASSIGN_OR_RETURN(pem.private_key,
+                            ReadKeyFor(names.client_key, options.client_key_file, pem.cert_chain,
+                                       names.client_cert, options.client_cert_file));
   }
   return pem;
 }
 
 StatusOr<ServerPem> LoadServerPem(const ServerTlsOptions& options) {
   WARMUP_RETURN_IF_ERROR(CheckServerTls(options));
+  const ServerTlsNames& names = options.names;
   ServerPem pem;
   if (options.cert_file.empty()) return pem;
-  WARMUP_ASSIGN_OR_RETURN(pem.cert_chain, ReadCertificates("--tls-cert", options.cert_file));
-  WARMUP_ASSIGN_OR_RETURN(pem.private_key,
-                          ReadKeyFor("--tls-key", options.key_file, pem.cert_chain, "--tls-cert"));
+  WARMUP_ASSIGN_OR_RETURN(pem.cert_chain, ReadCertificates(names.cert, options.cert_file));
+  WARMUP_ASSIGN_OR_RETURN(pem.private_key, ReadKeyFor(names.key, options.key_file, pem.cert_chain, names.cert,
+                                                      options.cert_file));
   if (!options.client_ca_file.empty()) {
-    WARMUP_ASSIGN_OR_RETURN(pem.client_ca, ReadCertificates("--client-ca", options.client_ca_file));
+    WARMUP_ASSIGN_OR_RETURN(pem.client_ca, ReadCertificates(names.client_ca, options.client_ca_file));
   }
   return pem;
 }
@@ -164,34 +169,37 @@ Status CheckClientTls(const ClientTlsOptions& options) {
   const bool settings = !options.ca_cert_file.empty() || !options.fetch_server_cert_from.empty() ||
                         !options.client_cert_file.empty() || !options.client_key_file.empty() ||
                         !options.server_name.empty();
+  const ClientTlsNames& names = options.names;
   if (!options.enabled && settings) {
-    return InvalidArgumentError(
-        "TLS settings (--ca-cert, --fetch-server-cert, --client-cert, --client-key, --tls-server-name) "
-        "given, "
-        "but no connection uses TLS: add --tls, or write grpcs:// in --source");
+    return InvalidArgumentError("TLS settings (" + names.ca_cert + ", " + names.fetch_server_cert + ", " +
+                                names.client_cert + ", " + names.client_key + ", " + names.server_name +
+                                ") given, but no connection uses TLS: " + names.enable);
   }
   if (!options.ca_cert_file.empty() && !options.fetch_server_cert_from.empty()) {
-    return InvalidArgumentError("give --ca-cert or --fetch-server-cert, not both: each says whom to trust");
+    return InvalidArgumentError("give " + names.ca_cert + " or " + names.fetch_server_cert +
+                                ", not both: each says whom to trust");
   }
   if (options.client_cert_file.empty() != options.client_key_file.empty()) {
-    return InvalidArgumentError(options.client_cert_file.empty() ? "--client-key needs --client-cert"
-                                                                 : "--client-cert needs --client-key");
+    return InvalidArgumentError(options.client_cert_file.empty()
+                                    ? names.client_key + " needs " + names.client_cert
+                                    : names.client_cert + " needs " + names.client_key);
   }
   if (!options.fetch_server_cert_from.empty()) {
     if (Status s = CheckHostPort(options.fetch_server_cert_from, AddressUse::kDial); !s.ok()) {
-      return s.WithContext("--fetch-server-cert");
+      return s.WithContext(names.fetch_server_cert);
     }
   }
   return OkStatus();
 }
 
 Status CheckServerTls(const ServerTlsOptions& options) {
+  const ServerTlsNames& names = options.names;
   if (options.cert_file.empty() != options.key_file.empty()) {
-    return InvalidArgumentError(options.cert_file.empty() ? "--tls-key needs --tls-cert"
-                                                          : "--tls-cert needs --tls-key");
+    return InvalidArgumentError(options.cert_file.empty() ? names.key + " needs " + names.cert
+                                                          : names.cert + " needs " + names.key);
   }
   if (!options.client_ca_file.empty() && options.cert_file.empty()) {
-    return InvalidArgumentError("--client-ca needs --tls-cert and --tls-key");
+    return InvalidArgumentError(names.client_ca + " needs " + names.cert + " and " + names.key);
   }
   return OkStatus();
 }
