@@ -149,7 +149,11 @@ po::options_description ClientTlsGroup(ClientTlsOptions* tls, bool with_switch) 
 }
 
 ClientTlsOptions TlsFor(const ClientTlsOptions& tls, bool enabled, bool keep_settings) {
-  if (!enabled && !keep_settings) return {};
+  if (!enabled && !keep_settings) {
+    ClientTlsOptions off;
+    off.names = tls.names;  // a plaintext call that meets a TLS server still advises in the flags
+    return off;
+  }
   ClientTlsOptions out = tls;
   out.enabled = enabled;
   return out;

@@ -81,7 +81,8 @@ StatusOr<GrpcUrl> ParseGrpcUrl(const std::string& url, const std::string& option
 po::options_description ClientTlsGroup(ClientTlsOptions* tls, bool with_switch);
 
 // The TLS group's settings for one connection, on when `enabled`; off, they
-// are dropped unless `keep_settings` (for CheckClientTls to refuse them).
+// are dropped unless `keep_settings` (for CheckClientTls to refuse them); the
+// names stay, for the advice of a plaintext call that meets a TLS server.
 ClientTlsOptions TlsFor(const ClientTlsOptions& tls, bool enabled, bool keep_settings = false);
 
 // --profile's help: the generator's profiles, "senesi | senesi-production | tiny".

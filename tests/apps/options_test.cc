@@ -620,6 +620,10 @@ TEST_CASE(
   REQUIRE_OK(target_only);
   CHECK((!As<LiveSourceSpec>(target_only->source).tls.enabled &&
          As<RemoteTargetSpec>(target_only->target).tls.enabled));
+  // Plaintext keeps the flags as the TLS settings' names: a TLS-only server's refusal advises in them.
+  CHECK(As<LiveSourceSpec>(target_only->source).tls.names.enable ==
+        "add --tls, or write grpcs:// in --source");
+  CHECK(As<LiveSourceSpec>(target_only->source).tls.names.ca_cert == "--ca-cert");
 
   const std::string no_tls =
       "TLS settings (--ca-cert, --fetch-server-cert, --client-cert, --client-key, --tls-server-name) given, "
