@@ -132,6 +132,10 @@ StatusOr<AbCommand> ParseAb(const std::vector<std::string>& args) {
       return InvalidArgumentError("--" + name + "-args adds warmup serve flags; with --" + name +
                                   "-command write them into the command");
     }
+    if (auto s = RequireXmx(*command, started->server.xmx, "--" + name + "-command", "--server-xmx");
+        !s.ok()) {
+      return s;
+    }
   }
   for (const char* name : {"a", "b", "a-command", "b-command"}) {
     if (!vm[name].empty() && vm[name].as<std::string>().empty()) {

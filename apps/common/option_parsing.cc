@@ -86,9 +86,10 @@ Status RefuseIgnored(const po::variables_map& vm, std::initializer_list<const ch
   return OkStatus();
 }
 
-Status RequireXmx(const ServerSpec& server, const std::string& command_flag, const std::string& xmx_advice) {
-  if (server.command.find("{xmx}") == std::string::npos || !server.xmx.empty()) return OkStatus();
-  return InvalidArgumentError(command_flag + " '" + server.command +
+Status RequireXmx(const std::string& command, const std::string& xmx, const std::string& command_flag,
+                  const std::string& xmx_advice) {
+  if (command.find("{xmx}") == std::string::npos || !xmx.empty()) return OkStatus();
+  return InvalidArgumentError(command_flag + " '" + command +
                               "' has {xmx}, and nothing gives it a value: give " + xmx_advice);
 }
 

@@ -48,10 +48,11 @@ bool Given(const po::variables_map& vm, const char* flag);
 Status RefuseIgnored(const po::variables_map& vm, std::initializer_list<const char*> flags,
                      const std::string& mode);
 
-// kInvalidArgument when `server`'s command has {xmx} and no value is given for
-// it, naming the flags (`command_flag`, `xmx_advice`) here, at parse time: the
+// kInvalidArgument when a server `command` has {xmx} and `xmx` is empty,
+// naming the flags (`command_flag`, `xmx_advice`) here, at parse time: the
 // library would refuse it only when starting the server, in its own words.
-Status RequireXmx(const ServerSpec& server, const std::string& command_flag, const std::string& xmx_advice);
+Status RequireXmx(const std::string& command, const std::string& xmx, const std::string& command_flag,
+                  const std::string& xmx_advice);
 
 // "a b  c" -> {"a", "b", "c"}.
 std::vector<std::string> SplitAtSpaces(const std::string& text);

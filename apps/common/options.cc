@@ -143,7 +143,9 @@ StatusOr<ExportCommand> ParseExport(const std::vector<std::string>& args) {
         !s.ok()) {
       return s;
     }
-    if (auto s = RequireXmx(cmd.folder.server, "--source-server-command", "--source-server-xmx"); !s.ok()) {
+    if (auto s = RequireXmx(cmd.folder.server.command, cmd.folder.server.xmx, "--source-server-command",
+                            "--source-server-xmx");
+        !s.ok()) {
       return s;
     }
     cmd.folder.catalog = cmd.catalog;

@@ -69,7 +69,10 @@ Status SourceGroup::Finish(const po::variables_map& vm, const ClientTlsOptions& 
         !s.ok()) {
       return s;
     }
-    if (auto s = RequireXmx(server, "--source-server-command", "--source-server-xmx"); !s.ok()) return s;
+    if (auto s = RequireXmx(server.command, server.xmx, "--source-server-command", "--source-server-xmx");
+        !s.ok()) {
+      return s;
+    }
   }
   if (url.empty()) {
     if (auto s = RefuseIgnored(vm, {"allow-not-alive"}, "without --source"); !s.ok()) return s;
@@ -419,7 +422,8 @@ Status StartedServerGroup::Finish(const po::variables_map& vm) {
         !s.ok()) {
       return s;
     }
-    if (auto s = RequireXmx(server, "--server-command", "--server-xmx, or SERVER_XMX to the wrappers");
+    if (auto s = RequireXmx(server.command, server.xmx, "--server-command",
+                            "--server-xmx, or SERVER_XMX to the wrappers");
         !s.ok()) {
       return s;
     }
