@@ -1568,6 +1568,11 @@ TEST_CASE("regression: ab refused --server-xmx, so an arm's command could never 
   auto spelled = ParseAb({"--a-command", "x {port}", "--b", "/b", "--pristine-dir", "/d", "--server-xmx=2g"});
   REQUIRE_OK(spelled);
   CHECK(As<StartedServerTargetSpec>(spelled->reindex.target).server.xmx == "2g");
+  // Without it, an arm's {xmx} is refused here, naming the flags.
+  CHECK(ParseAb({"--a-command", "java -Xmx{xmx} -jar a.jar", "--b", "/b", "--pristine-dir", "/d"})
+            .status()
+            .message() ==
+        "--a-command 'java -Xmx{xmx} -jar a.jar' has {xmx}, and nothing gives it a value: give --server-xmx");
 }
 
 }  // namespace
