@@ -655,8 +655,9 @@ StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& options) {
   auto pem = tls::LoadServerPem(options.tls);
   if (!pem.ok()) return pem.status();
   if (!options.system_listen.empty() && pem->cert_chain.empty()) {
-    return InvalidArgumentError("a system endpoint serves the server's certificate: it needs TLS (" +
-                                options.tls.names.cert + ")");
+    return InvalidArgumentError("a system endpoint (" + options.system_listen +
+                                ") serves the server's certificate: it needs TLS (" + options.tls.names.cert +
+                                ")");
   }
   std::shared_ptr<::grpc::ServerCredentials> credentials = ::grpc::InsecureServerCredentials();
   if (!pem->cert_chain.empty()) {
