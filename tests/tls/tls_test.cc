@@ -78,7 +78,7 @@ TEST_CASE(
   testing::TestCertificates certs;
   testing::TempDir dir;
   ServerOptions options;
-  options.tls = {certs.server_cert(), certs.server_key(), ""};
+  options.tls = {certs.server_cert(), certs.server_key(), "", {}};
   auto server = testing::StartServer(dir.path() + "/data", options);
   const std::string address = testing::Address(*server);
   PublishAndReadBack(address, Trusting(certs, certs.ca(), false));
@@ -103,7 +103,7 @@ TEST_CASE("mTLS: a client with a certificate the server's CA signed gets in, one
   testing::TestCertificates certs;
   testing::TempDir dir;
   ServerOptions options;
-  options.tls = {certs.server_cert(), certs.server_key(), certs.ca()};
+  options.tls = {certs.server_cert(), certs.server_key(), certs.ca(), {}};
   auto server = testing::StartServer(dir.path() + "/data", options);
   const std::string address = testing::Address(*server);
   PublishAndReadBack(address, Trusting(certs, certs.ca(), true));
@@ -117,7 +117,7 @@ TEST_CASE("the system endpoint serves the server certificate, and a client can t
   testing::TestCertificates certs;
   testing::TempDir dir;
   ServerOptions options;
-  options.tls = {certs.server_cert(), certs.server_key(), ""};
+  options.tls = {certs.server_cert(), certs.server_key(), "", {}};
   options.system_listen = "127.0.0.1:0";
   auto server = testing::StartServer(dir.path() + "/data", options);
   REQUIRE(server->system_port() > 0);
@@ -149,14 +149,14 @@ TEST_CASE("a system endpoint needs TLS, and the server's TLS files are checked b
   options.system_listen = "127.0.0.1:0";
   CHECK(Server::Start(options).status().message().find("it needs TLS") != std::string::npos);
   options.system_listen.clear();
-  options.tls = {certs.server_cert(), certs.client_key(), ""};
+  options.tls = {certs.server_cert(), certs.client_key(), "", {}};
   CHECK(Server::Start(options).status().message() == "the TLS key " + certs.client_key() +
                                                          ": not the private key of the TLS certificate " +
                                                          certs.server_cert());
-  options.tls = {certs.server_key(), certs.server_key(), ""};
+  options.tls = {certs.server_key(), certs.server_key(), "", {}};
   CHECK(Server::Start(options).status().message() ==
         "the TLS certificate " + certs.server_key() + ": not a PEM certificate");
-  options.tls = {"", "", certs.ca()};
+  options.tls = {"", "", certs.ca(), {}};
   CHECK(Server::Start(options).status().message() ==
         "the client CA needs the TLS certificate and the TLS key");
   options.tls.names = {"--tls-cert", "--tls-key", "--client-ca"};  // a frontend's words
@@ -201,7 +201,7 @@ TEST_CASE("mTLS: a client certificate signed by a CA other than --client-ca is t
   testing::TestCertificates certs;
   testing::TempDir dir;
   ServerOptions options;
-  options.tls = {certs.server_cert(), certs.server_key(), certs.ca()};
+  options.tls = {certs.server_cert(), certs.server_key(), certs.ca(), {}};
   auto server = testing::StartServer(dir.path() + "/data", options);
   const std::string address = testing::Address(*server);
   // The same server lets the CA's own client in, so only the signer decides.
@@ -220,7 +220,7 @@ TEST_CASE("--tls-server-name: a certificate for another name than the address is
   testing::TestCertificates certs;
   testing::TempDir dir;
   ServerOptions options;
-  options.tls = {certs.named_server_cert(), certs.named_server_key(), ""};
+  options.tls = {certs.named_server_cert(), certs.named_server_key(), "", {}};
   auto server = testing::StartServer(dir.path() + "/data", options);
   const std::string address = testing::Address(*server);  // 127.0.0.1, not in the certificate
 
@@ -344,7 +344,7 @@ TEST_CASE("a PEM file over 1 MiB is refused, one of exactly 1 MiB is read") {
   testing::TestCertificates certs;
   testing::TempDir dir;
   ServerOptions options;
-  options.tls = {certs.server_cert(), certs.server_key(), ""};
+  options.tls = {certs.server_cert(), certs.server_key(), "", {}};
   auto server = testing::StartServer(dir.path() + "/data", options);
   // The CA's certificate followed by filler lines up to `size` bytes: a valid
   // PEM certificate at the start, so only the size can refuse it.
@@ -375,7 +375,7 @@ TEST_CASE(
   testing::TestCertificates certs;
   testing::TempDir dir;
   ServerOptions options;
-  options.tls = {certs.named_server_cert(), certs.named_server_key(), ""};  // db.warmup.example only
+  options.tls = {certs.named_server_cert(), certs.named_server_key(), "", {}};  // db.warmup.example only
   options.system_listen = "127.0.0.1:0";
   auto server = testing::StartServer(dir.path() + "/data", options);
   const std::string address = testing::Address(*server);  // 127.0.0.1, not in the certificate
