@@ -19,7 +19,8 @@ run/run_load.cc "--data-dir"
 run/run_load.cc "--compress"
 run/run_load.cc "--records-inline"
 # Advice inside reports that only the CLI's commands render (compare,
-# summarize, history changes, the text report); Python renders none of them.
+# summarize, history changes); Python renders none of them. (A run's own
+# caveats are in its JSON report, which Python returns: they name no flag.)
 # Not error strings: left for a step of their own.
 history/change_points.cc ": take more runs, or give the --threshold that matters"
 report/run_summary.cc "take more --warmup-runs, or summarize the runs after it stops\n"
@@ -29,7 +30,6 @@ report/compare.cc "(--warmup-runs)"
 report/compare.cc "\n  *: the primary metric (--metric), declared before the runs: its verdict is the comparison's,\n"
 report/compare.cc " (to decide on it, declare it before the runs: --metric "
 report/compare.cc "are recommended), or let Welch's t test of their logarithms decide (--test auto)"
-report/text_report.cc "is queued) keep it. --records-inline measures each upsert with it."
 LIST
 }
 

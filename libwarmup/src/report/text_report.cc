@@ -113,7 +113,7 @@ std::vector<std::string> RunCaveats(const RunResult& r) {
         "records written in the background: a second thread split, compressed and appended each new "
         "entity's storage records while the upserts went on, where evitaDB's WARM_UP upsert writes its "
         "own; upsert times leave that work out, the load's wall-clock and goLive (which waits for what "
-        "is queued) keep it. --records-inline measures each upsert with it.");
+        "is queued) keep it. A run with its records written inline measures each upsert with it.");
   }
   if (is("null"))
     caveats.push_back("null target: nothing is stored; the figures measure the harness itself.");
