@@ -136,6 +136,17 @@ StatusOr<BenchCommand> ParseBench(const std::vector<std::string>& args) {
   if (!cmd.evitadb_xmx.empty() && cmd.evitadb_command.empty()) {
     return InvalidArgumentError("--evitadb-xmx fills {xmx} of --evitadb-command; give both");
   }
+  // Before the first sitting, in bench's own flags: the runs would refuse
+  // them only after the disk probe and the runs before them, in theirs.
+  if (auto s = RequireXmx(cmd.evitadb_command, cmd.evitadb_xmx, "--evitadb-command", "--evitadb-xmx");
+      !s.ok()) {
+    return s;
+  }
+  if (auto s = RequireXmx(cmd.source_server.command, cmd.source_server.xmx, "--source-server-command",
+                          "--source-server-xmx");
+      !s.ok()) {
+    return s;
+  }
   return cmd;
 }
 

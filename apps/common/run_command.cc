@@ -173,7 +173,7 @@ EmptyOutDirGuard::~EmptyOutDirGuard() {
   if (made_ && std::filesystem::is_empty(out_, ec) && !ec) std::filesystem::remove(out_, ec);
 }
 
-void KeepOrRemoveWork(const char* command, const std::filesystem::path& work,
+void KeepOrRemoveWork(const char* command, const std::string& label, const std::filesystem::path& work,
                       const std::filesystem::path& keep, bool failed, bool keep_work) {
   namespace fs = std::filesystem;
   std::error_code ec;
@@ -181,13 +181,13 @@ void KeepOrRemoveWork(const char* command, const std::filesystem::path& work,
   if (failed) {
     fs::rename(work, keep, ec);
     if (!ec) {
-      std::cerr << "warmup " << command
-                << ": the failed run's work directory (its server's log and data) is kept in "
-                << keep.string() << "\n";
+      std::cerr << "warmup " << command << ": run " << label
+                << " failed; its work directory (its server's log and data) is kept in " << keep.string()
+                << "\n";
       return;
     }
-    std::cerr << "warmup " << command << ": cannot keep the failed run's work directory " << work.string()
-              << " as " << keep.string() << ": " << ec.message() << "\n";
+    std::cerr << "warmup " << command << ": cannot keep the work directory of failed run " << label << ", "
+              << work.string() << " as " << keep.string() << ": " << ec.message() << "\n";
   }
   if (!keep_work) fs::remove_all(work, ec);
 }

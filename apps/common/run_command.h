@@ -71,9 +71,10 @@ class EmptyOutDirGuard {
 // A run's work directory `work` after it, for a command that makes many runs
 // (ab, bench): when the run `failed`, moved to `keep` (beside its report,
 // out of the OUT/work the command removes), so that its server's log and
-// data are there to read, and stderr says where ("warmup COMMAND: ...");
+// data are there to read, and stderr says where ("warmup COMMAND: run
+// LABEL failed; ...");
 // else, and when it cannot be moved, removed unless `keep_work`.
-void KeepOrRemoveWork(const char* command, const std::filesystem::path& work,
+void KeepOrRemoveWork(const char* command, const std::string& label, const std::filesystem::path& work,
                       const std::filesystem::path& keep, bool failed, bool keep_work = false);
 
 // The store --history names (ReportOptions::history), opened, or null when

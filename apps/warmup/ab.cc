@@ -125,7 +125,7 @@ int Ab(const std::vector<std::string>& args) {
     started.work_dir = (work / planned.label).string();
     run.copy.run_label = planned.label;
     auto result = RunCommand(run, "ab", signals);
-    KeepOrRemoveWork("ab", started.work_dir, out / (planned.label + "-work"),
+    KeepOrRemoveWork("ab", planned.label, started.work_dir, out / (planned.label + "-work"),
                      !result.ok() || result->ExitCode() == kExitFailed, cmd->keep_work);
     if (!result.ok()) {
       remove_work();

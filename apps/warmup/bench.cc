@@ -235,7 +235,7 @@ class Bencher {
         run.ok() ? InChild(s.label + ", " + name, *run, output) : warmup::StatusOr<int>(run.status());
     if (!exit_code.ok()) {
       absent = exit_code.status().ToString();
-      std::cerr << "warmup bench: " << absent << "\n";
+      std::cerr << "warmup bench: sitting " << s.label << ", " << name << ": " << absent << "\n";
     } else if (auto read = warmup::ReadBenchRun(run->report.report_json); read.ok()) {
       into = *read;
     } else {
@@ -247,7 +247,7 @@ class Bencher {
     const bool stood = into && *exit_code == 0;
     if (!stood) every_run_stood_ = false;
     if (const std::string* work_dir = run.ok() ? warmup::WorkDirOf(run->target) : nullptr) {
-      KeepOrRemoveWork("bench", *work_dir, s.reports / (name + "-work"), !stood);
+      KeepOrRemoveWork("bench", s.label + ", " + name, *work_dir, s.reports / (name + "-work"), !stood);
     }
     return signals_.received() == 0;
   }

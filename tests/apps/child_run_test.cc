@@ -80,7 +80,8 @@ TEST_CASE_FIXTURE(Children, "ChildRunner: a stop request (SIGINT here) reaches t
     if (!ended) ::kill(::getpid(), SIGINT);  // as a terminal's ^C reaches this process
   });
   const auto stopped =
-      Sh("trap 'exit 42' INT; trap 'exit 43' TERM; : > '" + ready + "'; while :; do sleep 0.05; done");
+      Sh("trap 'exit 42' INT; trap 'exit 43' TERM; : > '" + ready +
+         "'; i=0; while [ $i -lt 1200 ]; do sleep 0.05; i=$((i + 1)); done; exit 44");  // 44: never reached
   ended = true;
   interrupt.join();
   REQUIRE_MESSAGE(stopped.ok(), stopped.status().ToString());

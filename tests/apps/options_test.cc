@@ -937,6 +937,14 @@ TEST_CASE(
   }
   CHECK(scales->evitadb_command == "run {port}");
   CHECK(scales->evitadb_xmx == "8g");
+  // Regression: a {xmx} without its value was refused only when the sitting's
+  // run was made, after the disk probe and the runs before it, in reindex's flags.
+  CHECK(ParseBench({"--evitadb-command", "run -Xmx{xmx}"}).status().message() ==
+        "--evitadb-command 'run -Xmx{xmx}' has {xmx}, and nothing gives it a value: give --evitadb-xmx");
+  CHECK(
+      ParseBench({"--pristine-dir", "/p", "--source-server-command", "java -Xmx{xmx}"}).status().message() ==
+      "--source-server-command 'java -Xmx{xmx}' has {xmx}, and nothing gives it a value: give "
+      "--source-server-xmx");
   CHECK(scales->require_targets);
   auto snapshot = ParseBench({"--pristine-dir", "/d", "--catalog", "c"});
   REQUIRE_OK(snapshot);

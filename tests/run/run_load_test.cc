@@ -188,6 +188,23 @@ TEST_CASE(
                 text);
 }
 
+TEST_CASE("text report: unknown record storage is said with its reason, for each reason") {
+  RunResult r;
+  r.config.target_kind = "remote";
+  CHECK(RenderTextReport(r).find("records compressed: unknown (a server warmup did not start)") !=
+        std::string::npos);
+  // Regression: a server warmup started from a command was said not to be started by warmup.
+  r.config.server_command = "java -jar evita-server.jar";
+  CHECK(RenderTextReport(r).find("records compressed: unknown (the server command sets its own storage)") !=
+        std::string::npos);
+  r.config = {};
+  r.config.target_kind = "keys";
+  CHECK(RenderTextReport(r).find("records compressed: unknown (the target does not say)") !=
+        std::string::npos);
+  r.config.records = RecordsNotStored{};
+  CHECK(RenderTextReport(r).find("records compressed: n/a") != std::string::npos);
+}
+
 TEST_CASE("RunLoad: an open target is opened only after the run's checks pass, and must be openable") {
   TempDir dir;
   RunSpec spec = TinyRun(dir, TargetKind::kEmbedded);

@@ -89,7 +89,7 @@ std::string FirstOf(std::initializer_list<std::string> whys) {
 
 // Whether the report's words say `run` wrote its records as evitaDB's
 // WARM_UP upsert does (WrittenAsEvitaDb); not when it does not say.
-bool WrittenAsEvitaDb(const BenchRun& run) {
+bool ReportSaysWrittenAsEvitaDb(const BenchRun& run) {
   const auto compression = RecordCompressionNamed(run.compression);
   const auto writes = RecordWritesNamed(run.record_writes);
   return compression && writes && WrittenAsEvitaDb(RecordStorage{*compression, *writes});
@@ -100,7 +100,7 @@ bool WrittenAsEvitaDb(const BenchRun& run) {
 // set for that mode, and a figure set against evitaDB's holds only for a run
 // that did that work too (what it costs: docs/performance.md, "Stop 58").
 std::string NotWrittenAsEvitaDb(const std::string& name, const BenchRun& run) {
-  if (WrittenAsEvitaDb(run)) return "";
+  if (ReportSaysWrittenAsEvitaDb(run)) return "";
   return "the " + name + " run's records were " +
          (run.compression.empty() ? std::string("not said to be compressed") : run.compression) +
          ", written " +
@@ -393,7 +393,7 @@ std::string RenderBenchText(const BenchFigures& figures, const std::vector<Bench
       if (!r->compression.empty() && r->compression != "n/a") {
         setup = "records " + r->compression +
                 (r->record_writes.empty() ? "" : ", written " + r->record_writes) +
-                (WrittenAsEvitaDb(*r) ? " (as evitaDB writes them)" : "");
+                (ReportSaysWrittenAsEvitaDb(*r) ? " (as evitaDB writes them)" : "");
       }
       if (!r->verify_check.empty() && r->verification != VerificationName(Verification::kNotApplicable)) {
         setup += (setup.empty() ? "" : "; ") + ("verify " + r->verify_check) +

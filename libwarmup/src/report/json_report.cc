@@ -9,8 +9,7 @@ namespace warmup {
 namespace {
 
 using nlohmann::json;
-
-json OrNull(const std::string& v) { return v.empty() ? json(nullptr) : json(v); }
+using report::OrNull;
 
 json Stats(const LatencyStats& s) {
   json j = {{"count", s.count},         {"total_seconds", s.total_seconds},

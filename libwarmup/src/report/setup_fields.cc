@@ -8,8 +8,6 @@ namespace {
 
 using nlohmann::json;
 
-json OrNull(const std::string& value) { return value.empty() ? json(nullptr) : json(value); }
-
 // A text field of the config; "not recorded" when the report has no config,
 // or the field is absent or null.
 std::string Text(const json* config, const char* name) {
@@ -69,6 +67,8 @@ constexpr std::array<SetupField, 7> kSetupFields = {{
 }};
 
 }  // namespace
+
+json OrNull(const std::string& value) { return value.empty() ? json(nullptr) : json(value); }
 
 std::string JoinedWords(const json& words) {
   std::string out;

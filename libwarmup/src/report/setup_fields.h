@@ -47,6 +47,9 @@ struct SetupField {
 // Every setup field, in the order they are read.
 std::span<const SetupField> SetupFields();
 
+// `value`, or JSON null when it is empty (a field the run could not fill).
+nlohmann::json OrNull(const std::string& value);
+
 // `words` (a JSON array of strings) joined by single spaces.
 std::string JoinedWords(const nlohmann::json& words);
 

@@ -223,12 +223,14 @@ std::string DescribeConfig(const RunResult& r) {
   const RunConfig& c = r.config;
   const auto* storage = std::get_if<RecordStorage>(&c.records);
   const std::string writes = RecordWritesWord(c.records);
+  // Why the storage is not known, when it is not.
+  const char* unknown = !c.server_command.empty()   ? "unknown (the server command sets its own storage)"
+                        : c.target_kind == "remote" ? "unknown (a server warmup did not start)"
+                                                    : "unknown (the target does not say)";
   std::string out = "target kind " + (c.target_kind.empty() ? std::string("not recorded") : c.target_kind) +
                     ", records compressed: " +
-                    (std::holds_alternative<RecordsUnknown>(c.records)
-                         ? std::string(c.target_kind == "remote" ? "unknown (a server warmup did not start)"
-                                                                 : "unknown (the target does not say)")
-                         : CompressionWord(c.records)) +
+                    (std::holds_alternative<RecordsUnknown>(c.records) ? std::string(unknown)
+                                                                       : CompressionWord(c.records)) +
                     (writes.empty() ? std::string() : ", record writes " + writes) +
                     (storage != nullptr && WrittenAsEvitaDb(*storage) ? " (as evitaDB writes them)" : "") +
                     ", verify " + VerifyModeName(r.verify_mode) +

@@ -60,7 +60,8 @@ const configRows = [
                        cls: 'code'}], attrs: {'data-row': 'command'}},
   ['target kind', cfg.target_kind || 'not recorded'],
   ['records compressed', cfg.compression ||
-      (cfg.target_kind === 'remote' ? 'unknown (a server warmup did not start)' : 'unknown (the target does not say)')],
+      (cfg.server_command ? 'unknown (the server command sets its own storage)'
+       : cfg.target_kind === 'remote' ? 'unknown (a server warmup did not start)' : 'unknown (the target does not say)')],
   ['records written', cfg.record_writes === 'background' ? 'on a second thread (upserts leave that work out; goLive waits for it)' : cfg.record_writes === 'inline' ? 'by each upsert' : (cfg.record_writes || 'unknown')],
   ['verify', r.verification.check],
   ['max per collection', cfg.max_per_collection > 0 ? grouped(cfg.max_per_collection) : 'all'],
