@@ -122,10 +122,13 @@ StatusOr<GrpcUrl> ParseGrpcUrl(const std::string& url, const std::string& option
   return parsed;
 }
 
-po::options_description ClientTlsGroup(ClientTlsOptions* tls, bool with_switch) {
-  // What TLS errors call the settings: the flags below. Without the switch a
-  // grpcs:// --source is the only way to TLS.
-  tls->names = {with_switch ? "add --tls, or write grpcs:// in --source" : "write grpcs:// in --source",
+po::options_description ClientTlsGroup(ClientTlsOptions* tls, TlsBy by) {
+  // What TLS errors call the settings: the flags below, and the ways to TLS
+  // this command has.
+  const bool with_switch = by != TlsBy::kSource;
+  tls->names = {by == TlsBy::kSwitch   ? "add --tls"
+                : by == TlsBy::kSource ? "write grpcs:// in --source"
+                                       : "add --tls, or write grpcs:// in --source",
                 "--ca-cert",
                 "--fetch-server-cert",
                 "--client-cert",

@@ -76,10 +76,14 @@ struct GrpcUrl {
 // Parses grpc://HOST:PORT/CATALOG or grpcs://HOST:PORT/CATALOG; errors name `option`.
 StatusOr<GrpcUrl> ParseGrpcUrl(const std::string& url, const std::string& option);
 
-// The TLS group of every command that dials a server: --tls (when
-// `with_switch`) turns it on for the connection to --address (grpcs:// does
-// for --source); the files apply to every TLS connection the command makes.
-po::options_description ClientTlsGroup(ClientTlsOptions* tls, bool with_switch);
+// How a command's user asks for TLS: --tls for the connection to --address,
+// grpcs:// in --source, or either; what the group's advice tells them to do.
+enum class TlsBy { kSwitch, kSource, kSwitchOrSource };
+
+// The TLS group of every command that dials a server: --tls (unless `by` is
+// kSource) turns it on for the connection to --address (grpcs:// does for
+// --source); the files apply to every TLS connection the command makes.
+po::options_description ClientTlsGroup(ClientTlsOptions* tls, TlsBy by);
 
 // The TLS group's settings for one connection, on when `enabled`; off, they
 // are dropped unless `keep_settings` (for CheckClientTls to refuse them); the

@@ -117,7 +117,7 @@ StatusOr<ExportCommand> ParseExport(const std::vector<std::string>& args) {
       "seconds the source server may take to start and open the catalog ALIVE")(
       "source-work-dir", po::value(&cmd.folder.work_dir)->default_value(kDefaultSourceWorkDir),
       "the source server's work directory: the folder's copy, its log and GC log");
-  o.add(ClientTlsGroup(&tls, true));
+  o.add(ClientTlsGroup(&tls, TlsBy::kSwitchOrSource));
   auto vm = Parse(
       args, o, {},
       "usage: warmup export (--source grpc://HOST:PORT/CATALOG | --address HOST:PORT --catalog NAME |\n"
@@ -237,7 +237,7 @@ StatusOr<CatalogsCommand> ParseCatalogs(const std::vector<std::string>& args) {
       "call-timeout",
       po::value(&cmd.admin.call_timeout_seconds)->default_value(cmd.admin.call_timeout_seconds),
       "deadline of each call, seconds");
-  o.add(ClientTlsGroup(&cmd.admin.tls, true));
+  o.add(ClientTlsGroup(&cmd.admin.tls, TlsBy::kSwitch));  // catalogs has no --source
   auto vm =
       Parse(args, o, {},
             "usage: warmup catalogs [--address HOST:PORT] [--delete NAME ... | --backup NAME --out FILE]",

@@ -46,7 +46,7 @@ StatusOr<LoadCommand> ParseRun(const std::vector<std::string>& args, RunVerb ver
   // warmup-profile's only connection is a grpcs:// source: no --tls switch.
   visible.add(source.Options())
       .add(target.Options())
-      .add(ClientTlsGroup(&tls, /*with_switch=*/verb != RunVerb::kProfile))
+      .add(ClientTlsGroup(&tls, verb == RunVerb::kProfile ? TlsBy::kSource : TlsBy::kSwitchOrSource))
       .add(copy.Options())
       .add(report.Options());
   if (verb == RunVerb::kReindex) visible.add(server.Options());

@@ -227,7 +227,7 @@ TEST_CASE(
   CHECK_MESSAGE(Contains(itself.output, pristine +
                                             "/tiny is a snapshot itself; pass its parent directory: "
                                             "--pristine-dir " +
-                                            pristine + ", --catalog tiny"),
+                                            pristine + " with --catalog tiny"),
                 itself.output);
   const CliResult unknown =
       RunCli({"load", "--pristine-dir", pristine, "--catalog", "nope", "--target", "null"});

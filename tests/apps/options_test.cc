@@ -631,7 +631,11 @@ TEST_CASE(
       "no connection uses TLS: add --tls, or write grpcs:// in --source";
   CHECK(ParseLoad({"--pristine-dir", "/d", "--target", "remote", "--ca-cert", "ca.pem"}).status().message() ==
         no_tls);
-  CHECK(ParseCatalogs({"--client-cert", "c.pem", "--client-key", "k.pem"}).status().message() == no_tls);
+  // Regression: catalogs, which has no --source, was told to write grpcs:// in it.
+  CHECK(
+      ParseCatalogs({"--client-cert", "c.pem", "--client-key", "k.pem"}).status().message() ==
+      "TLS settings (--ca-cert, --fetch-server-cert, --client-cert, --client-key, --tls-server-name) given, "
+      "but no connection uses TLS: add --tls");
   CHECK(ParseLoad({"--pristine-dir", "/d", "--tls"}).status().message() ==
         "--tls has no effect with --target embedded; leave it out");
   CHECK(ParseReindex({"--pristine-dir", "/d", "--tls"})

@@ -96,7 +96,7 @@ assert not os.path.exists(os.path.join(sys.argv[1], "work"))
 # Regression: bench said the failed run's output was in WORK/evitadb/server.log, then removed it.
 assert os.path.isfile(os.path.join(sys.argv[1], "sitting-1", "evitadb-work", "server.log")), os.listdir(os.path.join(sys.argv[1], "sitting-1"))
 PY
-grep -q "the failed run's work directory (its server's log and data) is kept in $dir/f/sitting-1/evitadb-work" <<< "$out" ||
+grep -q "run 1, evitadb failed; its work directory (its server's log and data) is kept in $dir/f/sitting-1/evitadb-work" <<< "$out" ||
   fail "bench did not say where the failed run's evidence is: $out"
 
 # A snapshot of one's own (named as a directory with a trailing slash), no remote run, no disk probe.

@@ -743,10 +743,10 @@ TEST_CASE("FindSnapshot: one snapshot is taken, several or none need a catalog, 
   // A snapshot given as the parent: what to pass instead.
   CHECK(FindSnapshot((dir / "tiny"), "").status().message() ==
         (dir / "tiny") + " is a snapshot itself; pass its parent directory: the source directory " +
-            dir.path() + ", the catalog tiny");
+            dir.path() + " with the catalog tiny");
   CHECK(FindSnapshot((dir / "tiny"), "", flags).status().message() ==
         (dir / "tiny") + " is a snapshot itself; pass its parent directory: --pristine-dir " + dir.path() +
-            ", --catalog tiny");
+            " with --catalog tiny");
   std::ofstream(dir / "export.zip") << "zip";
   CHECK(*FindSnapshot(dir / "export.zip", "") == dir / "export.zip");
   CHECK(FindSnapshot(dir / "missing", "").status().code() == StatusCode::kNotFound);

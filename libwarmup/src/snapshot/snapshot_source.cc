@@ -268,7 +268,7 @@ StatusOr<std::string> FindSnapshot(const std::string& parent, const std::string&
     const fs::path dir = self.filename().empty() ? self.parent_path() : self;
     return InvalidArgumentError(
         parent + " is a snapshot itself; pass its parent directory: " + names.source_dir + " " +
-        dir.parent_path().string() + ", " + names.catalog + " " + dir.filename().string());
+        dir.parent_path().string() + " with " + names.catalog + " " + dir.filename().string());
   }
   std::vector<std::string> found;
   for (const auto& entry : fs::directory_iterator(parent, ec)) {
